@@ -1,0 +1,70 @@
+# selinst - top-level build.  `make`, `make check`, `make install PREFIX=DIR`,
+# `make bench`.  Everything is built into build/.
+PREFIX    ?= /usr/local
+CC        ?= gcc
+CXX       ?= g++
+# The plugin must be built by the C++ compiler matching the GCC it will be
+# loaded into; GCC names the plugin headers' folder itself.
+PLUGIN_GCC ?= gcc
+PLUGIN_INC := $(shell $(PLUGIN_GCC) -print-file-name=plugin)/include
+B         := build
+
+WARN      := -Wall -Wextra
+CFLAGS    ?= -O2 -g
+CXXFLAGS  ?= -O2 -g
+PLUGIN_CXXFLAGS := $(CXXFLAGS) $(WARN) -std=gnu++14 -fPIC -fno-rtti -fno-exceptions \
+	-Wno-unused-parameter -I$(PLUGIN_INC)
+RT_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -fPIC -Iinclude -pthread \
+	-fvisibility=hidden -fno-omit-frame-pointer
+REPORT_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -Iinclude
+
+PLUGIN_SRC := $(wildcard plugin/*.cc)
+PLUGIN_HDR := $(wildcard plugin/*.h)
+RT_SRC     := $(wildcard runtime/*.c)
+RT_HDR     := $(wildcard runtime/*.h) include/selinst.h
+REPORT_SRC := $(wildcard report/*.c)
+REPORT_HDR := $(wildcard report/*.h)
+
+all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst.a $(B)/selinst-report
+
+$(B):
+	mkdir -p $(B) $(B)/rt-pic $(B)/rt-static
+
+$(B)/selinst.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)
+	$(CXX) $(PLUGIN_CXXFLAGS) -shared -o $@ $(PLUGIN_SRC) -lgmp
+
+$(B)/rt-pic/%.o: runtime/%.c $(RT_HDR) | $(B)
+	$(CC) $(RT_CFLAGS) -c -o $@ $<
+$(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)
+	$(CC) $(RT_CFLAGS) -ftls-model=initial-exec -c -o $@ $<
+
+$(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
+	$(CC) -shared -pthread -o $@ $^ -lyaml
+$(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_SRC))
+	rm -f $@; ar rcs $@ $^
+
+$(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) | $(B)
+	$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SRC) -lyaml -lm
+
+# The example the README's first command runs.
+demo: all
+	bash examples/run-demo.sh
+
+check: all
+	bash testsuite/run.sh
+
+bench: all
+	bash bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib/selinst $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(B)/selinst.so $(DESTDIR)$(PREFIX)/lib/selinst/selinst.so
+	install -m 755 $(B)/libselinst.so $(DESTDIR)$(PREFIX)/lib/libselinst.so
+	install -m 644 $(B)/libselinst.a $(DESTDIR)$(PREFIX)/lib/libselinst.a
+	install -m 644 include/selinst.h $(DESTDIR)$(PREFIX)/include/selinst.h
+	install -m 755 $(B)/selinst-report $(DESTDIR)$(PREFIX)/bin/selinst-report
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all demo check bench install clean

@@ -1,0 +1,120 @@
+/*
+ * selinst.h - public interface of libselinst.
+ *
+ * Two audiences:
+ *   - programs compiled with the selinst GCC plugin call the hook ABI
+ *     (the __selinst_* functions) from code the plugin inserts; users
+ *     never call those by hand;
+ *   - users may call the control API (selinst_*) directly: pause and
+ *     resume recording, dump a snapshot, name regions by hand.
+ *
+ * Link with -lselinst.  Every function here is safe to call from any
+ * thread.  Without the runtime linked, nothing here is needed: a program
+ * built with the plugin always references the hooks, so -lselinst is
+ * required when anything was instrumented.
+ */
+#ifndef SELINST_H
+#define SELINST_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever struct selinst_region or a hook signature changes.  The
+ * plugin writes it into every descriptor; the runtime refuses (with a
+ * message, once) descriptors of another version instead of misreading them. */
+#define SELINST_ABI_VERSION 1
+
+enum selinst_region_kind {
+	SELINST_KIND_FUNCTION = 0,	/* a function body, entered by a call */
+	SELINST_KIND_LOOP     = 1,	/* a source loop; iterations counted */
+	SELINST_KIND_MANUAL   = 2	/* selinst_region_begin/end */
+};
+
+/*
+ * Static, read-only descriptor of one instrumented region.  The plugin
+ * emits one per region into the object that holds the code; hooks receive
+ * its address.  Identity is the address within one process image and
+ * (name, file, line, kind) across images: two copies of one COMDAT
+ * function, or one region seen from two shared objects, are merged by the
+ * runtime when it writes the profile.  Never written at run time.
+ */
+struct selinst_region {
+	uint32_t abi_version;	/* SELINST_ABI_VERSION */
+	uint32_t kind;		/* enum selinst_region_kind */
+	uint32_t line;		/* line of the function or loop keyword */
+	uint32_t reserved;	/* zero */
+	const char *name;	/* source-level name: "foo", "ns::f<int>(int)",
+				   "bar [omp parallel at x.c:12]", "x.c:16" */
+	const char *file;	/* source file as given to the compiler */
+	const char *function;	/* loops: the enclosing function's name;
+				   otherwise NULL */
+};
+
+/* ---- Hook ABI: calls inserted by the plugin ---------------------------- */
+
+/* Entry and exit of an instrumented function.  The exit hook runs on every
+ * way out: each return, an exception unwinding through the frame (from a
+ * cleanup landing pad), before a noreturn call.  If REGION is not on top
+ * of the thread's region stack, the runtime closes the regions above it
+ * (loops left by return or exception); if it is not on the stack at all
+ * (already dropped by a longjmp resync), the call is ignored. */
+void __selinst_enter(const struct selinst_region *region);
+void __selinst_exit(const struct selinst_region *region);
+
+/* Loop regions.  enter runs on the loop's preheader edge (once per entry of
+ * the loop statement, zero-trip entries included); exit runs on each
+ * normal exit edge with the number of times the body started during this
+ * entry (a counter kept in a register by the instrumented code).  Exits
+ * by return, exception or longjmp are closed by the enclosing function's
+ * exit hook or the resync; their iteration count is then unknown to the
+ * runtime and counted as reported by the last exit (see README). */
+void __selinst_loop_enter(const struct selinst_region *region);
+void __selinst_loop_exit(const struct selinst_region *region,
+			 uint64_t iterations);
+
+/* Called on the path after each setjmp/sigsetjmp returns (first return
+ * and every longjmp back).  The runtime drops every open region that was
+ * entered in a stack frame deeper than the caller's, closing it at the
+ * current time.  It compares stack addresses, so it needs no argument. */
+void __selinst_setjmp_return(void);
+
+/* ---- Control API: for users ------------------------------------------- */
+
+/* Stop / restart recording, process-wide.  While paused, hooks keep each
+ * thread's region stack consistent but count no calls; time spent paused
+ * is not attributed to regions entered while paused.  Calls nest: two
+ * pauses need two resumes. */
+void selinst_pause(void);
+void selinst_resume(void);
+
+/* Write the profile now (a snapshot; recording goes on).  PATH NULL means
+ * the normal output path.  Returns 0 on success, -1 with errno set. */
+int selinst_dump(const char *path);
+
+/* Name a region by hand.  NAME must stay valid until the program exits
+ * (a string literal is the usual choice).  Begin and end must nest with
+ * other regions in the same thread. */
+void selinst_region_begin(const char *name);
+void selinst_region_end(const char *name);
+
+/* Attributes understood by the plugin.  Put SELINST_ALWAYS on a function
+ * to instrument it whatever its score; the standard
+ * __attribute__((no_instrument_function)) keeps one out whatever its
+ * score. */
+#if defined(__has_attribute)
+#if __has_attribute(selinst_instrument)	/* true only with the plugin loaded */
+#define SELINST_ALWAYS __attribute__((selinst_instrument))
+#endif
+#endif
+#ifndef SELINST_ALWAYS
+#define SELINST_ALWAYS
+#endif
+#define SELINST_NEVER __attribute__((no_instrument_function))
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SELINST_H */

@@ -1,0 +1,32 @@
+# Sourced by every test script.  Gives a scratch directory as the working
+# directory and helpers to compile with the plugin and check results.
+set -u
+: "${SELINST_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${SELINST_BUILD:=$SELINST_ROOT/build}"
+T=$SELINST_ROOT/testsuite
+PLUGIN=$SELINST_BUILD/selinst.so
+REPORT=$SELINST_BUILD/selinst-report
+WORK=$(mktemp -d /tmp/selinst-t.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+
+# Flags to compile and link a program with the plugin and the runtime.
+SI_CFLAGS="-fchecking -fplugin=$PLUGIN -I$SELINST_ROOT/include"
+SI_LIBS="-L$SELINST_BUILD -lselinst -Wl,-rpath,$SELINST_BUILD"
+
+# si_cc [gcc args...]: gcc with the plugin and the runtime.
+si_cc()  { gcc $SI_CFLAGS "$@" $SI_LIBS; }
+si_cxx() { g++ $SI_CFLAGS "$@" $SI_LIBS; }
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "skipped: $*"; exit 77; }
+need() { command -v "$1" >/dev/null 2>&1 || skip "$1 not installed"; }
+
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() { [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"; }
+
+# Tests query YAML and JSON with python3 and PyYAML (installed by the
+# README's set-up command): yget FILE EXPR evaluates EXPR with d = the
+# parsed document and prints the result.
+yget() { python3 -c 'import sys,yaml; d=yaml.safe_load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$@"; }
+jget() { python3 -c 'import sys,json; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$@"; }
