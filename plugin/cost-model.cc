@@ -1,0 +1,210 @@
+/*
+ * cost-model.cc - scores and decisions; see cost-model.h for the model.
+ *
+ * Plain C++ in the C-like subset GCC uses, no GCC headers: the unit test
+ * links this file alone.
+ */
+#include "cost-model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void cm_constants_init_default(struct cm_constants *c)
+{
+	mpz_init_set_ui(c->block_weight, 5);
+	mpz_init_set_ui(c->loop_base, 100);
+	mpz_init_set_ui(c->loop_unit, 2048);
+	mpz_init_set_ui(c->call_unit, 2048);
+	mpz_init_set_ui(c->threshold, 204800);
+}
+
+void cm_constants_clear(struct cm_constants *c)
+{
+	mpz_clears(c->block_weight, c->loop_base, c->loop_unit, c->call_unit,
+		   c->threshold, NULL);
+}
+
+void cm_function_init(struct cm_function *f)
+{
+	memset(f, 0, sizeof *f);
+	f->deepest_call_depth = -1;
+	mpz_inits(f->weight, f->loop_score, f->callsite_score, f->score, NULL);
+}
+
+void cm_function_clear(struct cm_function *f)
+{
+	mpz_clears(f->weight, f->loop_score, f->callsite_score, f->score, NULL);
+}
+
+void cm_weight(mpz_t out, const struct cm_constants *c, unsigned long blocks,
+	       unsigned long statements, unsigned long call_sites)
+{
+	mpz_mul_ui(out, c->block_weight, blocks);
+	mpz_add_ui(out, out, statements);
+	mpz_add_ui(out, out, call_sites);
+}
+
+void cm_loop_score(mpz_t out, const struct cm_constants *c, int depth)
+{
+	mpz_t d;
+	mpz_init_set_si(d, depth);
+	mpz_sub(out, c->loop_base, d);
+	mpz_mul(out, out, c->loop_unit);
+	mpz_clear(d);
+}
+
+void cm_callsite_score(mpz_t out, const struct cm_constants *c,
+		       unsigned long instrumented_sites)
+{
+	mpz_mul(out, c->call_unit, c->call_unit);
+	mpz_mul_ui(out, out, instrumented_sites);
+}
+
+/* Out-edges of each function in one array (CSR form), so that one
+ * function's call sites can be walked quickly. */
+struct adjacency {
+	size_t *start;		/* nfns + 1 */
+	size_t *callee;		/* nedges */
+};
+
+static void adjacency_build(struct adjacency *a, size_t nfns,
+			    const struct cm_call_edge *edges, size_t nedges)
+{
+	a->start = (size_t *) calloc(nfns + 1, sizeof(size_t));
+	a->callee = (size_t *) malloc((nedges ? nedges : 1) * sizeof(size_t));
+	for (size_t i = 0; i < nedges; i++)
+		a->start[edges[i].caller + 1]++;
+	for (size_t i = 0; i < nfns; i++)
+		a->start[i + 1] += a->start[i];
+	size_t *fill = (size_t *) malloc((nfns ? nfns : 1) * sizeof(size_t));
+	memcpy(fill, a->start, nfns * sizeof(size_t));
+	for (size_t i = 0; i < nedges; i++)
+		a->callee[fill[edges[i].caller]++] = edges[i].callee;
+	free(fill);
+}
+
+/* Score F from the current decisions of its callees. */
+static void score_one(const struct cm_constants *c, struct cm_function *fns,
+		      const struct adjacency *a, size_t f)
+{
+	struct cm_function *fn = &fns[f];
+	unsigned long inst = 0;
+	for (size_t e = a->start[f]; e < a->start[f + 1]; e++)
+		if (fns[a->callee[e]].instrument)
+			inst++;
+	fn->instrumented_call_sites = inst;
+	fn->loop_depth = fn->deepest_call_depth < 0 ? 0 : fn->deepest_call_depth;
+	cm_weight(fn->weight, c, fn->basic_blocks, fn->statements, fn->call_sites);
+	cm_loop_score(fn->loop_score, c, fn->loop_depth);
+	cm_callsite_score(fn->callsite_score, c, inst);
+	mpz_add(fn->score, fn->weight, fn->loop_score);
+	mpz_add(fn->score, fn->score, fn->callsite_score);
+}
+
+static int wants_instrument(const struct cm_constants *c,
+			    const struct cm_function *fn)
+{
+	if (fn->force == CM_FORCE_ALWAYS)
+		return 1;
+	if (fn->force == CM_FORCE_NEVER)
+		return 0;
+	return mpz_cmp(fn->score, c->threshold) >= 0;
+}
+
+/* Least fixed point over one strongly connected component. */
+static void decide_component(const struct cm_constants *c,
+			     struct cm_function *fns, const struct adjacency *a,
+			     const size_t *members, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fns[members[i]].instrument = 0;
+	int changed = 1;
+	while (changed) {
+		changed = 0;
+		for (size_t i = 0; i < n; i++)
+			score_one(c, fns, a, members[i]);
+		for (size_t i = 0; i < n; i++) {
+			struct cm_function *fn = &fns[members[i]];
+			if (!fn->instrument && wants_instrument(c, fn)) {
+				fn->instrument = 1;
+				changed = 1;
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cm_function *fn = &fns[members[i]];
+		if (fn->force != CM_FORCE_NONE)
+			fn->reason = fn->force_reason;
+		else
+			fn->reason = fn->instrument ? "score >= threshold"
+						    : "score < threshold";
+	}
+}
+
+/* Tarjan's algorithm, iterative so deep call chains cannot overflow the
+ * compiler's stack.  Components come out callees first. */
+void cm_decide(const struct cm_constants *c, struct cm_function *fns,
+	       size_t nfns, const struct cm_call_edge *edges, size_t nedges)
+{
+	struct adjacency a;
+	adjacency_build(&a, nfns, edges, nedges);
+
+	const size_t UNSEEN = (size_t) -1;
+	size_t n1 = nfns ? nfns : 1;
+	size_t *index = (size_t *) malloc(n1 * sizeof(size_t));
+	size_t *low = (size_t *) malloc(n1 * sizeof(size_t));
+	char *on_stack = (char *) calloc(n1, 1);
+	size_t *stack = (size_t *) malloc(n1 * sizeof(size_t));
+	size_t *call_f = (size_t *) malloc(n1 * sizeof(size_t));
+	size_t *call_e = (size_t *) malloc(n1 * sizeof(size_t));
+	size_t sp = 0, next_index = 0;
+
+	for (size_t i = 0; i < nfns; i++)
+		index[i] = UNSEEN;
+
+	for (size_t root = 0; root < nfns; root++) {
+		if (index[root] != UNSEEN)
+			continue;
+		size_t depth = 0;
+		call_f[0] = root;
+		call_e[0] = a.start[root];
+		index[root] = low[root] = next_index++;
+		stack[sp++] = root;
+		on_stack[root] = 1;
+		while (1) {
+			size_t f = call_f[depth];
+			if (call_e[depth] < a.start[f + 1]) {
+				size_t g = a.callee[call_e[depth]++];
+				if (index[g] == UNSEEN) {
+					index[g] = low[g] = next_index++;
+					stack[sp++] = g;
+					on_stack[g] = 1;
+					depth++;
+					call_f[depth] = g;
+					call_e[depth] = a.start[g];
+				} else if (on_stack[g] && index[g] < low[f]) {
+					low[f] = index[g];
+				}
+				continue;
+			}
+			/* All of f's callees done. */
+			if (low[f] == index[f]) {
+				size_t top = sp;
+				do {
+					sp--;
+					on_stack[stack[sp]] = 0;
+				} while (stack[sp] != f);
+				decide_component(c, fns, &a, stack + sp, top - sp);
+			}
+			if (depth == 0)
+				break;
+			depth--;
+			size_t parent = call_f[depth];
+			if (low[f] < low[parent])
+				low[parent] = low[f];
+		}
+	}
+	free(index); free(low); free(on_stack); free(stack);
+	free(call_f); free(call_e);
+	free(a.start); free(a.callee);
+}

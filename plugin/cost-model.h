@@ -1,0 +1,99 @@
+/*
+ * cost-model.h - the selective-instrumentation cost model, GCC-free.
+ *
+ * The model of Hernandez, Jin and Chapman (2007), section 5, as adopted in
+ * DESIGN.md.  For a function P:
+ *
+ *   weight(P)         = block_weight * basic_blocks + statements + call_sites
+ *   loop_score(P)     = (loop_base - d) * loop_unit
+ *                         d: loop depth of P's deepest call site in view;
+ *                            0 when P has no call site in view
+ *   callsite_score(P) = instrumented_call_sites(P) * call_unit^2
+ *                         counting only call sites in P whose callee WILL be
+ *                         instrumented (the rule of the text and of the FT
+ *                         example; Table 1's x_solve row counts all ten)
+ *   score(P)          = weight + loop_score + callsite_score
+ *   P is instrumented when score(P) >= threshold.
+ *
+ * Defaults: block_weight 5, loop_base 100, loop_unit 2048, call_unit 2048,
+ * threshold 204800 (the score of an empty function called outside loops).
+ * All arithmetic is GMP mpz: exact for any threshold and any constants.
+ *
+ * Decision order: strongly connected components of the call graph,
+ * callees first.  Recursion (a cycle) takes the LEAST FIXED POINT: start
+ * with every member undecided-as-false, recompute all members' scores from
+ * the current decisions, mark those that reach the threshold, repeat until
+ * nothing changes.  Scores only grow as callees become instrumented, so
+ * this ends after at most |SCC| rounds and gives one answer whatever order
+ * the members are listed in.
+ *
+ * This file has no GCC dependency so the model can be tested alone
+ * (testsuite/unit/) against the paper's Table 1.
+ */
+#ifndef SELINST_COST_MODEL_H
+#define SELINST_COST_MODEL_H
+
+#include <gmp.h>
+#include <stddef.h>
+
+struct cm_constants {
+	mpz_t block_weight;	/* 5 */
+	mpz_t loop_base;	/* 100 */
+	mpz_t loop_unit;	/* 2048 */
+	mpz_t call_unit;	/* 2048 */
+	mpz_t threshold;	/* 204800 */
+};
+
+/* A forced decision overrides the score. */
+enum cm_force {
+	CM_FORCE_NONE = 0,
+	CM_FORCE_ALWAYS,	/* the selinst_instrument attribute */
+	CM_FORCE_NEVER		/* no_instrument_function, or cannot be
+				   instrumented safely (reason says why) */
+};
+
+struct cm_function {
+	/* Inputs. */
+	unsigned long basic_blocks;
+	unsigned long statements;
+	unsigned long call_sites;	/* every call statement */
+	int deepest_call_depth;		/* -1: no call site in view */
+	enum cm_force force;
+	const char *force_reason;	/* with force: why */
+
+	/* Outputs of cm_decide. */
+	mpz_t weight, loop_score, callsite_score, score;
+	unsigned long instrumented_call_sites;
+	int loop_depth;			/* the d used in loop_score */
+	int instrument;
+	const char *reason;
+};
+
+/* One call site: a call statement in CALLER whose target is CALLEE (both
+ * indexes into the function array).  Calls to functions without a body in
+ * view have no edge: they are never instrumented here. */
+struct cm_call_edge {
+	size_t caller, callee;
+};
+
+void cm_constants_init_default(struct cm_constants *c);
+void cm_constants_clear(struct cm_constants *c);
+
+void cm_function_init(struct cm_function *f);
+void cm_function_clear(struct cm_function *f);
+
+/* The three parts and their sum, for one function, given the number of its
+ * call sites to instrumented functions.  Used by cm_decide and directly by
+ * the Table 1 test (which feeds the paper's weights). */
+void cm_weight(mpz_t out, const struct cm_constants *c, unsigned long blocks,
+	       unsigned long statements, unsigned long call_sites);
+void cm_loop_score(mpz_t out, const struct cm_constants *c, int depth);
+void cm_callsite_score(mpz_t out, const struct cm_constants *c,
+		       unsigned long instrumented_sites);
+
+/* Decide every function: fills the outputs.  Deterministic for a given
+ * input whatever the order of EDGES. */
+void cm_decide(const struct cm_constants *c, struct cm_function *fns,
+	       size_t nfns, const struct cm_call_edge *edges, size_t nedges);
+
+#endif

@@ -1,0 +1,239 @@
+/*
+ * cost-model-test.cc - the cost model against the paper's numbers.
+ *
+ * Hernandez, Jin, Chapman 2007, Table 1 (NAS BT, OpenMP) and the FT text
+ * (cffz 202817, ftz2 198772), plus the recursion rule and exactness.
+ * Built and run by testsuite/t-cost-model.sh.
+ */
+#include "../../plugin/cost-model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond, ...) do { if (!(cond)) { failures++; \
+	printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
+	printf("\n"); } } while (0)
+
+static void check_mpz(const char *what, mpz_t v, const char *expect)
+{
+	char *s = mpz_get_str(NULL, 10, v);
+	CHECK(strcmp(s, expect) == 0, "%s = %s, expected %s", what, s, expect);
+	free(s);
+}
+
+/* Table 1 row: weight, loop level, counted call sites, paper's score. */
+struct row { const char *proc; unsigned long weight; int level;
+	     unsigned long sites; const char *score; int instrumented; };
+
+static const struct row table1[] = {
+	{ "matvecsub",      23, 3,  0,   "198679", 0 },
+	{ "binvchrs",      240, 3,  0,   "198896", 0 },
+	{ "binvrhs",       115, 3,  0,   "198771", 0 },
+	{ "matmul_sub",     27, 3,  0,   "198683", 0 },
+	{ "lhsinit",        57, 3,  0,   "198713", 0 },
+	{ "exact_solution", 23, 4,  0,   "196631", 0 },
+	{ "adi",            45, 1,  5, "21174317", 1 },
+	{ "x_solve",       278, 0, 10, "42148118", 1 },
+	{ "y_solve",       278, 0, 10, "42148118", 1 },
+	{ "z_solve",       278, 0, 10, "42148118", 1 },
+	/* The paper prints 58720256 for main: that is its callsite score
+	 * alone (14 * 2048^2); weight 459 and loop score 204800 were left
+	 * out (a typo).  The model's sum is 58925515. */
+	{ "main",          459, 0, 14, "58925515", 1 },
+};
+
+static void test_table1(struct cm_constants *c)
+{
+	mpz_t w, l, cs, total;
+	mpz_inits(w, l, cs, total, NULL);
+	for (size_t i = 0; i < sizeof table1 / sizeof table1[0]; i++) {
+		const struct row *r = &table1[i];
+		/* The paper gives weights only: feed them as statements. */
+		cm_weight(w, c, 0, r->weight, 0);
+		cm_loop_score(l, c, r->level);
+		cm_callsite_score(cs, c, r->sites);
+		mpz_add(total, w, l);
+		mpz_add(total, total, cs);
+		check_mpz(r->proc, total, r->score);
+		CHECK((mpz_cmp(total, c->threshold) >= 0) == r->instrumented,
+		      "%s: decision differs from the paper", r->proc);
+	}
+	/* The paper's separate columns. */
+	cm_loop_score(l, c, 3);  check_mpz("loop_score(3)", l, "198656");
+	cm_loop_score(l, c, 1);  check_mpz("loop_score(1)", l, "202752");
+	cm_callsite_score(cs, c, 5);  check_mpz("callsite(5)", cs, "20971520");
+	cm_callsite_score(cs, c, 14); check_mpz("callsite(14) (main's printed score)", cs, "58720256");
+	/* Weight formula: 5 * blocks + statements + call sites. */
+	cm_weight(w, c, 3, 7, 2); check_mpz("weight(3,7,2)", w, "24");
+	mpz_clears(w, l, cs, total, NULL);
+}
+
+/* Build a call graph and decide it. */
+struct graph {
+	struct cm_function fn[16];
+	struct cm_call_edge edge[64];
+	size_t nfn, nedge;
+};
+
+static size_t add_fn(struct graph *g, unsigned long statements, int depth)
+{
+	struct cm_function *f = &g->fn[g->nfn];
+	cm_function_init(f);
+	f->statements = statements;	/* weight = statements here */
+	f->deepest_call_depth = depth;
+	return g->nfn++;
+}
+
+static void add_call(struct graph *g, size_t caller, size_t callee)
+{
+	g->edge[g->nedge].caller = caller;
+	g->edge[g->nedge].callee = callee;
+	g->nedge++;
+	g->fn[caller].call_sites++;
+	g->fn[caller].statements--;	/* keep weight as given */
+}
+
+static void graph_clear(struct graph *g)
+{
+	for (size_t i = 0; i < g->nfn; i++)
+		cm_function_clear(&g->fn[i]);
+}
+
+/* BT's shape with the paper's weights: the decisions of the text. */
+static void test_bt_decisions(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t matvec = add_fn(&g, 23, 3), binvc = add_fn(&g, 240, 3),
+	       binvr = add_fn(&g, 115, 3), matmul = add_fn(&g, 27, 3),
+	       lhsinit = add_fn(&g, 57, 3), exact = add_fn(&g, 23, 4);
+	size_t xs = add_fn(&g, 278, 0), ys = add_fn(&g, 278, 0), zs = add_fn(&g, 278, 0);
+	size_t adi = add_fn(&g, 45, 1), mainf = add_fn(&g, 459, -1);
+	size_t solvers[3] = { xs, ys, zs };
+	for (int s = 0; s < 3; s++) {
+		add_call(&g, solvers[s], lhsinit);
+		add_call(&g, solvers[s], matvec); add_call(&g, solvers[s], matmul);
+		add_call(&g, solvers[s], binvc);  add_call(&g, solvers[s], binvr);
+		add_call(&g, solvers[s], matvec); add_call(&g, solvers[s], matmul);
+		add_call(&g, solvers[s], binvc);  add_call(&g, solvers[s], matvec);
+		add_call(&g, solvers[s], binvr);
+		add_call(&g, adi, solvers[s]);
+	}
+	add_call(&g, mainf, adi); add_call(&g, mainf, exact);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+
+	const char *names[] = { "matvecsub", "binvchrs", "binvrhs", "matmul_sub",
+		"lhsinit", "exact_solution", "x_solve", "y_solve", "z_solve", "adi", "main" };
+	int expect[] = { 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1 };
+	for (size_t i = 0; i < g.nfn; i++)
+		CHECK(g.fn[i].instrument == expect[i], "BT %s: instrument=%d",
+		      names[i], g.fn[i].instrument);
+	/* The rule counts only sites to instrumented callees: x_solve's ten
+	 * sites all reach leaves, so it earns no callsite score (the table's
+	 * 42148118 counts all ten); its own weight at depth 0 still selects it. */
+	check_mpz("x_solve score (rule)", g.fn[xs].score, "205078");
+	CHECK(g.fn[xs].instrumented_call_sites == 0, "x_solve sites %lu",
+	      g.fn[xs].instrumented_call_sites);
+	CHECK(g.fn[adi].instrumented_call_sites == 3, "adi sites %lu",
+	      g.fn[adi].instrumented_call_sites);
+	check_mpz("matvecsub score", g.fn[matvec].score, "198679");
+	check_mpz("exact_solution score", g.fn[exact].score, "196631");
+	CHECK(g.fn[mainf].loop_depth == 0, "main depth %d", g.fn[mainf].loop_depth);
+	graph_clear(&g);
+}
+
+/* FT: cffz calls only ftz2, which is not instrumented, so cffz earns no
+ * callsite score: 202817 and 198772 as in the text, neither selected. */
+static void test_ft_decisions(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t ftz2 = add_fn(&g, 116, 3);
+	size_t cffz = add_fn(&g, 65, 1);
+	add_call(&g, cffz, ftz2);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	check_mpz("ftz2", g.fn[ftz2].score, "198772");
+	check_mpz("cffz", g.fn[cffz].score, "202817");
+	CHECK(!g.fn[ftz2].instrument && !g.fn[cffz].instrument, "FT: neither instrumented");
+	graph_clear(&g);
+}
+
+/* Recursion: the least fixed point. */
+static void test_recursion(struct cm_constants *c)
+{
+	/* Two small mutually recursive functions at depth 2: a greatest fixed
+	 * point would instrument both (each "calls an instrumented function");
+	 * the least fixed point instruments neither. */
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t a = add_fn(&g, 10, 2), b = add_fn(&g, 10, 2);
+	add_call(&g, a, b); add_call(&g, b, a);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(!g.fn[a].instrument && !g.fn[b].instrument, "small cycle: none");
+	graph_clear(&g);
+
+	/* A cycle where one member qualifies on its own (depth 0, weight 10):
+	 * it is instrumented, then its partner earns one callsite and follows. */
+	g.nfn = g.nedge = 0;
+	a = add_fn(&g, 10, 0); b = add_fn(&g, 10, 3);
+	size_t self = add_fn(&g, 10, 3);
+	add_call(&g, a, b); add_call(&g, b, a);
+	add_call(&g, self, self);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[a].instrument && g.fn[b].instrument, "cycle: both");
+	CHECK(g.fn[b].instrumented_call_sites == 1, "b sites");
+	CHECK(g.fn[a].instrumented_call_sites == 1, "a sites (its call to b)");
+	CHECK(!g.fn[self].instrument, "small self-recursive leaf stays out");
+
+	/* The same graph listed in another order gives the same answer. */
+	struct graph h; h.nfn = h.nedge = 0;
+	size_t s2 = add_fn(&h, 10, 3), b2 = add_fn(&h, 10, 3), a2 = add_fn(&h, 10, 0);
+	add_call(&h, s2, s2); add_call(&h, b2, a2); add_call(&h, a2, b2);
+	cm_decide(c, h.fn, h.nfn, h.edge, h.nedge);
+	CHECK(h.fn[a2].instrument && h.fn[b2].instrument && !h.fn[s2].instrument,
+	      "order independence");
+	graph_clear(&g); graph_clear(&h);
+}
+
+/* Exact arithmetic: a threshold of 10^30 selects nothing, 0 selects all;
+ * forced decisions win. */
+static void test_exactness(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t big = add_fn(&g, 1000000, 0), leaf = add_fn(&g, 1, 9);
+	for (int i = 0; i < 40; i++)
+		add_call(&g, big, leaf);
+	mpz_set_str(c->threshold, "1000000000000000000000000000000", 10);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(!g.fn[big].instrument && !g.fn[leaf].instrument, "1e30: nothing");
+	mpz_set_ui(c->threshold, 0);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[big].instrument && g.fn[leaf].instrument, "0: everything");
+	/* 40 sites * 2048^2 + 1000000 + 204800: beyond 32 bits, exact. */
+	check_mpz("big score", g.fn[big].score, "168976960");
+	g.fn[leaf].force = CM_FORCE_NEVER; g.fn[leaf].force_reason = "no_instrument_function attribute";
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(!g.fn[leaf].instrument, "forced never");
+	CHECK(strcmp(g.fn[leaf].reason, "no_instrument_function attribute") == 0, "reason");
+	check_mpz("big without instrumented callees", g.fn[big].score, "1204800");
+	mpz_set_str(c->threshold, "1000000000000000000000000000000", 10);
+	g.fn[leaf].force = CM_FORCE_ALWAYS; g.fn[leaf].force_reason = "selinst_instrument attribute";
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[leaf].instrument && !g.fn[big].instrument, "forced always");
+	mpz_set_ui(c->threshold, 204800);
+	graph_clear(&g);
+}
+
+int main(void)
+{
+	struct cm_constants c;
+	cm_constants_init_default(&c);
+	test_table1(&c);
+	test_bt_decisions(&c);
+	test_ft_decisions(&c);
+	test_recursion(&c);
+	test_exactness(&c);
+	cm_constants_clear(&c);
+	printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
+	return failures != 0;
+}
