@@ -31,7 +31,7 @@ $(B):
 	mkdir -p $(B) $(B)/rt-pic $(B)/rt-static
 
 $(B)/selinst.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)
-	$(CXX) $(PLUGIN_CXXFLAGS) -shared -o $@ $(PLUGIN_SRC) -lgmp
+	$(CXX) $(PLUGIN_CXXFLAGS) -shared -o $@ $(PLUGIN_SRC) -lgmp -lyaml
 
 $(B)/rt-pic/%.o: runtime/%.c $(RT_HDR) | $(B)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<

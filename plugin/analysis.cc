@@ -1,0 +1,288 @@
+/*
+ * analysis.cc - the selinst IPA pass: measure every function of the unit,
+ * score it with the cost model, decide, and instrument what was chosen.
+ *
+ * Where it runs: a SIMPLE_IPA_PASS just before "opt_local_passes".  There
+ * every body is in SSA form with a CFG and loops, and nothing has been
+ * inlined yet, at every -O level: the metrics describe the user's source,
+ * so -O0 and -O3 give the same decisions.  Chosen functions are marked
+ * DECL_UNINLINABLE before the early inliner runs (unchosen ones stay free
+ * to inline away, which is where the overhead saving comes from), and
+ * their hooks are inserted here, so clones made later (.constprop, .isra,
+ * .part) carry the same region descriptor and count as one region.
+ */
+#include "gcc-compat.h"
+#include "selinst-plugin.h"
+
+#include <vector>
+
+/* A call statement that may be an edge of the cost model's call graph. */
+struct call_site {
+	size_t caller;
+	tree callee;		/* FUNCTION_DECL */
+	int depth;		/* loop depth of the call in the caller */
+};
+
+/* Statements that are not source statements: labels, debug binds,
+ * clobbers (scope ends), prediction hints, nops.  Their number varies with
+ * -O level and -g, so they are not counted. */
+static bool counts_as_statement(gimple *stmt)
+{
+	switch (gimple_code(stmt)) {
+	case GIMPLE_DEBUG:
+	case GIMPLE_LABEL:
+	case GIMPLE_NOP:
+	case GIMPLE_PREDICT:
+		return false;
+	default:
+		return !gimple_clobber_p(stmt);
+	}
+}
+
+/* A call the model counts as a call site: to a procedure, not to an
+ * internal function or a builtin the compiler expands itself. */
+static bool counts_as_call(gimple *stmt)
+{
+	if (!is_gimple_call(stmt) || gimple_call_internal_p(stmt))
+		return false;
+	tree fndecl = gimple_call_fndecl(stmt);
+	if (fndecl && DECL_IS_UNDECLARED_BUILTIN(fndecl))
+		return false;
+	return true;
+}
+
+/* The kind of OpenMP construct an outlined body came from, by the libgomp
+ * entry point that receives its address. */
+static const char *omp_construct(tree gomp_fn)
+{
+	const char *n = IDENTIFIER_POINTER(DECL_NAME(gomp_fn));
+	if (startswith(n, "GOMP_parallel"))
+		return "omp parallel";
+	if (startswith(n, "GOMP_taskloop"))
+		return "omp taskloop";
+	if (startswith(n, "GOMP_task"))
+		return "omp task";
+	if (startswith(n, "GOMP_teams"))
+		return "omp teams";
+	if (startswith(n, "GOMP_target"))
+		return "omp target";
+	return "omp region";
+}
+
+static const char *printable_name(tree decl)
+{
+	return lang_hooks.decl_printable_name(decl, 2);
+}
+
+static void measure(struct selinst_function *fn, size_t index,
+		    std::vector<call_site> &sites,
+		    hash_map<tree, char *> &omp_names)
+{
+	function *body = DECL_STRUCT_FUNCTION(fn->decl);
+	push_cfun(body);
+	bool made_loops = false;
+	if (!loops_for_fn(body)) {
+		loop_optimizer_init(AVOID_CFG_MODIFICATIONS);
+		made_loops = true;
+	}
+
+	fn->cm.basic_blocks = n_basic_blocks_for_fn(body) - NUM_FIXED_BLOCKS;
+	basic_block bb;
+	FOR_EACH_BB_FN(bb, body) {
+		int depth = bb_loop_depth(bb);
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+		     gsi_next(&gsi)) {
+			gimple *stmt = gsi_stmt(gsi);
+			if (!counts_as_statement(stmt))
+				continue;
+			fn->cm.statements++;
+			if (!counts_as_call(stmt))
+				continue;
+			fn->cm.call_sites++;
+			tree callee = gimple_call_fndecl(stmt);
+			if (callee) {
+				call_site cs = { index, callee, depth };
+				sites.push_back(cs);
+			}
+			/* OpenMP: the outlined body is reached through its
+			 * address passed to libgomp; count that as a call site
+			 * at the construct's depth and name the body after it. */
+			for (unsigned i = 0; i < gimple_call_num_args(stmt); i++) {
+				tree arg = gimple_call_arg(stmt, i);
+				if (TREE_CODE(arg) != ADDR_EXPR ||
+				    TREE_CODE(TREE_OPERAND(arg, 0)) != FUNCTION_DECL)
+					continue;
+				tree target = TREE_OPERAND(arg, 0);
+				cgraph_node *tn = cgraph_node::get(target);
+				if (!tn || !tn->parallelized_function)
+					continue;
+				call_site cs = { index, target, depth };
+				sites.push_back(cs);
+				if (callee && !omp_names.get(target)) {
+					expanded_location loc =
+						expand_location(gimple_location(stmt));
+					char *name = xasprintf("%s [%s at %s:%d]",
+						fn->name, omp_construct(callee),
+						loc.file ? lbasename(loc.file) : "?",
+						loc.line);
+					omp_names.put(target, name);
+				}
+			}
+		}
+	}
+
+	if (made_loops)
+		loop_optimizer_finalize();
+	pop_cfun();
+}
+
+static bool has_attribute(tree decl, const char *name)
+{
+	return lookup_attribute(name, DECL_ATTRIBUTES(decl)) != NULL_TREE;
+}
+
+static unsigned int selinst_execute(void)
+{
+	std::vector<selinst_function> fns;
+	hash_map<tree, size_t> index_of;
+	std::vector<call_site> sites;
+	hash_map<tree, char *> omp_names;
+
+	/* The functions of the unit, in the symbol table's order (stable for a
+	 * given source). */
+	cgraph_node *node;
+	FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node) {
+		if (node->inlined_to || node->alias || SELINST_NODE_IS_THUNK(node)
+		    || node->simd_clones != NULL || node->simdclone
+		    || node->split_part || node->in_other_partition)
+			continue;
+		function *body = DECL_STRUCT_FUNCTION(node->decl);
+		if (!body || !body->cfg || !gimple_in_ssa_p(body))
+			continue;
+		selinst_function fn;
+		memset(&fn, 0, sizeof fn);
+		fn.decl = node->decl;
+		fn.symbol = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(node->decl));
+		fn.file = DECL_SOURCE_FILE(node->decl);
+		fn.line = DECL_SOURCE_LINE(node->decl);
+		cm_function_init(&fn.cm);
+		index_of.put(node->decl, fns.size());
+		fns.push_back(fn);
+	}
+	/* Names after the vector stops moving (xstrdup: the langhook returns
+	 * a buffer it reuses). */
+	for (size_t i = 0; i < fns.size(); i++)
+		fns[i].name = xstrdup(printable_name(fns[i].decl));
+	for (size_t i = 0; i < fns.size(); i++)
+		measure(&fns[i], i, sites, omp_names);
+
+	for (size_t i = 0; i < fns.size(); i++) {
+		char **omp = omp_names.get(fns[i].decl);
+		if (omp) {
+			free(fns[i].name);
+			fns[i].name = *omp;
+		}
+	}
+
+	/* Call edges to functions with a body here; depth of deepest site. */
+	std::vector<cm_call_edge> edges;
+	for (size_t k = 0; k < sites.size(); k++) {
+		cgraph_node *callee = cgraph_node::get(sites[k].callee);
+		if (!callee)
+			continue;
+		callee = callee->ultimate_alias_target();
+		size_t *ci = index_of.get(callee->decl);
+		if (!ci)
+			continue;
+		cm_call_edge e = { sites[k].caller, *ci };
+		edges.push_back(e);
+		struct cm_function *cf = &fns[*ci].cm;
+		if (sites[k].depth > cf->deepest_call_depth)
+			cf->deepest_call_depth = sites[k].depth;
+	}
+
+	/* Forced decisions. */
+	for (size_t i = 0; i < fns.size(); i++) {
+		selinst_function *fn = &fns[i];
+		const char *unsafe = selinst_cannot_instrument(fn->decl,
+						DECL_STRUCT_FUNCTION(fn->decl));
+		if (has_attribute(fn->decl, "no_instrument_function")) {
+			fn->cm.force = CM_FORCE_NEVER;
+			fn->cm.force_reason = "no_instrument_function attribute";
+		} else if (unsafe) {
+			fn->cm.force = CM_FORCE_NEVER;
+			fn->cm.force_reason = unsafe;
+			fn->not_instrumented_because = unsafe;
+		} else if (has_attribute(fn->decl, "selinst_instrument")) {
+			fn->cm.force = CM_FORCE_ALWAYS;
+			fn->cm.force_reason = "selinst_instrument attribute";
+		}
+	}
+
+	cm_function *cms = XNEWVEC(cm_function, fns.size() ? fns.size() : 1);
+	for (size_t i = 0; i < fns.size(); i++)
+		cms[i] = fns[i].cm;	/* shallow: shares the mpz limbs */
+	cm_decide(&selinst_opts.model, cms, fns.size(),
+		  edges.empty() ? NULL : &edges[0], edges.size());
+	for (size_t i = 0; i < fns.size(); i++)
+		fns[i].cm = cms[i];	/* mpz may have been reallocated */
+	XDELETEVEC(cms);
+
+	/* Instrument.  A body the hook inserter gives up on is reported, not
+	 * half-instrumented: it refuses before changing anything. */
+	for (size_t i = 0; i < fns.size(); i++) {
+		selinst_function *fn = &fns[i];
+		if (!fn->cm.instrument)
+			continue;
+		const char *why = selinst_instrument_function(fn, &fns[0], fns.size());
+		if (why) {
+			fn->cm.instrument = 0;
+			fn->cm.reason = why;
+			fn->not_instrumented_because = why;
+			continue;
+		}
+		DECL_UNINLINABLE(fn->decl) = 1;
+	}
+
+	if (selinst_opts.verbose)
+		selinst_print_table(&fns[0], fns.size());
+	if (selinst_opts.decisions_path)
+		selinst_write_decisions(fns.empty() ? NULL : &fns[0], fns.size());
+
+	for (size_t i = 0; i < fns.size(); i++) {
+		cm_function_clear(&fns[i].cm);
+		free(fns[i].name);
+	}
+	return 0;
+}
+
+static const pass_data selinst_pass_data = {
+	SIMPLE_IPA_PASS,	/* type */
+	"selinst",		/* name */
+	OPTGROUP_NONE,		/* optinfo_flags */
+	TV_NONE,		/* tv_id */
+	PROP_cfg,		/* properties_required */
+	0,			/* properties_provided */
+	0,			/* properties_destroyed */
+	0,			/* todo_flags_start */
+	0,			/* todo_flags_finish */
+};
+
+class selinst_pass : public simple_ipa_opt_pass {
+public:
+	selinst_pass(gcc::context *ctxt)
+		: simple_ipa_opt_pass(selinst_pass_data, ctxt) {}
+	bool gate(function *) final override { return !seen_error(); }
+	unsigned int execute(function *) final override { return selinst_execute(); }
+};
+
+void selinst_register_passes(const char *plugin_name)
+{
+	struct register_pass_info info;
+	info.pass = new selinst_pass(g);
+	/* Before the early local passes: see the header comment. */
+	info.reference_pass_name = "opt_local_passes";
+	info.ref_pass_instance_number = 1;
+	info.pos_op = PASS_POS_INSERT_BEFORE;
+	register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+}

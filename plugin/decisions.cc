@@ -1,0 +1,238 @@
+/*
+ * decisions.cc - the decision file and the verbose score table.
+ *
+ * The decision file is YAML (written with libyaml), one document per unit:
+ *
+ *   unit: app.c
+ *   threshold: 204800
+ *   constants: {block_weight: 5, loop_base: 100, loop_unit: 2048, call_unit: 2048}
+ *   functions:
+ *     - {name: main, file: app.c, line: 3, basic_blocks: ..., score: ...,
+ *        instrument: true, reason: "score >= threshold"}
+ *
+ * Several units must not clobber each other: if the path holds "%u" it
+ * becomes the unit's base name (one file per unit, rewritten each time);
+ * otherwise each unit appends its document ("---") while holding an
+ * exclusive lock on the file.  Scores are plain YAML integers of any size.
+ */
+#include "gcc-compat.h"
+#include "selinst-plugin.h"
+
+#include <yaml.h>
+#include <sys/file.h>
+
+/* The path for this unit: "%u" -> base name of the main input file. */
+static char *unit_path(const char *pattern)
+{
+	const char *unit = main_input_filename ? lbasename(main_input_filename) : "unit";
+	size_t len = strlen(pattern) + 1;
+	for (const char *p = pattern; (p = strstr(p, "%u")); p += 2)
+		len += strlen(unit);
+	char *out = XNEWVEC(char, len);
+	char *o = out;
+	for (const char *p = pattern; *p; ) {
+		if (p[0] == '%' && p[1] == 'u') {
+			strcpy(o, unit);
+			o += strlen(unit);
+			p += 2;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* At argument time: fail early, naming the path, if it cannot be written. */
+bool selinst_decisions_file_check(const char *pattern)
+{
+	char *path = unit_path(pattern);
+	FILE *f = fopen(path, "a");
+	if (!f) {
+		error("selinst: cannot write decision file %qs given by "
+		      "%<-fplugin-arg-selinst-decisions%>: %s", path, xstrerror(errno));
+		XDELETEVEC(path);
+		return false;
+	}
+	fclose(f);
+	XDELETEVEC(path);
+	return true;
+}
+
+struct emitter {
+	yaml_emitter_t e;
+	bool ok;
+};
+
+static void scalar(emitter *em, const char *s, bool plain = true)
+{
+	yaml_event_t ev;
+	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *) s, (int) strlen(s),
+				     plain, !plain || true,
+				     plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+	em->ok = em->ok && yaml_emitter_emit(&em->e, &ev);
+}
+
+static void str(emitter *em, const char *s)
+{
+	scalar(em, s ? s : "", false);
+}
+
+static void num_ul(emitter *em, unsigned long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lu", v);
+	scalar(em, buf);
+}
+
+static void num_mpz(emitter *em, const mpz_t v)
+{
+	char *s = mpz_get_str(NULL, 10, v);
+	scalar(em, s);
+	free(s);
+}
+
+static void event(emitter *em, yaml_event_t *ev)
+{
+	em->ok = em->ok && yaml_emitter_emit(&em->e, ev);
+}
+
+static void begin_map(emitter *em, bool flow = false)
+{
+	yaml_event_t ev;
+	yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+		flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+	event(em, &ev);
+}
+
+static void end_map(emitter *em)
+{
+	yaml_event_t ev;
+	yaml_mapping_end_event_initialize(&ev);
+	event(em, &ev);
+}
+
+static int write_to_file(void *data, unsigned char *buffer, size_t size)
+{
+	return fwrite(buffer, 1, size, (FILE *) data) == size;
+}
+
+static void emit_document(emitter *em, const selinst_function *fns, size_t n)
+{
+	yaml_event_t ev;
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0);
+	event(em, &ev);
+	begin_map(em);
+	scalar(em, "unit");
+	str(em, main_input_filename);
+	scalar(em, "threshold");
+	num_mpz(em, selinst_opts.model.threshold);
+	scalar(em, "constants");
+	begin_map(em, true);
+	scalar(em, "block_weight"); num_mpz(em, selinst_opts.model.block_weight);
+	scalar(em, "loop_base");    num_mpz(em, selinst_opts.model.loop_base);
+	scalar(em, "loop_unit");    num_mpz(em, selinst_opts.model.loop_unit);
+	scalar(em, "call_unit");    num_mpz(em, selinst_opts.model.call_unit);
+	end_map(em);
+	scalar(em, "functions");
+	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
+	event(em, &ev);
+	for (size_t i = 0; i < n; i++) {
+		const selinst_function *fn = &fns[i];
+		begin_map(em);
+		scalar(em, "name");       str(em, fn->name);
+		scalar(em, "symbol");     str(em, fn->symbol);
+		scalar(em, "file");       str(em, fn->file);
+		scalar(em, "line");       num_ul(em, fn->line);
+		scalar(em, "basic_blocks"); num_ul(em, fn->cm.basic_blocks);
+		scalar(em, "statements"); num_ul(em, fn->cm.statements);
+		scalar(em, "call_sites"); num_ul(em, fn->cm.call_sites);
+		scalar(em, "weight");     num_mpz(em, fn->cm.weight);
+		scalar(em, "loop_depth"); num_ul(em, fn->cm.loop_depth);
+		scalar(em, "called_in_view"); scalar(em, fn->cm.deepest_call_depth >= 0 ? "true" : "false");
+		scalar(em, "loop_score"); num_mpz(em, fn->cm.loop_score);
+		scalar(em, "instrumented_call_sites"); num_ul(em, fn->cm.instrumented_call_sites);
+		scalar(em, "callsite_score"); num_mpz(em, fn->cm.callsite_score);
+		scalar(em, "score");      num_mpz(em, fn->cm.score);
+		scalar(em, "instrument"); scalar(em, fn->cm.instrument ? "true" : "false");
+		scalar(em, "reason");     str(em, fn->cm.reason);
+		end_map(em);
+	}
+	yaml_sequence_end_event_initialize(&ev);
+	event(em, &ev);
+	end_map(em);
+	yaml_document_end_event_initialize(&ev, 0);
+	event(em, &ev);
+}
+
+void selinst_write_decisions(const selinst_function *fns, size_t n)
+{
+	const char *pattern = selinst_opts.decisions_path;
+	char *path = unit_path(pattern);
+	bool per_unit = strstr(pattern, "%u") != NULL;
+	FILE *f = fopen(path, per_unit ? "w" : "a");
+	if (!f) {
+		error("selinst: cannot write decision file %qs: %s", path, xstrerror(errno));
+		XDELETEVEC(path);
+		return;
+	}
+	/* Appends from parallel compilations must not interleave. */
+	if (!per_unit)
+		flock(fileno(f), LOCK_EX);
+
+	emitter em;
+	em.ok = yaml_emitter_initialize(&em.e);
+	yaml_emitter_set_output(&em.e, write_to_file, f);
+	yaml_emitter_set_unicode(&em.e, 1);
+	yaml_emitter_set_width(&em.e, -1);
+	yaml_event_t ev;
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	event(&em, &ev);
+	emit_document(&em, fns, n);
+	yaml_stream_end_event_initialize(&ev);
+	event(&em, &ev);
+	if (em.ok)
+		em.ok = yaml_emitter_flush(&em.e);
+	const char *yaml_error = em.e.problem;
+	yaml_emitter_delete(&em.e);
+
+	fflush(f);
+	if (!em.ok)
+		error("selinst: writing decision file %qs failed: %s", path,
+		      yaml_error ? yaml_error : xstrerror(errno));
+	else if (ferror(f))
+		error("selinst: writing decision file %qs failed: %s", path,
+		      xstrerror(errno));
+	if (!per_unit)
+		flock(fileno(f), LOCK_UN);
+	if (fclose(f) != 0)
+		error("selinst: closing decision file %qs failed: %s", path,
+		      xstrerror(errno));
+	XDELETEVEC(path);
+}
+
+/* The paper's Table 1 layout, plus the decision. */
+void selinst_print_table(const selinst_function *fns, size_t n)
+{
+	char *thr = mpz_get_str(NULL, 10, selinst_opts.model.threshold);
+	fprintf(stderr, "selinst: %s, threshold %s\n",
+		main_input_filename ? main_input_filename : "?", thr);
+	free(thr);
+	fprintf(stderr, "%-32s %8s %20s %24s %16s  %s\n", "Proc.", "Weight",
+		"Loop Score (level)", "Callsite Score (sites)", "Inst. Score",
+		"Instrumented");
+	for (size_t i = 0; i < n; i++) {
+		const cm_function *c = &fns[i].cm;
+		char *w = mpz_get_str(NULL, 10, c->weight);
+		char *l = mpz_get_str(NULL, 10, c->loop_score);
+		char *cs = mpz_get_str(NULL, 10, c->callsite_score);
+		char *s = mpz_get_str(NULL, 10, c->score);
+		char lcol[64], ccol[64];
+		snprintf(lcol, sizeof lcol, "%s(%d)", l, c->loop_depth);
+		snprintf(ccol, sizeof ccol, "%s(%lu)", cs, c->instrumented_call_sites);
+		fprintf(stderr, "%-32s %8s %20s %24s %16s  %s%s%s\n", fns[i].name, w,
+			lcol, ccol, s, c->instrument ? "yes" : "no",
+			c->reason ? " - " : "", c->reason ? c->reason : "");
+		free(w); free(l); free(cs); free(s);
+	}
+}

@@ -1,0 +1,82 @@
+/*
+ * gcc-compat.h - every GCC header selinst needs, in the order GCC needs
+ * them, and every difference between the GCC versions it builds against.
+ *
+ * Tested: GCC 12 (Debian 12's default).  GCC 11 and 13/14 differences
+ * known from their headers are guarded here and nowhere else.
+ */
+#ifndef SELINST_GCC_COMPAT_H
+#define SELINST_GCC_COMPAT_H
+
+#include "gcc-plugin.h"		/* must come first */
+#include "plugin-version.h"
+#include "config.h"
+#include "system.h"
+#include "coretypes.h"
+#include "backend.h"
+#include "tree.h"
+#include "gimple.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "cgraph.h"
+#include "ssa.h"
+#include "cfgloop.h"
+#include "gimple-iterator.h"
+#include "gimple-ssa.h"
+#include "tree-cfg.h"
+#include "tree-eh.h"
+#include "except.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "langhooks.h"
+#include "diagnostic-core.h"
+#include "tree-into-ssa.h"
+#include "cfghooks.h"
+#include "dominance.h"
+#include "varasm.h"
+#include "stor-layout.h"
+#include "fold-const.h"
+#include "toplev.h"
+#include "intl.h"
+#include "ggc.h"
+
+/* plugin-version.h defines a static gcc_version that only selinst.cc
+ * reads; this keeps other files free of an unused-variable warning. */
+static inline const void *selinst_gcc_version_ref(void) { return &gcc_version; }
+
+#if GCCPLUGIN_VERSION_MAJOR < 11
+#error "selinst needs GCC 11 or later"
+#endif
+
+/* Thunks: GCC 11 had node->thunk.thunk_p; GCC 12 a bit field. */
+#if GCCPLUGIN_VERSION_MAJOR >= 12
+#define SELINST_NODE_IS_THUNK(node) ((node)->thunk)
+#else
+#define SELINST_NODE_IS_THUNK(node) ((node)->thunk.thunk_p)
+#endif
+
+/* Loop iteration: GCC 12 added loops_list; GCC 11 has FOR_EACH_LOOP_FN. */
+#if GCCPLUGIN_VERSION_MAJOR >= 12
+#define SELINST_FOR_EACH_LOOP(fn, loop) \
+	for (class loop *loop : loops_list ((fn), 0))
+#else
+#define SELINST_FOR_EACH_LOOP(fn, loop) \
+	class loop *loop; FOR_EACH_LOOP_FN ((fn), loop, 0)
+#endif
+
+/* EH edges for one statement: GCC 14 has make_eh_edge, earlier versions
+ * make_eh_edges; both add the edge to the statement's landing pad. */
+#if GCCPLUGIN_VERSION_MAJOR >= 14
+#define SELINST_MAKE_EH_EDGES(stmt) make_eh_edge (stmt)
+#else
+#define SELINST_MAKE_EH_EDGES(stmt) make_eh_edges (stmt)
+#endif
+
+/* GCC 14 dropped last_stmt (). */
+#if GCCPLUGIN_VERSION_MAJOR >= 14
+#define SELINST_LAST_STMT(bb) (*gsi_last_bb (bb))
+#else
+#define SELINST_LAST_STMT(bb) last_stmt (bb)
+#endif
+
+#endif

@@ -1,0 +1,349 @@
+/*
+ * instrument.cc - insert selinst's hooks into one function body.
+ *
+ * For a chosen function F with region descriptor D (a static, read-only
+ * struct selinst_region emitted into this unit):
+ *
+ *   entry      __selinst_enter (&D) on the edge out of the entry block
+ *   return     __selinst_exit (&D) before every GIMPLE_RETURN
+ *   exception  one cleanup landing pad { __selinst_exit (&D); resx } that
+ *              every statement able to throw out of F (no landing pad of
+ *              its own) now lands on, and __selinst_exit (&D) before every
+ *              resx that already leaves F (cleanups, unmatched catches)
+ *   noreturn   __selinst_exit (&D) before calls to noreturn, nothrow
+ *              functions not instrumented here (exit, abort, longjmp ...)
+ *   setjmp     __selinst_setjmp_return () on the fall-through path after
+ *              every returns-twice call: after a longjmp lands there the
+ *              runtime drops regions of the frames it skipped
+ *
+ * The hooks are declared nothrow and leaf: they neither throw nor call
+ * back into the unit, so they do not split blocks in functions that call
+ * setjmp and add no EH or abnormal edges.
+ */
+#include "gcc-compat.h"
+#include "selinst-plugin.h"
+#include "../include/selinst.h"
+
+enum { HOOK_ENTER, HOOK_EXIT, HOOK_SETJMP, HOOK_COUNT };
+static tree hook_decls[HOOK_COUNT];
+static tree region_type;
+
+static const struct ggc_root_tab selinst_roots[] = {
+	{ &hook_decls[0], HOOK_COUNT, sizeof(tree), &gt_ggc_mx_tree_node,
+	  &gt_pch_nx_tree_node },
+	{ &region_type, 1, sizeof(tree), &gt_ggc_mx_tree_node,
+	  &gt_pch_nx_tree_node },
+	LAST_GGC_ROOT_TAB
+};
+
+void selinst_register_gc_roots(const char *plugin_name)
+{
+	register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+			  (void *) selinst_roots);
+}
+
+/* The declaration of a runtime hook.  If the unit already declares it
+ * (it included selinst.h), that declaration is used so the symbol table
+ * holds one node per symbol. */
+static tree hook_decl(int which)
+{
+	static const char *const names[HOOK_COUNT] = {
+		"__selinst_enter", "__selinst_exit", "__selinst_setjmp_return"
+	};
+	if (hook_decls[which])
+		return hook_decls[which];
+	tree id = get_identifier(names[which]);
+	symtab_node *existing = symtab_node::get_for_asmname(id);
+	tree decl;
+	if (existing && TREE_CODE(existing->decl) == FUNCTION_DECL) {
+		decl = existing->decl;
+	} else {
+		tree type = which == HOOK_SETJMP
+			? build_function_type_list(void_type_node, NULL_TREE)
+			: build_function_type_list(void_type_node,
+						   const_ptr_type_node, NULL_TREE);
+		decl = build_fn_decl(names[which], type);
+		TREE_PUBLIC(decl) = 1;
+		DECL_EXTERNAL(decl) = 1;
+		DECL_ARTIFICIAL(decl) = 1;
+		DECL_PRESERVE_P(decl) = 0;
+	}
+	TREE_NOTHROW(decl) = 1;
+	DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("leaf"), NULL_TREE,
+					  DECL_ATTRIBUTES(decl));
+	DECL_ATTRIBUTES(decl) = tree_cons(get_identifier("nothrow"), NULL_TREE,
+					  DECL_ATTRIBUTES(decl));
+	hook_decls[which] = decl;
+	return decl;
+}
+
+/* struct selinst_region, as in include/selinst.h. */
+static tree build_region_type(void)
+{
+	if (region_type)
+		return region_type;
+	tree u32 = uint32_type_node;
+	tree cstr = build_pointer_type(build_qualified_type(char_type_node,
+							    TYPE_QUAL_CONST));
+	static const char *const names[] = {
+		"abi_version", "kind", "line", "reserved", "name", "file", "function"
+	};
+	tree fields = NULL_TREE;
+	/* finish_builtin_struct wants the chain in reverse order. */
+	for (int i = 6; i >= 0; i--) {
+		tree f = build_decl(BUILTINS_LOCATION, FIELD_DECL,
+				    get_identifier(names[i]), i < 4 ? u32 : cstr);
+		DECL_CHAIN(f) = fields;
+		fields = f;
+	}
+	/* fields is now in declaration order; reverse for the API. */
+	tree reversed = NULL_TREE;
+	while (fields) {
+		tree next = DECL_CHAIN(fields);
+		DECL_CHAIN(fields) = reversed;
+		reversed = fields;
+		fields = next;
+	}
+	region_type = make_node(RECORD_TYPE);
+	finish_builtin_struct(region_type, "__selinst_region", reversed, NULL_TREE);
+	return region_type;
+}
+
+static tree string_field(const char *s)
+{
+	tree cstr = build_pointer_type(build_qualified_type(char_type_node,
+							    TYPE_QUAL_CONST));
+	if (!s)
+		return build_int_cst(cstr, 0);
+	return fold_convert(cstr, build_string_literal(strlen(s) + 1, s));
+}
+
+/* A static read-only descriptor for region NAME at FILE:LINE. */
+static tree build_region_descriptor(uint32_t kind, const char *name,
+				    const char *file, int line,
+				    const char *function)
+{
+	static unsigned counter;
+	tree type = build_region_type();
+	vec<constructor_elt, va_gc> *v = NULL;
+	tree f = TYPE_FIELDS(type);
+	CONSTRUCTOR_APPEND_ELT(v, f, build_int_cst(uint32_type_node, SELINST_ABI_VERSION));
+	f = DECL_CHAIN(f);
+	CONSTRUCTOR_APPEND_ELT(v, f, build_int_cst(uint32_type_node, kind));
+	f = DECL_CHAIN(f);
+	CONSTRUCTOR_APPEND_ELT(v, f, build_int_cst(uint32_type_node, line));
+	f = DECL_CHAIN(f);
+	CONSTRUCTOR_APPEND_ELT(v, f, build_int_cst(uint32_type_node, 0));
+	f = DECL_CHAIN(f);
+	CONSTRUCTOR_APPEND_ELT(v, f, string_field(name));
+	f = DECL_CHAIN(f);
+	CONSTRUCTOR_APPEND_ELT(v, f, string_field(file));
+	f = DECL_CHAIN(f);
+	CONSTRUCTOR_APPEND_ELT(v, f, string_field(function));
+	tree init = build_constructor(type, v);
+	TREE_CONSTANT(init) = 1;
+	TREE_STATIC(init) = 1;
+
+	char label[40];
+	snprintf(label, sizeof label, "__selinst_region.%u", counter++);
+	tree var = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(label), type);
+	TREE_STATIC(var) = 1;
+	TREE_PUBLIC(var) = 0;
+	TREE_READONLY(var) = 1;
+	TREE_USED(var) = 1;
+	TREE_ADDRESSABLE(var) = 1;
+	DECL_ARTIFICIAL(var) = 1;
+	DECL_IGNORED_P(var) = 1;
+	DECL_INITIAL(var) = init;
+	varpool_node::add(var);
+	return var;
+}
+
+static gcall *hook_call(int which, tree descriptor, location_t loc)
+{
+	gcall *call = descriptor
+		? gimple_build_call(hook_decl(which), 1, build_fold_addr_expr(descriptor))
+		: gimple_build_call(hook_decl(which), 0);
+	gimple_set_location(call, loc);
+	return call;
+}
+
+/* Constructs whose exits the hooks cannot all see. */
+const char *selinst_cannot_instrument(tree decl, function *body)
+{
+	if (lookup_attribute("always_inline", DECL_ATTRIBUTES(decl)))
+		return "always_inline: its body is copied into every caller";
+	if (DECL_EXTERNAL(decl))
+		return "extern inline (gnu_inline): no out-of-line copy is emitted here";
+	if (lookup_attribute("naked", DECL_ATTRIBUTES(decl)))
+		return "naked function: no prologue or epilogue to hook";
+	if (!body)
+		return "no body";
+	basic_block bb;
+	FOR_EACH_BB_FN(bb, body)
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+		     gsi_next(&gsi)) {
+			gimple *stmt = gsi_stmt(gsi);
+			if (gimple_call_builtin_p(stmt, BUILT_IN_NONLOCAL_GOTO))
+				return "leaves by a non-local goto";
+			if (gimple_call_builtin_p(stmt, BUILT_IN_EH_RETURN))
+				return "uses __builtin_eh_return";
+			if (gimple_call_builtin_p(stmt, BUILT_IN_APPLY_ARGS)
+			    || gimple_call_builtin_p(stmt, BUILT_IN_RETURN))
+				return "uses __builtin_apply_args/__builtin_return";
+			if (gimple_code(stmt) == GIMPLE_ASM
+			    && gimple_asm_nlabels(as_a<gasm *>(stmt)) > 0)
+				return "asm goto: its jumps may leave the function";
+		}
+	if (body->has_nonlocal_label)
+		return "receives a non-local goto";
+	return NULL;
+}
+
+static bool is_instrumented_here(tree callee, const struct selinst_function *all,
+				 size_t nall)
+{
+	cgraph_node *n = cgraph_node::get(callee);
+	if (n)
+		callee = n->ultimate_alias_target()->decl;
+	for (size_t i = 0; i < nall; i++)
+		if (all[i].decl == callee)
+			return all[i].cm.instrument;
+	return false;
+}
+
+/* Exit hooks on the exception paths: see the header comment. */
+static void instrument_eh_exits(tree descriptor, location_t loc)
+{
+	auto_vec<gimple *> throwing;
+	auto_vec<gimple *> leaving_resx;
+	basic_block bb;
+	FOR_EACH_BB_FN(bb, cfun) {
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+		     gsi_next(&gsi)) {
+			gimple *stmt = gsi_stmt(gsi);
+			if (stmt_could_throw_p(cfun, stmt) && lookup_stmt_eh_lp(stmt) == 0)
+				throwing.safe_push(stmt);
+		}
+		gimple *last = SELINST_LAST_STMT(bb);
+		if (last && gimple_code(last) == GIMPLE_RESX && EDGE_COUNT(bb->succs) == 0)
+			leaving_resx.safe_push(last);
+	}
+
+	unsigned i;
+	gimple *stmt;
+	FOR_EACH_VEC_ELT(leaving_resx, i, stmt) {
+		gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+		gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor, loc), GSI_SAME_STMT);
+	}
+	if (throwing.is_empty())
+		return;
+
+	/* The landing pad: a new outermost cleanup region. */
+	eh_region region = gen_eh_region_cleanup(NULL);
+	eh_landing_pad lp = gen_eh_landing_pad(region);
+	tree label = create_artificial_label(loc);
+	lp->post_landing_pad = label;
+	EH_LANDING_PAD_NR(label) = lp->index;
+
+	basic_block pad = create_empty_bb(EXIT_BLOCK_PTR_FOR_FN(cfun)->prev_bb);
+	if (current_loops)
+		add_bb_to_loop(pad, current_loops->tree_root);
+	gimple_stmt_iterator gsi = gsi_start_bb(pad);
+	gsi_insert_after(&gsi, gimple_build_label(label), GSI_NEW_STMT);
+	gsi_insert_after(&gsi, hook_call(HOOK_EXIT, descriptor, loc), GSI_NEW_STMT);
+	gresx *resx = gimple_build_resx(region->index);
+	gimple_set_location(resx, loc);
+	gsi_insert_after(&gsi, resx, GSI_NEW_STMT);
+
+	FOR_EACH_VEC_ELT(throwing, i, stmt) {
+		basic_block sbb = gimple_bb(stmt);
+		/* A statement with an EH edge must end its block. */
+		if (stmt != SELINST_LAST_STMT(sbb))
+			split_block(sbb, stmt);
+		add_stmt_to_eh_lp(stmt, lp->index);
+		SELINST_MAKE_EH_EDGES(stmt);
+	}
+}
+
+const char *selinst_instrument_function(struct selinst_function *fn,
+					 const struct selinst_function *all,
+					 size_t nall)
+{
+	function *body = DECL_STRUCT_FUNCTION(fn->decl);
+	push_cfun(body);
+	location_t loc = DECL_SOURCE_LOCATION(fn->decl);
+	tree descriptor = build_region_descriptor(SELINST_KIND_FUNCTION, fn->name,
+						  fn->file, fn->line, NULL);
+
+	/* Collect first, insert after: insertion splits blocks. */
+	auto_vec<gimple *> returns, noreturns, setjmps;
+	basic_block bb;
+	FOR_EACH_BB_FN(bb, cfun)
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+		     gsi_next(&gsi)) {
+			gimple *stmt = gsi_stmt(gsi);
+			if (gimple_code(stmt) == GIMPLE_RETURN) {
+				returns.safe_push(stmt);
+				continue;
+			}
+			if (!is_gimple_call(stmt) || gimple_call_internal_p(stmt))
+				continue;
+			int flags = gimple_call_flags(stmt);
+			if (flags & ECF_RETURNS_TWICE)
+				setjmps.safe_push(stmt);
+			tree callee = gimple_call_fndecl(stmt);
+			if ((flags & ECF_NORETURN)
+			    && !stmt_could_throw_p(cfun, stmt)
+			    && !gimple_call_builtin_p(stmt, BUILT_IN_UNREACHABLE)
+			    && !(callee && is_instrumented_here(callee, all, nall)))
+				noreturns.safe_push(stmt);
+		}
+
+	/* Exits before entry: the entry insertion may split the first block. */
+	unsigned i;
+	gimple *stmt;
+	FOR_EACH_VEC_ELT(returns, i, stmt) {
+		gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+		gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor,
+						  gimple_location(stmt)), GSI_SAME_STMT);
+	}
+	FOR_EACH_VEC_ELT(noreturns, i, stmt) {
+		gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+		gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor,
+						  gimple_location(stmt)), GSI_SAME_STMT);
+	}
+	instrument_eh_exits(descriptor, loc);
+
+	FOR_EACH_VEC_ELT(setjmps, i, stmt) {
+		basic_block sbb = gimple_bb(stmt);
+		gcall *resync = hook_call(HOOK_SETJMP, NULL_TREE, gimple_location(stmt));
+		if (stmt == SELINST_LAST_STMT(sbb)) {
+			edge e, fallthru = NULL;
+			edge_iterator ei;
+			FOR_EACH_EDGE(e, ei, sbb->succs)
+				if (!(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
+					fallthru = e;
+			if (fallthru)
+				gsi_insert_on_edge_immediate(fallthru, resync);
+		} else {
+			edge e = split_block(sbb, stmt);
+			gimple_stmt_iterator gsi = gsi_after_labels(e->dest);
+			gsi_insert_before(&gsi, resync, GSI_SAME_STMT);
+		}
+	}
+
+	gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)),
+				     hook_call(HOOK_ENTER, descriptor, loc));
+
+	free_dominance_info(CDI_DOMINATORS);
+	free_dominance_info(CDI_POST_DOMINATORS);
+	if (current_loops)
+		loops_state_set(LOOPS_NEED_FIXUP);
+	mark_virtual_operands_for_renaming(cfun);
+	update_ssa(TODO_update_ssa_only_virtuals);
+	cgraph_edge::rebuild_edges();
+	cgraph_edge::rebuild_references();
+	pop_cfun();
+	return NULL;
+}

@@ -1,0 +1,146 @@
+/*
+ * selinst.cc - GCC plugin entry point for compile-time selective
+ * instrumentation.
+ *
+ * Usage:
+ *   gcc -fplugin=selinst.so [-fplugin-arg-selinst-KEY[=VALUE] ...] app.c -lselinst
+ *
+ * Arguments (an unknown key or a bad value is a compile error):
+ *   threshold=N         instrument functions scoring >= N (any non-negative
+ *                       integer, default 204800)
+ *   decisions=FILE      write every function's metrics, score and decision
+ *                       as YAML; "%u" in FILE becomes the unit's base name
+ *                       (one file per unit), otherwise each unit appends a
+ *                       YAML document under an exclusive lock
+ *   verbose             print a Table-1-style score table on stderr
+ *   block-weight=N, loop-base=N, loop-unit=N, call-unit=N
+ *                       the model's constants (defaults 5, 100, 2048, 2048)
+ *
+ * Attributes: __attribute__((selinst_instrument)) forces instrumentation;
+ * no_instrument_function forbids it.
+ *
+ * The order below follows the kernel's plugins: check the GCC version,
+ * parse every argument (rejecting unknown ones), then register callbacks.
+ */
+#include "gcc-compat.h"
+#include "selinst-plugin.h"
+
+int plugin_is_GPL_compatible;
+
+struct selinst_options selinst_opts;
+
+static struct plugin_info selinst_info = {
+	"0.1",
+	"compile-time selective instrumentation; see README.md.\n"
+	"  -fplugin-arg-selinst-threshold=N  -fplugin-arg-selinst-decisions=FILE\n"
+	"  -fplugin-arg-selinst-verbose"
+};
+
+static const char accepted_keys[] =
+	"threshold=N, decisions=FILE, verbose, block-weight=N, loop-base=N, "
+	"loop-unit=N, call-unit=N";
+
+/* A non-negative decimal integer of any size: digits only. */
+static bool parse_natural(const char *key, const char *value, mpz_t out)
+{
+	if (value == NULL || *value == '\0') {
+		error("selinst: argument %qs needs a value: "
+		      "%<-fplugin-arg-selinst-%s=N%> with N a non-negative integer",
+		      key, key);
+		return false;
+	}
+	for (const char *p = value; *p; p++)
+		if (!ISDIGIT(*p)) {
+			error("selinst: bad value %qs for argument %qs: "
+			      "expected a non-negative decimal integer "
+			      "(digits only, any size)", value, key);
+			return false;
+		}
+	mpz_set_str(out, value, 10);
+	return true;
+}
+
+static bool parse_arguments(struct plugin_name_args *info)
+{
+	bool ok = true;
+	for (int i = 0; i < info->argc; i++) {
+		const char *key = info->argv[i].key;
+		const char *value = info->argv[i].value;
+		if (strcmp(key, "threshold") == 0)
+			ok &= parse_natural(key, value, selinst_opts.model.threshold);
+		else if (strcmp(key, "block-weight") == 0)
+			ok &= parse_natural(key, value, selinst_opts.model.block_weight);
+		else if (strcmp(key, "loop-base") == 0)
+			ok &= parse_natural(key, value, selinst_opts.model.loop_base);
+		else if (strcmp(key, "loop-unit") == 0)
+			ok &= parse_natural(key, value, selinst_opts.model.loop_unit);
+		else if (strcmp(key, "call-unit") == 0)
+			ok &= parse_natural(key, value, selinst_opts.model.call_unit);
+		else if (strcmp(key, "decisions") == 0) {
+			if (value == NULL || *value == '\0') {
+				error("selinst: argument %<decisions%> needs a "
+				      "file name: %<-fplugin-arg-selinst-decisions=FILE%>");
+				ok = false;
+			} else {
+				selinst_opts.decisions_path = xstrdup(value);
+				ok &= selinst_decisions_file_check(value);
+			}
+		} else if (strcmp(key, "verbose") == 0) {
+			if (value != NULL) {
+				error("selinst: argument %<verbose%> takes no value "
+				      "(got %qs)", value);
+				ok = false;
+			}
+			selinst_opts.verbose = true;
+		} else {
+			error("selinst: unknown argument %<-fplugin-arg-%s-%s%>; "
+			      "accepted: %s", info->base_name, key, accepted_keys);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* __attribute__((selinst_instrument)): no arguments, functions only. */
+static tree handle_instrument_attribute(tree *node, tree name, tree, int,
+					bool *no_add_attrs)
+{
+	if (TREE_CODE(*node) != FUNCTION_DECL) {
+		warning(OPT_Wattributes, "%qE attribute applies to functions only",
+			name);
+		*no_add_attrs = true;
+	}
+	return NULL_TREE;
+}
+
+static struct attribute_spec instrument_attribute = {
+	"selinst_instrument", 0, 0, true, false, false, false,
+	handle_instrument_attribute, NULL
+};
+
+static void register_attributes(void *, void *)
+{
+	register_attribute(&instrument_attribute);
+}
+
+int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+	if (!plugin_default_version_check(version, &gcc_version)) {
+		error("selinst: this plugin was built for GCC %s (%s) and cannot "
+		      "be loaded into GCC %s (%s); rebuild selinst with this "
+		      "compiler (%<make PLUGIN_GCC=gcc-N%>)",
+		      gcc_version.basever, gcc_version.datestamp,
+		      version->basever, version->datestamp);
+		return 1;
+	}
+
+	cm_constants_init_default(&selinst_opts.model);
+	if (!parse_arguments(info))
+		return 1;
+
+	register_callback(info->base_name, PLUGIN_INFO, NULL, &selinst_info);
+	register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, NULL);
+	selinst_register_gc_roots(info->base_name);
+	selinst_register_passes(info->base_name);
+	return 0;
+}
