@@ -39,6 +39,13 @@ static bool counts_as_statement(gimple *stmt)
 	}
 }
 
+/* The name of a function without GCC's "__builtin_" prefix. */
+static const char *plain_name(tree fndecl)
+{
+	const char *n = IDENTIFIER_POINTER(DECL_NAME(fndecl));
+	return startswith(n, "__builtin_") ? n + strlen("__builtin_") : n;
+}
+
 /* A call the model counts as a call site: to a procedure, not to an
  * internal function or a builtin the compiler expands itself. */
 static bool counts_as_call(gimple *stmt)
@@ -46,8 +53,9 @@ static bool counts_as_call(gimple *stmt)
 	if (!is_gimple_call(stmt) || gimple_call_internal_p(stmt))
 		return false;
 	tree fndecl = gimple_call_fndecl(stmt);
+	/* libgomp entry points are implicit builtins but real calls. */
 	if (fndecl && DECL_IS_UNDECLARED_BUILTIN(fndecl))
-		return false;
+		return startswith(plain_name(fndecl), "GOMP_");
 	return true;
 }
 
@@ -55,7 +63,7 @@ static bool counts_as_call(gimple *stmt)
  * entry point that receives its address. */
 static const char *omp_construct(tree gomp_fn)
 {
-	const char *n = IDENTIFIER_POINTER(DECL_NAME(gomp_fn));
+	const char *n = plain_name(gomp_fn);
 	if (startswith(n, "GOMP_parallel"))
 		return "omp parallel";
 	if (startswith(n, "GOMP_taskloop"))
@@ -119,8 +127,10 @@ static void measure(struct selinst_function *fn, size_t index,
 				call_site cs = { index, target, depth };
 				sites.push_back(cs);
 				if (callee && !omp_names.get(target)) {
-					expanded_location loc =
-						expand_location(gimple_location(stmt));
+					location_t where = gimple_location(stmt);
+					if (LOCATION_LOCUS(where) == UNKNOWN_LOCATION)
+						where = DECL_SOURCE_LOCATION(target);
+					expanded_location loc = expand_location(where);
 					char *name = xasprintf("%s [%s at %s:%d]",
 						fn->name, omp_construct(callee),
 						loc.file ? lbasename(loc.file) : "?",

@@ -6,10 +6,8 @@
  *
  *   entry      __selinst_enter (&D) on the edge out of the entry block
  *   return     __selinst_exit (&D) before every GIMPLE_RETURN
- *   exception  one cleanup landing pad { __selinst_exit (&D); resx } that
- *              every statement able to throw out of F (no landing pad of
- *              its own) now lands on, and __selinst_exit (&D) before every
- *              resx that already leaves F (cleanups, unmatched catches)
+ *   exception  a new outermost cleanup region whose landing pad is
+ *              { __selinst_exit (&D); resx }: see instrument_eh_exits
  *   noreturn   __selinst_exit (&D) before calls to noreturn, nothrow
  *              functions not instrumented here (exit, abort, longjmp ...)
  *   setjmp     __selinst_setjmp_return () on the fall-through path after
@@ -212,35 +210,39 @@ static bool is_instrumented_here(tree callee, const struct selinst_function *all
 	return false;
 }
 
-/* Exit hooks on the exception paths: see the header comment. */
+/* Exit hooks on the exception paths.  A new cleanup region R becomes the
+ * outermost EH region of F: every existing top-level region is moved
+ * inside it, so an exception that an inner try/catch does not match still
+ * lands in R (the personality routine only stops in frames whose action
+ * chain holds a handler or a cleanup); statements that could throw out of
+ * F with no region at all, and resx statements that left F, now go to R's
+ * landing pad, which calls the exit hook and resumes unwinding. */
 static void instrument_eh_exits(tree descriptor, location_t loc)
 {
-	auto_vec<gimple *> throwing;
-	auto_vec<gimple *> leaving_resx;
+	auto_vec<gimple *> leaving;
 	basic_block bb;
-	FOR_EACH_BB_FN(bb, cfun) {
+	FOR_EACH_BB_FN(bb, cfun)
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
 		     gsi_next(&gsi)) {
 			gimple *stmt = gsi_stmt(gsi);
 			if (stmt_could_throw_p(cfun, stmt) && lookup_stmt_eh_lp(stmt) == 0)
-				throwing.safe_push(stmt);
+				leaving.safe_push(stmt);
 		}
-		gimple *last = SELINST_LAST_STMT(bb);
-		if (last && gimple_code(last) == GIMPLE_RESX && EDGE_COUNT(bb->succs) == 0)
-			leaving_resx.safe_push(last);
-	}
-
-	unsigned i;
-	gimple *stmt;
-	FOR_EACH_VEC_ELT(leaving_resx, i, stmt) {
-		gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
-		gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor, loc), GSI_SAME_STMT);
-	}
-	if (throwing.is_empty())
+	/* Unmatched catches and cleanups end in a resx that leaves F, so
+	 * they are in LEAVING too: empty means no exception can leave F. */
+	if (leaving.is_empty())
 		return;
 
-	/* The landing pad: a new outermost cleanup region. */
 	eh_region region = gen_eh_region_cleanup(NULL);
+	/* gen_eh_region put R first among the top-level regions: adopt the
+	 * others. */
+	eh_region adopted = region->next_peer;
+	region->next_peer = NULL;
+	region->inner = adopted;
+	for (eh_region r = adopted; r; r = r->next_peer)
+		r->outer = region;
+	cfun->eh->region_tree = region;
+
 	eh_landing_pad lp = gen_eh_landing_pad(region);
 	tree label = create_artificial_label(loc);
 	lp->post_landing_pad = label;
@@ -256,7 +258,9 @@ static void instrument_eh_exits(tree descriptor, location_t loc)
 	gimple_set_location(resx, loc);
 	gsi_insert_after(&gsi, resx, GSI_NEW_STMT);
 
-	FOR_EACH_VEC_ELT(throwing, i, stmt) {
+	unsigned i;
+	gimple *stmt;
+	FOR_EACH_VEC_ELT(leaving, i, stmt) {
 		basic_block sbb = gimple_bb(stmt);
 		/* A statement with an EH edge must end its block. */
 		if (stmt != SELINST_LAST_STMT(sbb))
