@@ -15,6 +15,7 @@
 #include "selinst-plugin.h"
 
 #include <vector>
+#include <algorithm>
 
 /* A call statement that may be an edge of the cost model's call graph. */
 struct call_site {
@@ -94,10 +95,14 @@ static void measure(struct selinst_function *fn, size_t index,
 		made_loops = true;
 	}
 
-	fn->cm.basic_blocks = n_basic_blocks_for_fn(body) - NUM_FIXED_BLOCKS;
+	/* Blocks: empty forwarders (no statement, one successor) and blocks
+	 * that could merge into their only predecessor are not counted: at -O0
+	 * CFG cleanup keeps some of them for their source locations, at -O1
+	 * and above it removes them, and the count must describe the source. */
 	basic_block bb;
 	FOR_EACH_BB_FN(bb, body) {
 		int depth = bb_loop_depth(bb);
+		unsigned long before = fn->cm.statements;
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
 		     gsi_next(&gsi)) {
 			gimple *stmt = gsi_stmt(gsi);
@@ -139,6 +144,13 @@ static void measure(struct selinst_function *fn, size_t index,
 				}
 			}
 		}
+		bool empty_forwarder = fn->cm.statements == before && single_succ_p(bb);
+		bool mergeable = single_pred_p(bb)
+			&& single_pred(bb) != ENTRY_BLOCK_PTR_FOR_FN(body)
+			&& single_succ_p(single_pred(bb))
+			&& !(single_pred_edge(bb)->flags & (EDGE_ABNORMAL | EDGE_EH));
+		if (!empty_forwarder && !mergeable)
+			fn->cm.basic_blocks++;
 	}
 
 	if (made_loops)
@@ -149,6 +161,16 @@ static void measure(struct selinst_function *fn, size_t index,
 static bool has_attribute(tree decl, const char *name)
 {
 	return lookup_attribute(name, DECL_ATTRIBUTES(decl)) != NULL_TREE;
+}
+
+static bool source_order(const selinst_function &a, const selinst_function &b)
+{
+	int c = strcmp(a.file, b.file);
+	if (c != 0)
+		return c < 0;
+	if (a.line != b.line)
+		return a.line < b.line;
+	return strcmp(a.symbol, b.symbol) < 0;
 }
 
 static unsigned int selinst_execute(void)
@@ -176,9 +198,14 @@ static unsigned int selinst_execute(void)
 		fn.file = DECL_SOURCE_FILE(node->decl);
 		fn.line = DECL_SOURCE_LINE(node->decl);
 		cm_function_init(&fn.cm);
-		index_of.put(node->decl, fns.size());
 		fns.push_back(fn);
 	}
+	/* Source order: the decision file reads top to bottom like the unit,
+	 * and the same source lists the same way at every -O level. */
+	std::sort(fns.begin(), fns.end(), source_order);
+	for (size_t i = 0; i < fns.size(); i++)
+		index_of.put(fns[i].decl, i);
+
 	/* Names after the vector stops moving (xstrdup: the langhook returns
 	 * a buffer it reuses). */
 	for (size_t i = 0; i < fns.size(); i++)
