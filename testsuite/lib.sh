@@ -1,6 +1,7 @@
 # Sourced by every test script.  Gives a scratch directory as the working
 # directory and helpers to compile with the plugin and check results.
 set -u
+export LC_ALL=C  # ASCII quotes in GCC diagnostics
 : "${SELINST_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 : "${SELINST_BUILD:=$SELINST_ROOT/build}"
 T=$SELINST_ROOT/testsuite

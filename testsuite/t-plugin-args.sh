@@ -1,0 +1,60 @@
+#!/bin/bash
+# Plugin arguments: bad ones are compile errors that say what is accepted;
+# exact thresholds of any size.
+. "$(dirname "$0")/lib.sh"
+cat > p.c <<'C'
+int helper(int x) { return x * 2; }
+int main(void) { return helper(0); }
+C
+# expect_error ARGS... : compile must fail; prints the diagnostics.
+compile() { gcc -fchecking -fplugin=$PLUGIN "$@" -c p.c -o p.o 2>err.txt; }
+must_fail() {
+	compile "$@" && fail "accepted: $*"
+	cat err.txt
+}
+must_fail -fplugin-arg-selinst-threshold=abc | grep -q "bad value 'abc' for argument 'threshold'.*non-negative decimal integer" \
+	|| fail "threshold=abc message: $(cat err.txt)"
+must_fail -fplugin-arg-selinst-threshold=-5 | grep -q "bad value '-5'" || fail "negative threshold: $(cat err.txt)"
+must_fail -fplugin-arg-selinst-threshold= | grep -q "needs a value" || fail "empty threshold: $(cat err.txt)"
+must_fail -fplugin-arg-selinst-threshold | grep -q "needs a value" || fail "bare threshold: $(cat err.txt)"
+must_fail -fplugin-arg-selinst-treshold=5 | grep -q "unknown argument '-fplugin-arg-selinst-treshold'; accepted: threshold=N, decisions=FILE, verbose" \
+	|| fail "unknown key message: $(cat err.txt)"
+must_fail -fplugin-arg-selinst-verbose=yes | grep -q "takes no value" || fail "verbose=yes: $(cat err.txt)"
+must_fail -fplugin-arg-selinst-decisions=/nonexistent/dir/d.yaml | grep -q "cannot write decision file '/nonexistent/dir/d.yaml'.*No such file" \
+	|| fail "unwritable decisions: $(cat err.txt)"
+must_fail -fplugin-arg-selinst-loop-unit=1.5 | grep -q "bad value '1.5' for argument 'loop-unit'" || fail "loop-unit: $(cat err.txt)"
+
+# Any size, exactly: 10^30 selects nothing, 0 everything.
+compile -fplugin-arg-selinst-threshold=1000000000000000000000000000000 \
+	-fplugin-arg-selinst-decisions=big.yaml || fail "huge threshold rejected: $(cat err.txt)"
+expect_eq "threshold echoed exactly" 1000000000000000000000000000000 "$(yget big.yaml 'd["threshold"]')"
+expect_eq "nothing instrumented" "[False, False]" "$(yget big.yaml '[f["instrument"] for f in d["functions"]]')"
+nm p.o | grep -q __selinst && fail "hooks with a huge threshold"
+compile -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=zero.yaml || fail "threshold 0"
+expect_eq "all instrumented" "[True, True]" "$(yget zero.yaml '[f["instrument"] for f in d["functions"]]')"
+nm p.o | grep -q "U __selinst_enter" || fail "no hooks at threshold 0"
+
+# Constants are configurable: with block weight and loop base 0 a score is
+# the statements and calls alone.
+compile -fplugin-arg-selinst-threshold=1 -fplugin-arg-selinst-loop-base=0 -fplugin-arg-selinst-block-weight=0 \
+	-fplugin-arg-selinst-decisions=k.yaml || fail "constants"
+expect_eq "constants recorded" "{'block_weight': 0, 'loop_base': 0, 'loop_unit': 2048, 'call_unit': 2048}" "$(yget k.yaml 'd["constants"]')"
+expect_eq "helper weight only (2 statements)" "2" "$(yget k.yaml '[f["score"] for f in d["functions"] if f["name"]=="helper"][0]')"
+
+# Several units into one file: documents appended, not clobbered; %u gives
+# one file per unit.
+cat > q.c <<'C'
+int other(int x) { return x + 1; }
+C
+gcc -fplugin=$PLUGIN -fplugin-arg-selinst-decisions=all.yaml -c p.c q.c || fail "two units"
+expect_eq "two documents" "['p.c', 'q.c']" "$(python3 -c 'import yaml; print(sorted(d["unit"] for d in yaml.safe_load_all(open("all.yaml"))))')"
+gcc -fplugin=$PLUGIN -fplugin-arg-selinst-decisions=%u.dec.yaml -c p.c q.c || fail "%u"
+[ -f p.c.dec.yaml ] && [ -f q.c.dec.yaml ] || fail "%u files: $(ls)"
+expect_eq "%u unit" "q.c" "$(yget q.c.dec.yaml 'd["unit"]')"
+
+# The plugin refuses a GCC it was not built for (gcc-11, when installed).
+if command -v gcc-11 >/dev/null && [ -d "$(gcc-11 -print-file-name=plugin)/include" ]; then
+	gcc-11 -fplugin=$PLUGIN -c p.c -o p11.o 2>err11.txt && fail "loaded into gcc-11"
+	grep -q "built for GCC 12" err11.txt || fail "gcc-11 message: $(cat err11.txt)"
+fi
+exit 0
