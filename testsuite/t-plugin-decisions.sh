@@ -2,7 +2,7 @@
 # The paper's decisions on a program shaped like NAS BT and FT, the same at
 # every -O level, and a well-formed decision file.
 . "$(dirname "$0")/lib.sh"
-src=$T/programs/bt_shape.c
+src=$SELINST_ROOT/examples/bt_shape.c
 for O in -O0 -O1 -O2 -O3 -Os; do
 	gcc $O -fchecking -fplugin=$PLUGIN -fplugin-arg-selinst-decisions=d$O.yaml \
 		-c "$src" -o bt$O.o || fail "compile at $O"

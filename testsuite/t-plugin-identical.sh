@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 huge=1000000000000000000000000000000
 sections() { for s in .text .rodata .data .bss; do objcopy -O binary --only-section=$s "$1" "$1$s" 2>/dev/null; done; }
-for src in "$T/programs/bt_shape.c" "$T/programs/cxx_mix.cc"; do
+for src in "$SELINST_ROOT/examples/bt_shape.c" "$T/programs/cxx_mix.cc"; do
 	case $src in *.cc) cc=g++ ;; *) cc=gcc ;; esac
 	for O in -O0 -O2 -O3; do
 		b=$(basename "$src")$O

@@ -4,10 +4,12 @@
  *   loop depth 3 from the solvers; exact_solution at depth 4;
  *   x/y/z_solve called at depth 0 from adi; adi at depth 1 from main;
  *   cffz calls only ftz2 (a leaf at depth 3), cffz itself at depth 1.
+ * Usage: bt_shape [STEPS]   (default 20 time steps)
  * Expected at threshold 204800: leaves, exact_solution, ftz2 and cffz are
  * not instrumented (nor fft: small, at depth 1, its only callee cffz not
  * instrumented); the solvers, adi, compute_rhs, initialize and main are. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #define N 6
 static double u[N][N][N][5], rhs[N][N][N][5], lhs[N][N][N][5][5];
@@ -121,12 +123,13 @@ void fft(void)
 		cffz(i);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int steps = argc > 1 ? atoi(argv[1]) : 20;
 	initialize();
 	for (int i = 0; i < 64; i++)
 		fftbuf[i] = i * 0.01;
-	for (int step = 0; step < 20; step++) {
+	for (int step = 0; step < steps; step++) {
 		adi();
 		fft();
 	}
