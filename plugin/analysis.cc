@@ -99,10 +99,14 @@ static void measure(struct selinst_function *fn, size_t index,
 	 * that could merge into their only predecessor are not counted: at -O0
 	 * CFG cleanup keeps some of them for their source locations, at -O1
 	 * and above it removes them, and the count must describe the source. */
+	int nblocks = last_basic_block_for_fn(body);
+	selinst_block_info *blocks = XCNEWVEC(selinst_block_info, nblocks);
+	vec<tree> *block_callees = XCNEWVEC(vec<tree>, nblocks);
 	basic_block bb;
 	FOR_EACH_BB_FN(bb, body) {
 		int depth = bb_loop_depth(bb);
 		unsigned long before = fn->cm.statements;
+		unsigned long calls_before = fn->cm.call_sites;
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
 		     gsi_next(&gsi)) {
 			gimple *stmt = gsi_stmt(gsi);
@@ -116,6 +120,7 @@ static void measure(struct selinst_function *fn, size_t index,
 			if (callee) {
 				call_site cs = { index, callee, depth };
 				sites.push_back(cs);
+				block_callees[bb->index].safe_push(callee);
 			}
 			/* OpenMP: the outlined body is reached through its
 			 * address passed to libgomp; count that as a call site
@@ -131,6 +136,7 @@ static void measure(struct selinst_function *fn, size_t index,
 					continue;
 				call_site cs = { index, target, depth };
 				sites.push_back(cs);
+				block_callees[bb->index].safe_push(target);
 				if (callee && !omp_names.get(target)) {
 					location_t where = gimple_location(stmt);
 					if (LOCATION_LOCUS(where) == UNKNOWN_LOCATION)
@@ -149,9 +155,17 @@ static void measure(struct selinst_function *fn, size_t index,
 			&& single_pred(bb) != ENTRY_BLOCK_PTR_FOR_FN(body)
 			&& single_succ_p(single_pred(bb))
 			&& !(single_pred_edge(bb)->flags & (EDGE_ABNORMAL | EDGE_EH));
-		if (!empty_forwarder && !mergeable)
+		blocks[bb->index].statements = fn->cm.statements - before;
+		blocks[bb->index].call_sites = fn->cm.call_sites - calls_before;
+		blocks[bb->index].counted = !empty_forwarder && !mergeable;
+		if (blocks[bb->index].counted)
 			fn->cm.basic_blocks++;
 	}
+	selinst_measure_loops(fn, blocks, block_callees);
+	for (int b = 0; b < nblocks; b++)
+		block_callees[b].release();
+	XDELETEVEC(block_callees);
+	XDELETEVEC(blocks);
 
 	if (made_loops)
 		loop_optimizer_finalize();
@@ -265,20 +279,27 @@ static unsigned int selinst_execute(void)
 		fns[i].cm = cms[i];	/* mpz may have been reallocated */
 	XDELETEVEC(cms);
 
-	/* Instrument.  A body the hook inserter gives up on is reported, not
-	 * half-instrumented: it refuses before changing anything. */
+	for (size_t i = 0; i < fns.size(); i++)
+		selinst_decide_loops(&fns[i], &fns[0], fns.size());
+
+	/* Instrument: loops first, so that on a path leaving loops and the
+	 * function at once the loop exits run before the function's exit. */
 	for (size_t i = 0; i < fns.size(); i++) {
 		selinst_function *fn = &fns[i];
-		if (!fn->cm.instrument)
+		bool loops = selinst_any_loop_chosen(fn);
+		if (!fn->cm.instrument && !loops)
 			continue;
-		const char *why = selinst_instrument_function(fn, &fns[0], fns.size());
-		if (why) {
-			fn->cm.instrument = 0;
-			fn->cm.reason = why;
-			fn->not_instrumented_because = why;
-			continue;
+		push_cfun(DECL_STRUCT_FUNCTION(fn->decl));
+		if (loops)
+			selinst_instrument_loops(fn);
+		if (fn->cm.instrument) {
+			selinst_instrument_function(fn, &fns[0], fns.size());
+			/* Chosen functions stay out of line: one region, the
+			 * source's calls. */
+			DECL_UNINLINABLE(fn->decl) = 1;
 		}
-		DECL_UNINLINABLE(fn->decl) = 1;
+		selinst_finish_body();
+		pop_cfun();
 	}
 
 	if (selinst_opts.verbose)
@@ -288,6 +309,7 @@ static unsigned int selinst_execute(void)
 
 	for (size_t i = 0; i < fns.size(); i++) {
 		cm_function_clear(&fns[i].cm);
+		selinst_free_loops(&fns[i]);
 		free(fns[i].name);
 	}
 	return 0;

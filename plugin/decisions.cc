@@ -160,6 +160,38 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 	}
 	yaml_sequence_end_event_initialize(&ev);
 	event(em, &ev);
+
+	scalar(em, "loop_threshold");
+	num_mpz(em, selinst_opts.loop_threshold);
+	scalar(em, "loops_enabled");
+	scalar(em, selinst_opts.loops ? "true" : "false");
+	scalar(em, "loops");
+	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
+	event(em, &ev);
+	for (size_t i = 0; i < n; i++)
+		for (unsigned k = 0; k < fns[i].nloops; k++) {
+			const selinst_loop *l = &fns[i].loops[k];
+			begin_map(em);
+			scalar(em, "name");       str(em, l->name);
+			scalar(em, "function");   str(em, fns[i].name);
+			scalar(em, "file");       str(em, l->file);
+			scalar(em, "line");       num_ul(em, l->line);
+			scalar(em, "nest");       num_ul(em, l->nest);
+			scalar(em, "basic_blocks"); num_ul(em, l->basic_blocks);
+			scalar(em, "statements"); num_ul(em, l->statements);
+			scalar(em, "call_sites"); num_ul(em, l->call_sites);
+			scalar(em, "weight");     num_mpz(em, l->weight);
+			scalar(em, "loop_depth"); num_ul(em, l->depth);
+			scalar(em, "loop_score"); num_mpz(em, l->loop_score);
+			scalar(em, "instrumented_call_sites"); num_ul(em, l->instrumented_call_sites);
+			scalar(em, "callsite_score"); num_mpz(em, l->callsite_score);
+			scalar(em, "score");      num_mpz(em, l->score);
+			scalar(em, "instrument"); scalar(em, l->instrument ? "true" : "false");
+			scalar(em, "reason");     str(em, l->reason);
+			end_map(em);
+		}
+	yaml_sequence_end_event_initialize(&ev);
+	event(em, &ev);
 	end_map(em);
 	yaml_document_end_event_initialize(&ev, 0);
 	event(em, &ev);
@@ -235,4 +267,19 @@ void selinst_print_table(const selinst_function *fns, size_t n)
 			c->reason ? " - " : "", c->reason ? c->reason : "");
 		free(w); free(l); free(cs); free(s);
 	}
+	for (size_t i = 0; i < n; i++)
+		for (unsigned k = 0; k < fns[i].nloops; k++) {
+			const selinst_loop *lp = &fns[i].loops[k];
+			char *w = mpz_get_str(NULL, 10, lp->weight);
+			char *l = mpz_get_str(NULL, 10, lp->loop_score);
+			char *cs = mpz_get_str(NULL, 10, lp->callsite_score);
+			char *s = mpz_get_str(NULL, 10, lp->score);
+			char name[96], lcol[64], ccol[64];
+			snprintf(name, sizeof name, "  loop %s", lp->name);
+			snprintf(lcol, sizeof lcol, "%s(%d)", l, lp->depth);
+			snprintf(ccol, sizeof ccol, "%s(%lu)", cs, lp->instrumented_call_sites);
+			fprintf(stderr, "%-32s %8s %20s %24s %16s  %s - %s\n", name, w, lcol,
+				ccol, s, lp->instrument ? "yes" : "no", lp->reason);
+			free(w); free(l); free(cs); free(s);
+		}
 }

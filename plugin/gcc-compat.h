@@ -57,11 +57,11 @@ static inline const void *selinst_gcc_version_ref(void) { return &gcc_version; }
 
 /* Loop iteration: GCC 12 added loops_list; GCC 11 has FOR_EACH_LOOP_FN. */
 #if GCCPLUGIN_VERSION_MAJOR >= 12
-#define SELINST_FOR_EACH_LOOP(fn, loop) \
-	for (class loop *loop : loops_list ((fn), 0))
+#define SELINST_FOR_EACH_LOOP(fn, loop, flags) \
+	for (class loop *loop : loops_list ((fn), (flags)))
 #else
-#define SELINST_FOR_EACH_LOOP(fn, loop) \
-	class loop *loop; FOR_EACH_LOOP_FN ((fn), loop, 0)
+#define SELINST_FOR_EACH_LOOP(fn, loop, flags) \
+	class loop *loop; FOR_EACH_LOOP_FN ((fn), loop, (flags))
 #endif
 
 /* EH edges for one statement: GCC 14 has make_eh_edge, earlier versions

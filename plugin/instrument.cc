@@ -22,7 +22,6 @@
 #include "selinst-plugin.h"
 #include "../include/selinst.h"
 
-enum { HOOK_ENTER, HOOK_EXIT, HOOK_SETJMP, HOOK_COUNT };
 static tree hook_decls[HOOK_COUNT];
 static tree region_type;
 
@@ -43,10 +42,11 @@ void selinst_register_gc_roots(const char *plugin_name)
 /* The declaration of a runtime hook.  If the unit already declares it
  * (it included selinst.h), that declaration is used so the symbol table
  * holds one node per symbol. */
-static tree hook_decl(int which)
+tree selinst_hook_decl(enum selinst_hook which)
 {
 	static const char *const names[HOOK_COUNT] = {
-		"__selinst_enter", "__selinst_exit", "__selinst_setjmp_return"
+		"__selinst_enter", "__selinst_exit", "__selinst_setjmp_return",
+		"__selinst_loop_enter", "__selinst_loop_exit"
 	};
 	if (hook_decls[which])
 		return hook_decls[which];
@@ -56,10 +56,15 @@ static tree hook_decl(int which)
 	if (existing && TREE_CODE(existing->decl) == FUNCTION_DECL) {
 		decl = existing->decl;
 	} else {
-		tree type = which == HOOK_SETJMP
-			? build_function_type_list(void_type_node, NULL_TREE)
-			: build_function_type_list(void_type_node,
-						   const_ptr_type_node, NULL_TREE);
+		tree type;
+		if (which == HOOK_SETJMP)
+			type = build_function_type_list(void_type_node, NULL_TREE);
+		else if (which == HOOK_LOOP_EXIT)
+			type = build_function_type_list(void_type_node, const_ptr_type_node,
+							uint64_type_node, NULL_TREE);
+		else
+			type = build_function_type_list(void_type_node,
+							const_ptr_type_node, NULL_TREE);
 		decl = build_fn_decl(names[which], type);
 		TREE_PUBLIC(decl) = 1;
 		DECL_EXTERNAL(decl) = 1;
@@ -117,9 +122,8 @@ static tree string_field(const char *s)
 }
 
 /* A static read-only descriptor for region NAME at FILE:LINE. */
-static tree build_region_descriptor(uint32_t kind, const char *name,
-				    const char *file, int line,
-				    const char *function)
+tree selinst_region_descriptor(uint32_t kind, const char *name,
+			       const char *file, int line, const char *function)
 {
 	static unsigned counter;
 	tree type = build_region_type();
@@ -157,11 +161,11 @@ static tree build_region_descriptor(uint32_t kind, const char *name,
 	return var;
 }
 
-static gcall *hook_call(int which, tree descriptor, location_t loc)
+static gcall *hook_call(enum selinst_hook which, tree descriptor, location_t loc)
 {
 	gcall *call = descriptor
-		? gimple_build_call(hook_decl(which), 1, build_fold_addr_expr(descriptor))
-		: gimple_build_call(hook_decl(which), 0);
+		? gimple_build_call(selinst_hook_decl(which), 1, build_fold_addr_expr(descriptor))
+		: gimple_build_call(selinst_hook_decl(which), 0);
 	gimple_set_location(call, loc);
 	return call;
 }
@@ -198,8 +202,8 @@ const char *selinst_cannot_instrument(tree decl, function *body)
 	return NULL;
 }
 
-static bool is_instrumented_here(tree callee, const struct selinst_function *all,
-				 size_t nall)
+bool selinst_is_instrumented_here(tree callee, const struct selinst_function *all,
+				  size_t nall)
 {
 	cgraph_node *n = cgraph_node::get(callee);
 	if (n)
@@ -270,15 +274,12 @@ static void instrument_eh_exits(tree descriptor, location_t loc)
 	}
 }
 
-const char *selinst_instrument_function(struct selinst_function *fn,
-					 const struct selinst_function *all,
-					 size_t nall)
+void selinst_instrument_function(struct selinst_function *fn,
+				 const struct selinst_function *all, size_t nall)
 {
-	function *body = DECL_STRUCT_FUNCTION(fn->decl);
-	push_cfun(body);
 	location_t loc = DECL_SOURCE_LOCATION(fn->decl);
-	tree descriptor = build_region_descriptor(SELINST_KIND_FUNCTION, fn->name,
-						  fn->file, fn->line, NULL);
+	tree descriptor = selinst_region_descriptor(SELINST_KIND_FUNCTION, fn->name,
+						    fn->file, fn->line, NULL);
 
 	/* Collect first, insert after: insertion splits blocks. */
 	auto_vec<gimple *> returns, noreturns, setjmps;
@@ -300,7 +301,7 @@ const char *selinst_instrument_function(struct selinst_function *fn,
 			if ((flags & ECF_NORETURN)
 			    && !stmt_could_throw_p(cfun, stmt)
 			    && !gimple_call_builtin_p(stmt, BUILT_IN_UNREACHABLE)
-			    && !(callee && is_instrumented_here(callee, all, nall)))
+			    && !(callee && selinst_is_instrumented_here(callee, all, nall)))
 				noreturns.safe_push(stmt);
 		}
 
@@ -339,7 +340,10 @@ const char *selinst_instrument_function(struct selinst_function *fn,
 
 	gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)),
 				     hook_call(HOOK_ENTER, descriptor, loc));
+}
 
+void selinst_finish_body(void)
+{
 	free_dominance_info(CDI_DOMINATORS);
 	free_dominance_info(CDI_POST_DOMINATORS);
 	if (current_loops)
@@ -348,6 +352,4 @@ const char *selinst_instrument_function(struct selinst_function *fn,
 	update_ssa(TODO_update_ssa_only_virtuals);
 	cgraph_edge::rebuild_edges();
 	cgraph_edge::rebuild_references();
-	pop_cfun();
-	return NULL;
 }

@@ -5,6 +5,7 @@
  *   selinst.cc     plugin_init: version check, arguments, attribute, passes
  *   analysis.cc    the IPA pass: metrics, cost model, decisions
  *   instrument.cc  hook insertion into one function body
+ *   loops.cc       loop regions: metrics, scores, counters and hooks
  *   decisions.cc   the decision file (YAML) and the verbose table
  *   cost-model.cc  the score arithmetic (GCC-free)
  */
@@ -17,6 +18,26 @@ struct selinst_options {
 	struct cm_constants model;
 	const char *decisions_path;	/* NULL: no decision file */
 	bool verbose;
+	bool loops;			/* loops=on|off */
+	mpz_t loop_threshold;		/* default 204800 */
+};
+
+/* One natural loop of a function. */
+struct selinst_loop {
+	int header;		/* header block index: the loop's identity */
+	int nest;		/* 1 = outermost loop of the function */
+	char *name;		/* "<file>:<line>" of the loop keyword */
+	const char *file;
+	int line;
+	unsigned long basic_blocks, statements, call_sites;
+	unsigned long instrumented_call_sites;
+	int depth;		/* d = function's call depth + nest - 1 */
+	mpz_t weight, loop_score, callsite_score, score;
+	bool test_header;	/* the header only computes the exit test */
+	bool abnormal_exit;	/* left by an abnormal edge (setjmp, ...) */
+	bool instrument;
+	const char *reason;
+	vec<tree> callees;	/* callees of the direct call sites inside */
 };
 extern struct selinst_options selinst_opts;
 
@@ -32,16 +53,42 @@ struct selinst_function {
 	const char *not_instrumented_because;	/* set when unsafe to
 						   instrument, or after a
 						   failed insertion */
+	struct selinst_loop *loops;
+	unsigned nloops;
+};
+
+/* Per-block facts gathered once by the analysis and shared with loops.cc. */
+struct selinst_block_info {
+	unsigned long statements, call_sites;
+	bool counted;		/* counts as a basic block (see analysis.cc) */
 };
 
 /* analysis.cc */
 void selinst_register_passes(const char *plugin_name);
 
-/* instrument.cc: insert the hooks into FN (the current cfun).  Returns
- * NULL on success or a reason why the body was left alone. */
-const char *selinst_instrument_function(struct selinst_function *fn,
-					 const struct selinst_function *all,
-					 size_t nall);
+/* instrument.cc: insert the function hooks into FN (the current cfun). */
+void selinst_instrument_function(struct selinst_function *fn,
+				 const struct selinst_function *all, size_t nall);
+/* After all insertions into cfun: SSA, dominators, call-graph edges. */
+void selinst_finish_body(void);
+/* The hook declarations and region descriptors, shared with loops.cc. */
+enum selinst_hook { HOOK_ENTER, HOOK_EXIT, HOOK_SETJMP, HOOK_LOOP_ENTER,
+		    HOOK_LOOP_EXIT, HOOK_COUNT };
+tree selinst_hook_decl(enum selinst_hook which);
+tree selinst_region_descriptor(uint32_t kind, const char *name,
+			       const char *file, int line, const char *function);
+bool selinst_is_instrumented_here(tree callee, const struct selinst_function *all,
+				  size_t nall);
+
+/* loops.cc */
+void selinst_measure_loops(struct selinst_function *fn,
+			   const struct selinst_block_info *blocks,
+			   const vec<tree> *block_callees);
+void selinst_decide_loops(struct selinst_function *fn,
+			  const struct selinst_function *all, size_t nall);
+bool selinst_any_loop_chosen(const struct selinst_function *fn);
+void selinst_instrument_loops(struct selinst_function *fn);
+void selinst_free_loops(struct selinst_function *fn);
 /* Why DECL cannot be instrumented safely, or NULL.  Checked before scoring
  * so the decision file lists the reason. */
 const char *selinst_cannot_instrument(tree decl, function *body);

@@ -15,6 +15,9 @@
  *   verbose             print a Table-1-style score table on stderr
  *   block-weight=N, loop-base=N, loop-unit=N, call-unit=N
  *                       the model's constants (defaults 5, 100, 2048, 2048)
+ *   loop-threshold=N    instrument loops scoring >= N (default 204800;
+ *                       0 instruments every loop); see loops.cc
+ *   loops=on|off        loop regions (default on)
  *
  * Attributes: __attribute__((selinst_instrument)) forces instrumentation;
  * no_instrument_function forbids it.
@@ -37,8 +40,8 @@ static struct plugin_info selinst_info = {
 };
 
 static const char accepted_keys[] =
-	"threshold=N, decisions=FILE, verbose, block-weight=N, loop-base=N, "
-	"loop-unit=N, call-unit=N";
+	"threshold=N, decisions=FILE, verbose, loop-threshold=N, loops=on|off, "
+	"block-weight=N, loop-base=N, loop-unit=N, call-unit=N";
 
 /* A non-negative decimal integer of any size: digits only. */
 static bool parse_natural(const char *key, const char *value, mpz_t out)
@@ -68,7 +71,19 @@ static bool parse_arguments(struct plugin_name_args *info)
 		const char *value = info->argv[i].value;
 		if (strcmp(key, "threshold") == 0)
 			ok &= parse_natural(key, value, selinst_opts.model.threshold);
-		else if (strcmp(key, "block-weight") == 0)
+		else if (strcmp(key, "loop-threshold") == 0)
+			ok &= parse_natural(key, value, selinst_opts.loop_threshold);
+		else if (strcmp(key, "loops") == 0) {
+			if (value && strcmp(value, "on") == 0)
+				selinst_opts.loops = true;
+			else if (value && strcmp(value, "off") == 0)
+				selinst_opts.loops = false;
+			else {
+				error("selinst: bad value %qs for argument %<loops%>: "
+				      "expected %<on%> or %<off%>", value ? value : "");
+				ok = false;
+			}
+		} else if (strcmp(key, "block-weight") == 0)
 			ok &= parse_natural(key, value, selinst_opts.model.block_weight);
 		else if (strcmp(key, "loop-base") == 0)
 			ok &= parse_natural(key, value, selinst_opts.model.loop_base);
@@ -135,6 +150,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	}
 
 	cm_constants_init_default(&selinst_opts.model);
+	mpz_init_set_ui(selinst_opts.loop_threshold, 204800);
+	selinst_opts.loops = true;
 	if (!parse_arguments(info))
 		return 1;
 

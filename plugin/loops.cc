@@ -1,0 +1,257 @@
+/*
+ * loops.cc - loop regions: the cost model applied to loops, an iteration
+ * counter kept in a register, and the loop hooks.
+ *
+ * Score of a loop L in function P, in the spirit of the function model:
+ *
+ *   weight(L)         = block_weight * blocks + statements + call_sites,
+ *                       counted over L's body (inner loops included)
+ *   d                 = loop_depth(P) + nest(L) - 1
+ *                       (P's deepest call site, plus the loops around L:
+ *                       an outermost loop runs at its function's depth)
+ *   loop_score(L)     = (loop_base - d) * loop_unit
+ *   callsite_score(L) = instrumented call sites inside L * call_unit^2
+ *   L is instrumented when the sum >= loop-threshold (default 204800)
+ *
+ * So an outermost loop of a function called outside loops is chosen, a
+ * small call-free inner loop (or any loop of a leaf called deep in loops)
+ * is not, and a loop around a call to an instrumented function always is:
+ * exactly how small leaf functions stay out.  A loop is never chosen in a
+ * function marked no_instrument_function or unsafe to instrument, nor when
+ * it is left by an abnormal edge (setjmp receivers, non-local goto).
+ *
+ * Counting: a counter in an SSA register, 0 on the preheader edge, +1 at
+ * the top of the header; every normal exit edge hands it to
+ * __selinst_loop_exit.  iterations = times the header ran, less the final
+ * test when a top-tested loop (header holds nothing but its exit test, as
+ * for/while loops have) leaves through that test.  No call is placed in
+ * the body, so vectorization is unaffected.  Exits by exception or
+ * longjmp are closed by the runtime without the count of that last entry.
+ */
+#include "gcc-compat.h"
+#include "selinst-plugin.h"
+#include "../include/selinst.h"
+
+/* Does the header hold only its exit test: statements whose results are
+ * used nowhere but in later statements of the header, then a condition? */
+static bool header_is_test(basic_block header, class loop *loop)
+{
+	gimple *last = SELINST_LAST_STMT(header);
+	if (!last || gimple_code(last) != GIMPLE_COND)
+		return false;
+	bool exits = false;
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, header->succs)
+		if (!flow_bb_inside_loop_p(loop, e->dest))
+			exits = true;
+	if (!exits)
+		return false;
+	for (gimple_stmt_iterator gsi = gsi_start_bb(header); !gsi_end_p(gsi);
+	     gsi_next(&gsi)) {
+		gimple *stmt = gsi_stmt(gsi);
+		if (stmt == last || is_gimple_debug(stmt)
+		    || gimple_code(stmt) == GIMPLE_LABEL || gimple_clobber_p(stmt))
+			continue;
+		tree lhs = gimple_get_lhs(stmt);
+		if (!lhs || TREE_CODE(lhs) != SSA_NAME)
+			return false;	/* a store or a call for effect */
+		imm_use_iterator it;
+		use_operand_p use;
+		FOR_EACH_IMM_USE_FAST(use, it, lhs) {
+			gimple *user = USE_STMT(use);
+			if (is_gimple_debug(user))
+				continue;
+			if (gimple_bb(user) != header || gimple_code(user) == GIMPLE_PHI)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The loop's source location: its header's exit test, which front ends
+ * put on the loop keyword's line, else the first located statement of
+ * the header. */
+static location_t loop_location(class loop *loop)
+{
+	gimple *last = SELINST_LAST_STMT(loop->header);
+	if (last && LOCATION_LOCUS(gimple_location(last)) != UNKNOWN_LOCATION)
+		return gimple_location(last);
+	for (gimple_stmt_iterator gsi = gsi_start_bb(loop->header); !gsi_end_p(gsi);
+	     gsi_next(&gsi))
+		if (LOCATION_LOCUS(gimple_location(gsi_stmt(gsi))) != UNKNOWN_LOCATION)
+			return gimple_location(gsi_stmt(gsi));
+	return UNKNOWN_LOCATION;
+}
+
+void selinst_measure_loops(struct selinst_function *fn,
+			   const struct selinst_block_info *blocks,
+			   const vec<tree> *block_callees)
+{
+	unsigned n = number_of_loops(cfun);
+	fn->loops = XCNEWVEC(struct selinst_loop, n ? n : 1);
+	/* get_loop_body walks the dominator tree. */
+	bool had_dominators = dom_info_available_p(CDI_DOMINATORS);
+	if (!had_dominators)
+		calculate_dominance_info(CDI_DOMINATORS);
+	fn->nloops = 0;
+	SELINST_FOR_EACH_LOOP(cfun, loop, 0) {
+		struct selinst_loop *l = &fn->loops[fn->nloops++];
+		l->header = loop->header->index;
+		l->nest = loop_depth(loop);
+		mpz_inits(l->weight, l->loop_score, l->callsite_score, l->score, NULL);
+		l->callees = vNULL;
+		expanded_location x = expand_location(loop_location(loop));
+		l->file = x.file ? x.file : fn->file;
+		l->line = x.file ? x.line : fn->line;
+		l->name = xasprintf("%s:%d", lbasename(l->file), l->line);
+		basic_block *body = get_loop_body(loop);
+		for (unsigned i = 0; i < loop->num_nodes; i++) {
+			int b = body[i]->index;
+			l->statements += blocks[b].statements;
+			l->call_sites += blocks[b].call_sites;
+			if (blocks[b].counted)
+				l->basic_blocks++;
+			for (unsigned k = 0; k < block_callees[b].length(); k++)
+				l->callees.safe_push(block_callees[b][k]);
+			edge e;
+			edge_iterator ei;
+			FOR_EACH_EDGE(e, ei, body[i]->succs)
+				if ((e->flags & EDGE_ABNORMAL)
+				    && !flow_bb_inside_loop_p(loop, e->dest))
+					l->abnormal_exit = true;
+		}
+		free(body);
+		l->test_header = header_is_test(loop->header, loop);
+	}
+	if (!had_dominators)
+		free_dominance_info(CDI_DOMINATORS);
+}
+
+void selinst_decide_loops(struct selinst_function *fn,
+			  const struct selinst_function *all, size_t nall)
+{
+	const struct cm_constants *c = &selinst_opts.model;
+	for (unsigned i = 0; i < fn->nloops; i++) {
+		struct selinst_loop *l = &fn->loops[i];
+		l->instrumented_call_sites = 0;
+		for (unsigned k = 0; k < l->callees.length(); k++)
+			if (selinst_is_instrumented_here(l->callees[k], all, nall))
+				l->instrumented_call_sites++;
+		l->depth = fn->cm.loop_depth + l->nest - 1;
+		cm_weight(l->weight, c, l->basic_blocks, l->statements, l->call_sites);
+		cm_loop_score(l->loop_score, c, l->depth);
+		cm_callsite_score(l->callsite_score, c, l->instrumented_call_sites);
+		mpz_add(l->score, l->weight, l->loop_score);
+		mpz_add(l->score, l->score, l->callsite_score);
+		if (!selinst_opts.loops) {
+			l->reason = "loops=off";
+		} else if (fn->cm.force == CM_FORCE_NEVER) {
+			l->reason = "its function is not instrumented: "
+				    "no_instrument_function or unsafe";
+		} else if (l->abnormal_exit) {
+			l->reason = "left by an abnormal edge (setjmp or non-local goto)";
+		} else if (mpz_cmp(l->score, selinst_opts.loop_threshold) >= 0) {
+			l->instrument = true;
+			l->reason = "score >= loop-threshold";
+		} else {
+			l->reason = "score < loop-threshold";
+		}
+	}
+}
+
+bool selinst_any_loop_chosen(const struct selinst_function *fn)
+{
+	for (unsigned i = 0; i < fn->nloops; i++)
+		if (fn->loops[i].instrument)
+			return true;
+	return false;
+}
+
+static struct selinst_loop *chosen_loop(struct selinst_function *fn, int header)
+{
+	for (unsigned i = 0; i < fn->nloops; i++)
+		if (fn->loops[i].header == header && fn->loops[i].instrument)
+			return &fn->loops[i];
+	return NULL;
+}
+
+/* Counter and hooks for one loop (LOOPS_NORMAL: a preheader, one latch). */
+static void instrument_loop(class loop *loop, struct selinst_loop *l,
+			    const char *function_name)
+{
+	tree descriptor = selinst_region_descriptor(SELINST_KIND_LOOP, l->name,
+						    l->file, l->line, function_name);
+	tree addr = build_fold_addr_expr(descriptor);
+	tree type = uint64_type_node;
+	location_t loc = loop_location(loop);
+	basic_block header = loop->header;
+
+	/* The counter: PHI <0 (preheader), next (latch)>; next = phi + 1. */
+	tree phi_result = make_temp_ssa_name(type, NULL, "selinst_iter");
+	gphi *phi = create_phi_node(phi_result, header);
+	tree next = make_temp_ssa_name(type, NULL, "selinst_iter");
+	gassign *inc = gimple_build_assign(next, PLUS_EXPR, phi_result,
+					   build_int_cst(type, 1));
+	gimple_stmt_iterator gsi = gsi_after_labels(header);
+	gsi_insert_before(&gsi, inc, GSI_NEW_STMT);
+	add_phi_arg(phi, build_int_cst(type, 0), loop_preheader_edge(loop), UNKNOWN_LOCATION);
+	add_phi_arg(phi, next, loop_latch_edge(loop), UNKNOWN_LOCATION);
+
+	gcall *enter = gimple_build_call(selinst_hook_decl(HOOK_LOOP_ENTER), 1, addr);
+	gimple_set_location(enter, loc);
+	gsi_insert_on_edge(loop_preheader_edge(loop), enter);
+
+	auto_vec<edge> exits = get_loop_exit_edges(loop);
+	unsigned i;
+	edge e;
+	FOR_EACH_VEC_ELT(exits, i, e) {
+		if (e->flags & (EDGE_EH | EDGE_ABNORMAL))
+			continue;	/* closed by the runtime */
+		tree count = next;
+		if (e->src == header && l->test_header) {
+			count = make_temp_ssa_name(type, NULL, "selinst_iter");
+			gsi_insert_on_edge(e, gimple_build_assign(count, MINUS_EXPR, next,
+								  build_int_cst(type, 1)));
+		}
+		gcall *exit = gimple_build_call(selinst_hook_decl(HOOK_LOOP_EXIT), 2,
+						build_fold_addr_expr(descriptor), count);
+		gimple_set_location(exit, loc);
+		gsi_insert_on_edge(e, exit);
+	}
+}
+
+void selinst_instrument_loops(struct selinst_function *fn)
+{
+	/* Preheaders and single latches keep headers: the loops chosen before
+	 * are found again by header index. */
+	loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+	/* Innermost first: on an edge leaving several loops the inner loop's
+	 * exit is queued, and so runs, before the outer one's. */
+	SELINST_FOR_EACH_LOOP(cfun, loop, LI_FROM_INNERMOST) {
+		struct selinst_loop *l = chosen_loop(fn, loop->header->index);
+		if (!l)
+			continue;
+		if (!loop->latch || EDGE_COUNT(loop->header->preds) != 2) {
+			l->instrument = false;
+			l->reason = "loop structure not in normal form";
+			continue;
+		}
+		instrument_loop(loop, l, fn->name);
+	}
+	gsi_commit_edge_inserts();
+	loop_optimizer_finalize();
+}
+
+void selinst_free_loops(struct selinst_function *fn)
+{
+	for (unsigned i = 0; i < fn->nloops; i++) {
+		struct selinst_loop *l = &fn->loops[i];
+		mpz_clears(l->weight, l->loop_score, l->callsite_score, l->score, NULL);
+		l->callees.release();
+		free(l->name);
+	}
+	XDELETEVEC(fn->loops);
+	fn->loops = NULL;
+	fn->nloops = 0;
+}
