@@ -205,6 +205,10 @@ static unsigned int selinst_execute(void)
 		function *body = DECL_STRUCT_FUNCTION(node->decl);
 		if (!body || !body->cfg || !gimple_in_ssa_p(body))
 			continue;
+		/* extern inline (gnu_inline) bodies, as glibc's headers give
+		 * when optimizing, are never emitted here: not the unit's code. */
+		if (DECL_EXTERNAL(node->decl))
+			continue;
 		selinst_function fn;
 		memset(&fn, 0, sizeof fn);
 		fn.decl = node->decl;
@@ -267,6 +271,11 @@ static unsigned int selinst_execute(void)
 		} else if (has_attribute(fn->decl, "selinst_instrument")) {
 			fn->cm.force = CM_FORCE_ALWAYS;
 			fn->cm.force_reason = "selinst_instrument attribute";
+		} else if (in_system_header_at(DECL_SOURCE_LOCATION(fn->decl))) {
+			/* Library code (libstdc++ templates, inline helpers):
+			 * the profile is about the user's functions. */
+			fn->cm.force = CM_FORCE_NEVER;
+			fn->cm.force_reason = "defined in a system header";
 		}
 	}
 

@@ -89,7 +89,11 @@ void selinst_measure_loops(struct selinst_function *fn,
 			   const vec<tree> *block_callees)
 {
 	unsigned n = number_of_loops(cfun);
-	fn->loops = XCNEWVEC(struct selinst_loop, n ? n : 1);
+	fn->loops = NULL;
+	fn->nloops = 0;
+	if (n <= 1)
+		return;		/* only the root "loop": the function body */
+	fn->loops = XCNEWVEC(struct selinst_loop, n);
 	/* get_loop_body walks the dominator tree. */
 	bool had_dominators = dom_info_available_p(CDI_DOMINATORS);
 	if (!had_dominators)
@@ -251,7 +255,8 @@ void selinst_free_loops(struct selinst_function *fn)
 		l->callees.release();
 		free(l->name);
 	}
-	XDELETEVEC(fn->loops);
+	if (fn->loops)
+		XDELETEVEC(fn->loops);
 	fn->loops = NULL;
 	fn->nloops = 0;
 }

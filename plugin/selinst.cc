@@ -15,8 +15,8 @@
  *   verbose             print a Table-1-style score table on stderr
  *   block-weight=N, loop-base=N, loop-unit=N, call-unit=N
  *                       the model's constants (defaults 5, 100, 2048, 2048)
- *   loop-threshold=N    instrument loops scoring >= N (default 204800;
- *                       0 instruments every loop); see loops.cc
+ *   loop-threshold=N    instrument loops scoring >= N (default: the
+ *                       threshold; 0 instruments every loop); see loops.cc
  *   loops=on|off        loop regions (default on)
  *
  * Attributes: __attribute__((selinst_instrument)) forces instrumentation;
@@ -66,13 +66,16 @@ static bool parse_natural(const char *key, const char *value, mpz_t out)
 static bool parse_arguments(struct plugin_name_args *info)
 {
 	bool ok = true;
+	bool loop_threshold_given = false;
 	for (int i = 0; i < info->argc; i++) {
 		const char *key = info->argv[i].key;
 		const char *value = info->argv[i].value;
 		if (strcmp(key, "threshold") == 0)
 			ok &= parse_natural(key, value, selinst_opts.model.threshold);
-		else if (strcmp(key, "loop-threshold") == 0)
+		else if (strcmp(key, "loop-threshold") == 0) {
 			ok &= parse_natural(key, value, selinst_opts.loop_threshold);
+			loop_threshold_given = true;
+		}
 		else if (strcmp(key, "loops") == 0) {
 			if (value && strcmp(value, "on") == 0)
 				selinst_opts.loops = true;
@@ -113,6 +116,9 @@ static bool parse_arguments(struct plugin_name_args *info)
 			ok = false;
 		}
 	}
+	/* One knob by default: loops follow the function threshold. */
+	if (!loop_threshold_given)
+		mpz_set(selinst_opts.loop_threshold, selinst_opts.model.threshold);
 	return ok;
 }
 
