@@ -151,8 +151,7 @@ void selinst_decide_loops(struct selinst_function *fn,
 		if (!selinst_opts.loops) {
 			l->reason = "loops=off";
 		} else if (fn->cm.force == CM_FORCE_NEVER) {
-			l->reason = "its function is not instrumented: "
-				    "no_instrument_function or unsafe";
+			l->reason = fn->cm.force_reason;	/* the function's */
 		} else if (l->abnormal_exit) {
 			l->reason = "left by an abnormal edge (setjmp or non-local goto)";
 		} else if (mpz_cmp(l->score, selinst_opts.loop_threshold) >= 0) {
