@@ -67,4 +67,14 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all demo check bench install clean
+# Fuzz selinst-report's reader with libFuzzer (clang-14); seeds in testsuite/fuzz/.
+FUZZ_SECONDS ?= 600
+fuzz-report: | $(B)
+	clang-14 -g -O1 -std=gnu11 -Ireport -fsanitize=fuzzer,address,undefined \
+		-o $(B)/fuzz-report testsuite/fuzz/fuzz_profile.c \
+		$(filter-out report/main.c,$(REPORT_SRC)) -lyaml -lm
+	mkdir -p $(B)/fuzz-corpus
+	$(B)/fuzz-report -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+		-dict=testsuite/fuzz/profile.dict $(B)/fuzz-corpus testsuite/fuzz/corpus
+
+.PHONY: all demo check bench install clean fuzz-report

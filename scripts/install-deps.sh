@@ -7,6 +7,9 @@ packages=(
 	gcc-12-plugin-dev		# GCC's plugin headers
 	libgmp-dev libyaml-dev		# exact scores; profile/decision files
 	python3 python3-yaml		# test assertions on YAML and JSON
+	graphviz valgrind chromium	# report exports checked by dot, callgrind_annotate, Chromium (~120 MB, ~10 s)
+	libopenmpi-dev openmpi-bin	# report's real MPI test
+	clang-14			# make fuzz-report (libFuzzer)
 	ca-certificates
 )
 missing=()

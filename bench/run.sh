@@ -1,0 +1,10 @@
+#!/bin/bash
+# `make bench`: runs each benchmark section in turn and prints its figures;
+# a failing section is reported and does not stop the others.
+# Add a section as one more run_section line.
+here=$(cd "$(dirname "$0")" && pwd)
+rc=0
+run_section() { echo; bash "$here/$1" || { echo "bench section $1 failed"; rc=1; }; }
+run_section report-merge.sh
+run_section rt-pair.sh
+exit $rc

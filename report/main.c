@@ -1,0 +1,175 @@
+/* selinst-report: command line.  See doc/report.md. */
+#include "report.h"
+#include <errno.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+"usage: selinst-report [OPTIONS] FILE...          merge FILEs, print a view\n"
+"       selinst-report --diff [OPTIONS] BASE NEW  compare two profiles\n"
+"views:   (default) flat profile   --tree   --threads   --loops\n"
+"         --top N  --filter REGEX  --prune PCT (tree, default 0.1)  --wide\n"
+"formats: --format=text|json|folded|svg|dot|callgrind|chrome\n"
+"diff:    --fail-above PCT  exit 1 if a region with >= 1% of BASE's total\n"
+"                           got slower by more than PCT percent\n"
+"output:  -o FILE (default standard output)\n"
+"exit:    0 ok, 1 --fail-above tripped, 2 bad usage or bad input\n";
+
+__attribute__((noreturn, format(printf, 1, 2)))
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("selinst-report: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs(" (try --help)\n", stderr);
+	va_end(ap);
+	exit(2);
+}
+
+static double parse_num(const char *s, const char *opt)
+{
+	char *end;
+	errno = 0;
+	double d = strtod(s, &end);
+	if (!*s || *end || errno || !(d >= 0) || d > 1e12)
+		die_usage("%s wants a non-negative number, not '%s'", opt, s);
+	return d;
+}
+
+enum { O_TREE = 256, O_THREADS, O_LOOPS, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
+       O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION };
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "tree", no_argument, 0, O_TREE },
+		{ "threads", no_argument, 0, O_THREADS },
+		{ "loops", no_argument, 0, O_LOOPS },
+		{ "flat", no_argument, 0, O_FLAT },
+		{ "top", required_argument, 0, O_TOP },
+		{ "filter", required_argument, 0, O_FILTER },
+		{ "prune", required_argument, 0, O_PRUNE },
+		{ "format", required_argument, 0, O_FORMAT },
+		{ "diff", no_argument, 0, O_DIFF },
+		{ "fail-above", required_argument, 0, O_FAIL },
+		{ "wide", no_argument, 0, O_WIDE },
+		{ "help", no_argument, 0, O_HELP },
+		{ "version", no_argument, 0, O_VERSION },
+		{ 0, 0, 0, 0 }
+	};
+	opts o = { .prune = 0.1 };
+	const char *vname = "flat", *format = "text", *outpath = NULL;
+	bool diff = false;
+	double fail_above = -1;
+	regex_t re;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+		switch (c) {
+		case O_TREE: vname = "tree"; break;
+		case O_THREADS: vname = "threads"; break;
+		case O_LOOPS: vname = "loops"; break;
+		case O_FLAT: vname = "flat"; break;
+		case O_WIDE: o.wide = true; break;
+		case O_TOP: {
+			double d = parse_num(optarg, "--top");
+			if (d != (int)d || d > 1e9)
+				die_usage("--top wants a whole number, not '%s'", optarg);
+			o.top = (int)d;
+			break;
+		}
+		case O_PRUNE:
+			o.prune = parse_num(optarg, "--prune");
+			if (o.prune > 100)
+				die_usage("--prune wants a percentage (0..100), not '%s'", optarg);
+			break;
+		case O_FILTER: {
+			int rc = regcomp(&re, optarg, REG_EXTENDED | REG_NOSUB);
+			if (rc) {
+				char msg[200];
+				regerror(rc, &re, msg, sizeof msg);
+				die_usage("--filter '%s': %s", optarg, msg);
+			}
+			o.filter = optarg;
+			o.regex = &re;
+			break;
+		}
+		case O_FORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "folded") && strcmp(optarg, "svg") &&
+			    strcmp(optarg, "dot") && strcmp(optarg, "callgrind") &&
+			    strcmp(optarg, "chrome"))
+				die_usage("unknown format '%s' (text, json, folded, svg, dot, "
+					  "callgrind, chrome)", optarg);
+			format = optarg;
+			break;
+		case O_DIFF: diff = true; break;
+		case O_FAIL: fail_above = parse_num(optarg, "--fail-above"); break;
+		case 'o': outpath = optarg; break;
+		case 'h':
+		case O_HELP: fputs(usage, stdout); return 0;
+		case O_VERSION: printf("selinst-report (profile format %d)\n", PROFILE_VERSION); return 0;
+		case ':': die_usage("option %s needs a value", argv[optind - 1]);
+		default: die_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	int nfiles = argc - optind;
+	char **files = argv + optind;
+	if (nfiles < 1)
+		die_usage("no profile given");
+	if (diff && nfiles != 2)
+		die_usage("--diff wants exactly two profiles, BASE and NEW");
+	if (fail_above >= 0 && !diff)
+		die_usage("--fail-above needs --diff");
+
+	FILE *out = stdout;
+	if (outpath && !(out = fopen(outpath, "w"))) {
+		fprintf(stderr, "selinst-report: %s: cannot write: %s\n", outpath, strerror(errno));
+		return 2;
+	}
+	int rc = 0;
+	if (diff) {
+		view base, nw;
+		view_init(&base, false);
+		view_init(&nw, false);
+		if (view_load(&base, files, 1) < 0 || view_load(&nw, files + 1, 1) < 0)
+			return 2;
+		rc = diff_views(out, &base, &nw, &o, fail_above);
+	} else {
+		view v;
+		view_init(&v, !strcmp(format, "chrome"));
+		if (view_load(&v, files, nfiles) < 0)
+			return 2;
+		if (!strcmp(format, "json"))
+			export_json(out, &v, &o);
+		else if (!strcmp(format, "folded"))
+			export_folded(out, &v, &o);
+		else if (!strcmp(format, "svg"))
+			export_svg(out, &v, &o);
+		else if (!strcmp(format, "dot"))
+			export_dot(out, &v, &o);
+		else if (!strcmp(format, "callgrind"))
+			export_callgrind(out, &v, &o);
+		else if (!strcmp(format, "chrome"))
+			export_chrome(out, &v, &o);
+		else if (!strcmp(vname, "tree"))
+			view_tree(out, &v, &o);
+		else if (!strcmp(vname, "threads"))
+			view_threads(out, &v, &o);
+		else if (!strcmp(vname, "loops"))
+			view_loops(out, &v, &o);
+		else
+			view_flat(out, &v, &o);
+	}
+	if (fflush(out) || ferror(out)) {
+		fprintf(stderr, "selinst-report: %s: write error: %s\n",
+			outpath ? outpath : "standard output", strerror(errno));
+		return 2;
+	}
+	return rc;
+}

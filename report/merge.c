@@ -1,0 +1,522 @@
+/*
+ * Merging: threads of one file and files of several ranks become one view.
+ *
+ * - Regions are identified by (kind, name, file, line) across files.
+ * - The calling-context trees of all threads of all files merge into one
+ *   tree keyed by (parent, region): counts and times are summed.
+ * - Per region: calls, exclusive time and iterations are sums over nodes;
+ *   inclusive time sums only nodes with no ancestor of the same region, so
+ *   recursion is not counted twice.  Per process min/max are kept (a rank
+ *   that never entered a region counts as 0 for its min).
+ * - Everything is a sum of integers or a min/max, and every output is
+ *   sorted by value and then by name, so the order of the files does not
+ *   change the result.  Files are parsed by a few worker threads; merging
+ *   into the view happens under one lock.
+ */
+#include "report.h"
+#include <pthread.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void view_init(view *v, bool keep_trees)
+{
+	memset(v, 0, sizeof *v);
+	v->keep_trees = keep_trees;
+	u64map_init(&v->regmap, 1024);
+	u64map_init(&v->cctmap, 1 << 14);
+	v->capnodes = 1024;
+	v->nodes = xmalloc(v->capnodes * sizeof *v->nodes);
+	memset(&v->nodes[0], 0, sizeof v->nodes[0]);
+	v->nodes[0].region = UINT32_MAX;
+	v->nnodes = 1;
+}
+
+static uint64_t region_key(const char *name, const char *file, uint32_t line, int kind)
+{
+	uint64_t h = hash_bytes(name, strlen(name) + 1, (uint64_t)kind * 31 + line);
+	h = hash_bytes(file, strlen(file) + 1, h);
+	return h == UINT64_MAX ? 0 : h;
+}
+
+static uint32_t intern_region(view *v, const pregion *pr)
+{
+	uint64_t key = region_key(pr->name, pr->file, pr->line, pr->kind);
+	/* Linear probing on the key space for the (rare) hash collisions. */
+	for (;;) {
+		bool fresh;
+		uint32_t *slot = u64map_put(&v->regmap, key, &fresh);
+		if (!fresh) {
+			region *r = &v->regions[*slot];
+			if (r->kind == pr->kind && r->line == pr->line &&
+			    !strcmp(r->name, pr->name) && !strcmp(r->file, pr->file))
+				return *slot;
+			key = key + 1 == UINT64_MAX ? 0 : key + 1;
+			continue;
+		}
+		if (v->nregions == v->capregions) {
+			v->capregions = v->capregions ? 2 * v->capregions : 256;
+			v->regions = xrealloc(v->regions, v->capregions * sizeof *v->regions);
+		}
+		region *r = &v->regions[v->nregions];
+		memset(r, 0, sizeof *r);
+		r->name = xstrdup(pr->name);
+		r->file = xstrdup(pr->file);
+		r->function = pr->function ? xstrdup(pr->function) : NULL;
+		r->kind = pr->kind;
+		r->line = pr->line;
+		r->cur_proc = UINT32_MAX;
+		*slot = (uint32_t)v->nregions;
+		return (uint32_t)v->nregions++;
+	}
+}
+
+static uint32_t cct_child(view *v, uint32_t parent, uint32_t reg)
+{
+	bool fresh;
+	uint32_t *slot = u64map_put(&v->cctmap, (uint64_t)parent << 32 | reg, &fresh);
+	if (!fresh)
+		return *slot;
+	if (v->nnodes == v->capnodes) {
+		v->capnodes *= 2;
+		v->nodes = xrealloc(v->nodes, v->capnodes * sizeof *v->nodes);
+	}
+	uint32_t i = (uint32_t)v->nnodes++;
+	cnode *c = &v->nodes[i];
+	memset(c, 0, sizeof *c);
+	c->region = reg;
+	c->parent = parent;
+	c->next = v->nodes[parent].first;
+	v->nodes[parent].first = i;
+	*slot = i;
+	return i;
+}
+
+void view_add(view *v, const profile *p)
+{
+	uint32_t proc = (uint32_t)v->nprocs++;
+	v->procs = xrealloc(v->procs, v->nprocs * sizeof *v->procs);
+	procinfo *pi = &v->procs[proc];
+	pi->path = xstrdup(p->path);
+	pi->program = xstrdup(p->program ? p->program : "");
+	pi->host = xstrdup(p->host ? p->host : "");
+	pi->rank = p->rank;
+	pi->pid = p->pid;
+	if (!p->complete)
+		v->incomplete = true;
+	if (p->overflow)
+		v->overflow = true;
+
+	size_t nr = p->nregions;
+	uint32_t *gmap = xmalloc((nr + 1) * sizeof *gmap);
+	for (size_t i = 0; i < nr; i++)
+		gmap[i] = intern_region(v, &p->regions[i]);
+	uint64_t *texcl = xcalloc(nr + 1, sizeof *texcl), *tincl = xcalloc(nr + 1, sizeof *tincl);
+	uint64_t *pexcl = xcalloc(nr + 1, sizeof *pexcl), *pincl = xcalloc(nr + 1, sizeof *pincl);
+	uint32_t *occ = xcalloc(nr + 1, sizeof *occ);
+	bool *pseen = xcalloc(nr + 1, sizeof *pseen), *tseen = xcalloc(nr + 1, sizeof *tseen);
+	uint32_t *touched = xmalloc((nr + 1) * sizeof *touched);
+
+	for (size_t ti = 0; ti < p->nthreads; ti++) {
+		const pthr *th = &p->threads[ti];
+		v->threads = xrealloc(v->threads, (v->nthreads + 1) * sizeof *v->threads);
+		thrinfo *t = &v->threads[v->nthreads++];
+		memset(t, 0, sizeof *t);
+		t->proc = proc;
+		t->index = th->index;
+		t->tid = th->tid;
+		size_t nn = th->nnodes, ntouched = 0;
+		uint32_t *midx = xmalloc((nn + 1) * sizeof *midx);
+		uint32_t *depth = v->keep_trees ? xmalloc((nn + 1) * sizeof *depth) : NULL;
+		if (v->keep_trees)
+			t->tree = xmalloc((nn + 1) * sizeof *t->tree);
+		/* Which nodes have an ancestor of their own region (recursion)?
+		 * One depth-first pass over child lists, counting open regions. */
+		bool *rec = xcalloc(nn + 1, sizeof *rec);
+		uint32_t *kid = xmalloc((nn + 1) * sizeof *kid), *sib = xmalloc((nn + 1) * sizeof *sib);
+		uint32_t *stk = xmalloc((nn + 1) * sizeof *stk);
+		uint32_t roots = UINT32_MAX;
+		for (size_t i = 0; i < nn; i++)
+			kid[i] = UINT32_MAX;
+		for (size_t i = nn; i-- > 0;) {
+			uint32_t p = th->nodes[i].pidx;
+			uint32_t *head = p == UINT32_MAX ? &roots : &kid[p];
+			sib[i] = *head;
+			*head = (uint32_t)i;
+		}
+		size_t sp = 0;
+		for (uint32_t r0 = roots; r0 != UINT32_MAX; r0 = sib[r0]) {
+			/* stk holds open nodes; kid[] is consumed as the cursor */
+			stk[sp++] = r0;
+			rec[r0] = occ[th->nodes[r0].region]++ > 0;
+			while (sp) {
+				uint32_t top = stk[sp - 1], c = kid[top];
+				if (c != UINT32_MAX) {
+					kid[top] = sib[c];
+					rec[c] = occ[th->nodes[c].region]++ > 0;
+					stk[sp++] = c;
+				} else {
+					occ[th->nodes[top].region]--;
+					sp--;
+				}
+			}
+		}
+		free(kid);
+		free(sib);
+		free(stk);
+		for (size_t i = 0; i < nn; i++) {
+			const pnode *n = &th->nodes[i];
+			uint32_t lr = n->region, g = gmap[lr];
+			uint32_t mp = n->pidx == UINT32_MAX ? 0 : midx[n->pidx];
+			uint32_t m = cct_child(v, mp, g);
+			midx[i] = m;
+			cnode *c = &v->nodes[m];
+			c->calls += n->calls;
+			c->incl += n->incl;
+			c->excl += n->excl;
+			c->iters += n->iters;
+			region *r = &v->regions[g];
+			r->calls += n->calls;
+			r->excl += n->excl;
+			r->iters += n->iters;
+			for (uint32_t k = 0; k < n->trip_n; k++) {
+				const trip *tr = &p->trips[n->trip_off + k];
+				r->trips[tr->bucket] += tr->count;
+			}
+			if (!tseen[lr]) {
+				tseen[lr] = true;
+				touched[ntouched++] = lr;
+			}
+			if (!rec[i])
+				tincl[lr] += n->incl;
+			texcl[lr] += n->excl;
+			t->total += n->excl;
+			if (v->keep_trees) {
+				depth[i] = n->pidx == UINT32_MAX ? 0 : depth[n->pidx] + 1;
+				t->tree[t->ntree++] = (tnode){ g, depth[i], n->calls, n->incl };
+			}
+		}
+		free(rec);
+		t->reg = xmalloc((ntouched + 1) * sizeof *t->reg);
+		t->excl = xmalloc((ntouched + 1) * sizeof *t->excl);
+		t->incl = xmalloc((ntouched + 1) * sizeof *t->incl);
+		for (size_t k = 0; k < ntouched; k++) {
+			uint32_t lr = touched[k], g = gmap[lr];
+			region *r = &v->regions[g];
+			r->nthreads++;
+			r->incl += tincl[lr];
+			t->reg[k] = g;
+			t->excl[k] = texcl[lr];
+			t->incl[k] = tincl[lr];
+			pexcl[lr] += texcl[lr];
+			pincl[lr] += tincl[lr];
+			pseen[lr] = true;
+			texcl[lr] = tincl[lr] = 0;
+			tseen[lr] = false;
+		}
+		t->nreg = ntouched;
+		v->total += t->total;
+		free(midx);
+		free(depth);
+	}
+	for (size_t lr = 0; lr < nr; lr++) {
+		if (!pseen[lr])
+			continue;
+		region *r = &v->regions[gmap[lr]];
+		if (r->nprocs == 0 || pexcl[lr] < r->pmin_excl)
+			r->pmin_excl = pexcl[lr];
+		if (r->nprocs == 0 || pincl[lr] < r->pmin_incl)
+			r->pmin_incl = pincl[lr];
+		if (pexcl[lr] > r->pmax_excl)
+			r->pmax_excl = pexcl[lr];
+		if (pincl[lr] > r->pmax_incl)
+			r->pmax_incl = pincl[lr];
+		r->nprocs++;
+	}
+	free(gmap);
+	free(texcl);
+	free(tincl);
+	free(pexcl);
+	free(pincl);
+	free(occ);
+	free(pseen);
+	free(tseen);
+	free(touched);
+}
+
+static int cmp_proc(const procinfo *a, const procinfo *b)
+{
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	int c = strcmp(a->host, b->host);
+	if (c)
+		return c;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return strcmp(a->path, b->path);
+}
+
+static int cmp_thr(const void *x, const void *y, void *arg)
+{
+	const view *v = arg;
+	const thrinfo *a = x, *b = y;
+	int c = cmp_proc(&v->procs[a->proc], &v->procs[b->proc]);
+	if (c)
+		return c;
+	if (a->index != b->index)
+		return a->index < b->index ? -1 : 1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+static int cmp_procidx(const void *x, const void *y, void *arg)
+{
+	const view *v = arg;
+	return cmp_proc(&v->procs[*(const uint32_t *)x], &v->procs[*(const uint32_t *)y]);
+}
+
+void view_finish(view *v)
+{
+	for (size_t i = 0; i < v->nregions; i++) {
+		region *r = &v->regions[i];
+		if (r->nprocs < v->nprocs)
+			r->pmin_excl = r->pmin_incl = 0;
+	}
+	/* Threads sorted by (rank, host, pid, path, index); procs likewise. */
+	if (v->nthreads > 1)
+		qsort_r(v->threads, v->nthreads, sizeof *v->threads, cmp_thr, v);
+	uint32_t *perm = xmalloc((v->nprocs + 1) * sizeof *perm);
+	uint32_t *inv = xmalloc((v->nprocs + 1) * sizeof *inv);
+	for (size_t i = 0; i < v->nprocs; i++)
+		perm[i] = (uint32_t)i;
+	if (v->nprocs > 1)
+		qsort_r(perm, v->nprocs, sizeof *perm, cmp_procidx, v);
+	procinfo *np = xmalloc((v->nprocs + 1) * sizeof *np);
+	for (size_t i = 0; i < v->nprocs; i++) {
+		np[i] = v->procs[perm[i]];
+		inv[perm[i]] = (uint32_t)i;
+	}
+	for (size_t i = 0; i < v->nthreads; i++)
+		v->threads[i].proc = inv[v->threads[i].proc];
+	free(v->procs);
+	v->procs = np;
+	free(perm);
+	free(inv);
+}
+
+static int cmp_region(const region *a, const region *b)
+{
+	int c = strcmp(a->name, b->name);
+	if (c)
+		return c;
+	if ((c = strcmp(a->file, b->file)))
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->kind - b->kind;
+}
+
+static int cmp_by_excl(const void *x, const void *y, void *arg)
+{
+	const view *v = arg;
+	const region *a = &v->regions[*(const uint32_t *)x], *b = &v->regions[*(const uint32_t *)y];
+	if (a->excl != b->excl)
+		return a->excl > b->excl ? -1 : 1;
+	return cmp_region(a, b);
+}
+
+static int cmp_by_incl(const void *x, const void *y, void *arg)
+{
+	const view *v = arg;
+	const region *a = &v->regions[*(const uint32_t *)x], *b = &v->regions[*(const uint32_t *)y];
+	if (a->incl != b->incl)
+		return a->incl > b->incl ? -1 : 1;
+	return cmp_region(a, b);
+}
+
+uint32_t *view_sorted_regions(const view *v, bool by_incl)
+{
+	uint32_t *ix = xmalloc((v->nregions + 1) * sizeof *ix);
+	for (size_t i = 0; i < v->nregions; i++)
+		ix[i] = (uint32_t)i;
+	if (v->nregions > 1)
+		qsort_r(ix, v->nregions, sizeof *ix, by_incl ? cmp_by_incl : cmp_by_excl, (void *)v);
+	return ix;
+}
+
+static int cmp_child(const void *x, const void *y, void *arg)
+{
+	const view *v = arg;
+	const cnode *a = &v->nodes[*(const uint32_t *)x], *b = &v->nodes[*(const uint32_t *)y];
+	if (a->incl != b->incl)
+		return a->incl > b->incl ? -1 : 1;
+	return cmp_region(&v->regions[a->region], &v->regions[b->region]);
+}
+
+uint32_t *view_children(const view *v, uint32_t n, size_t *count)
+{
+	size_t k = 0;
+	for (uint32_t c = v->nodes[n].first; c; c = v->nodes[c].next)
+		k++;
+	uint32_t *ix = xmalloc((k + 1) * sizeof *ix);
+	k = 0;
+	for (uint32_t c = v->nodes[n].first; c; c = v->nodes[c].next)
+		ix[k++] = c;
+	if (k > 1)
+		qsort_r(ix, k, sizeof *ix, cmp_child, (void *)v);
+	*count = k;
+	return ix;
+}
+
+bool region_selected(const opts *o, const region *r)
+{
+	return !o->regex || regexec((const regex_t *)o->regex, r->name, 0, NULL, 0) == 0;
+}
+
+/* ---- parallel loading ---------------------------------------------------- */
+
+typedef struct loader {
+	view *v;
+	char **files;
+	int nfiles, next;
+	char **errs;
+	bool failed;
+	pthread_mutex_t lock;
+} loader;
+
+static void *load_worker(void *arg)
+{
+	loader *L = arg;
+	for (;;) {
+		pthread_mutex_lock(&L->lock);
+		int i = L->failed ? L->nfiles : L->next++;
+		pthread_mutex_unlock(&L->lock);
+		if (i >= L->nfiles)
+			return NULL;
+		profile p;
+		char err[512];
+		if (profile_read(L->files[i], &p, err, sizeof err) < 0) {
+			pthread_mutex_lock(&L->lock);
+			L->errs[i] = xstrdup(err);
+			L->failed = true;
+			pthread_mutex_unlock(&L->lock);
+			continue;
+		}
+		pthread_mutex_lock(&L->lock);
+		view_add(L->v, &p);
+		pthread_mutex_unlock(&L->lock);
+		profile_free(&p);
+	}
+}
+
+int view_load(view *v, char **files, int nfiles)
+{
+	loader L = { .v = v, .files = files, .nfiles = nfiles };
+	L.errs = xcalloc((size_t)nfiles + 1, sizeof *L.errs);
+	pthread_mutex_init(&L.lock, NULL);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int nw = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
+	if (nw > nfiles)
+		nw = nfiles;
+	pthread_t tids[8];
+	int started = 0;
+	for (int i = 1; i < nw; i++)
+		if (pthread_create(&tids[started], NULL, load_worker, &L) == 0)
+			started++;
+	load_worker(&L);
+	for (int i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	pthread_mutex_destroy(&L.lock);
+	int rc = 0;
+	for (int i = 0; i < nfiles; i++)
+		if (L.errs[i]) {
+			if (!rc)
+				fprintf(stderr, "selinst-report: %s\n", L.errs[i]);
+			rc = -1;
+			free(L.errs[i]);
+		}
+	free(L.errs);
+	if (rc == 0)
+		view_finish(v);
+	return rc;
+}
+
+/* Iterative preorder walk of the merged tree (no recursion, so a deep
+ * profile cannot overflow the C stack).  Children in view_children order.
+ * VISIT gets the node, its depth (1 = top level) and the path from the
+ * top (path[0..depth-1]); it returns false to skip the node's subtree. */
+void view_walk(const view *v, bool (*visit)(const view *, uint32_t, int, const uint32_t *, void *),
+	       void *arg)
+{
+	typedef struct { uint32_t *kids; size_t n, i; } frame;
+	size_t cap = 64, sp = 0;
+	frame *st = xmalloc(cap * sizeof *st);
+	uint32_t *path = xmalloc(cap * sizeof *path);
+	st[0].kids = view_children(v, 0, &st[0].n);
+	st[0].i = 0;
+	sp = 1;
+	while (sp) {
+		frame *f = &st[sp - 1];
+		if (f->i == f->n) {
+			free(f->kids);
+			sp--;
+			continue;
+		}
+		uint32_t c = f->kids[f->i++];
+		path[sp - 1] = c;
+		if (!visit(v, c, (int)sp, path, arg) || !v->nodes[c].first)
+			continue;
+		if (sp == cap) {
+			cap *= 2;
+			st = xrealloc(st, cap * sizeof *st);
+			path = xrealloc(path, cap * sizeof *path);
+		}
+		st[sp].kids = view_children(v, c, &st[sp].n);
+		st[sp].i = 0;
+		sp++;
+	}
+	free(st);
+	free(path);
+}
+
+void view_free(view *v)
+{
+	for (size_t i = 0; i < v->nregions; i++) {
+		free((char *)v->regions[i].name);
+		free((char *)v->regions[i].file);
+		free((char *)v->regions[i].function);
+	}
+	for (size_t i = 0; i < v->nprocs; i++) {
+		free((char *)v->procs[i].path);
+		free((char *)v->procs[i].program);
+		free((char *)v->procs[i].host);
+	}
+	for (size_t i = 0; i < v->nthreads; i++) {
+		free(v->threads[i].reg);
+		free(v->threads[i].excl);
+		free(v->threads[i].incl);
+		free(v->threads[i].tree);
+	}
+	free(v->regions);
+	free(v->procs);
+	free(v->threads);
+	free(v->nodes);
+	u64map_free(&v->regmap);
+	u64map_free(&v->cctmap);
+	memset(v, 0, sizeof *v);
+}
+
+long view_find_region(const view *v, const region *q)
+{
+	uint64_t key = region_key(q->name, q->file, q->line, q->kind);
+	for (;;) {
+		uint32_t *slot = u64map_get(&v->regmap, key);
+		if (!slot)
+			return -1;
+		const region *r = &v->regions[*slot];
+		if (r->kind == q->kind && r->line == q->line && !strcmp(r->name, q->name) &&
+		    !strcmp(r->file, q->file))
+			return *slot;
+		key = key + 1 == UINT64_MAX ? 0 : key + 1;
+	}
+}

@@ -1,0 +1,381 @@
+/*
+ * Reads one profile (doc/profile-format.md, version 1) into struct profile
+ * and validates it.  Every problem becomes one message "FILE:LINE: what"
+ * (or "FILE: what" when no line applies); nothing here exits or aborts, so
+ * the fuzzer can drive it directly.
+ */
+#include "report.h"
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ctx {
+	const char *name;
+	char *err;
+	size_t errlen;
+	jmp_buf jb;
+	profile *p;
+	u64map ids;
+	arena dom;		/* the document tree, freed after reading */
+} ctx;
+
+__attribute__((noreturn, format(printf, 3, 4)))
+static void bad(ctx *c, unsigned line, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	/* Values quoted from the file may hold line breaks: one line only. */
+	for (char *m = msg; *m; m++)
+		if ((unsigned char)*m < 0x20 || *m == 0x7f)
+			*m = '?';
+	if (line)
+		snprintf(c->err, c->errlen, "%s:%u: %s", c->name, line, msg);
+	else
+		snprintf(c->err, c->errlen, "%s: %s", c->name, msg);
+	longjmp(c->jb, 1);
+}
+
+static ynode *need(ctx *c, const ynode *map, const char *key, int type, const char *what)
+{
+	ynode *v = ymap_get(map, key);
+	if (!v)
+		bad(c, map->line, "%s has no '%s'", what, key);
+	if (type && v->type != type)
+		bad(c, v->line, "'%s' of %s must be %s", key, what,
+		    type == Y_SCALAR ? "a scalar" : type == Y_SEQ ? "a list" : "a mapping");
+	return v;
+}
+
+static bool is_null(const ynode *v)
+{
+	return v->type == Y_SCALAR && v->plain &&
+	       (!v->s[0] || !strcmp(v->s, "~") || !strcmp(v->s, "null") ||
+		!strcmp(v->s, "Null") || !strcmp(v->s, "NULL"));
+}
+
+static uint64_t to_u64(ctx *c, const ynode *v, const char *key)
+{
+	if (v->type != Y_SCALAR)
+		bad(c, v->line, "'%s' must be an integer", key);
+	const char *s = v->s;
+	uint64_t x = 0;
+	if (*s == '+')
+		s++;
+	if (!*s)
+		bad(c, v->line, "'%s' must be a non-negative integer, not '%s'", key, v->s);
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			bad(c, v->line, "'%s' must be a non-negative integer, not '%.40s'", key, v->s);
+		if (x > (UINT64_MAX - 9) / 10)
+			bad(c, v->line, "'%s' is too large", key);
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	return x;
+}
+
+static uint64_t get_u64(ctx *c, const ynode *map, const char *key, const char *what)
+{
+	return to_u64(c, need(c, map, key, Y_SCALAR, what), key);
+}
+
+static const char *get_str(ctx *c, const ynode *map, const char *key, const char *what,
+			   bool required)
+{
+	ynode *v = required ? need(c, map, key, 0, what) : ymap_get(map, key);
+	if (!v || (!required && is_null(v)))
+		return NULL;
+	if (v->type != Y_SCALAR)
+		bad(c, v->line, "'%s' of %s must be a string", key, what);
+	return arena_strndup(&c->p->mem, v->s, strlen(v->s));
+}
+
+static int64_t get_opt_int(ctx *c, const ynode *map, const char *key)
+{
+	ynode *v = ymap_get(map, key);
+	if (!v || is_null(v))
+		return -1;
+	uint64_t x = to_u64(c, v, key);
+	if (x > INT64_MAX)
+		bad(c, v->line, "'%s' is too large", key);
+	return (int64_t)x;
+}
+
+static bool get_bool(ctx *c, const ynode *map, const char *key, bool dflt)
+{
+	ynode *v = ymap_get(map, key);
+	if (!v)
+		return dflt;
+	if (v->type == Y_SCALAR && (!strcmp(v->s, "true") || !strcmp(v->s, "True")))
+		return true;
+	if (v->type == Y_SCALAR && (!strcmp(v->s, "false") || !strcmp(v->s, "False")))
+		return false;
+	bad(c, v->line, "'%s' must be true or false", key);
+}
+
+static void read_regions(ctx *c, const ynode *seq)
+{
+	profile *p = c->p;
+	p->nregions = seq->n;
+	p->regions = arena_alloc(&p->mem, (seq->n ? seq->n : 1) * sizeof *p->regions);
+	memset(p->regions, 0, (seq->n ? seq->n : 1) * sizeof *p->regions);
+	for (ynode *r = seq->first; r; r = r->next) {
+		if (r->type != Y_MAP)
+			bad(c, r->line, "each region must be a mapping");
+		ynode *idn = need(c, r, "id", Y_SCALAR, "region");
+		uint64_t id = to_u64(c, idn, "id");
+		if (id >= seq->n)
+			bad(c, idn->line, "region id %llu out of range (regions are numbered 0..%u)",
+			    (unsigned long long)id, seq->n - 1);
+		pregion *pr = &p->regions[id];
+		if (pr->name)
+			bad(c, idn->line, "region id %llu defined twice", (unsigned long long)id);
+		pr->name = get_str(c, r, "name", "region", true);
+		pr->file = get_str(c, r, "file", "region", true);
+		const char *kind = get_str(c, r, "kind", "region", true);
+		if (!strcmp(kind, "function"))
+			pr->kind = K_FUNCTION;
+		else if (!strcmp(kind, "loop"))
+			pr->kind = K_LOOP;
+		else if (!strcmp(kind, "manual"))
+			pr->kind = K_MANUAL;
+		else
+			bad(c, ymap_get(r, "kind")->line,
+			    "region kind '%.40s' is not function, loop or manual", kind);
+		uint64_t line = get_u64(c, r, "line", "region");
+		if (line > UINT32_MAX)
+			bad(c, ymap_get(r, "line")->line, "line %llu too large",
+			    (unsigned long long)line);
+		pr->line = (uint32_t)line;
+		pr->function = get_str(c, r, "function", "region", false);
+	}
+}
+
+static void add_trips(ctx *c, pnode *n, const ynode *tc)
+{
+	profile *p = c->p;
+	if (is_null(tc))
+		return;
+	if (tc->type != Y_MAP)
+		bad(c, tc->line, "trip_counts must be a mapping of bucket: count");
+	n->trip_off = (uint32_t)p->ntrips;
+	for (ynode *k = tc->first; k && k->next; k = k->next->next) {
+		int b = k->type == Y_SCALAR ? trip_bucket_parse(k->s) : -1;
+		if (b < 0)
+			bad(c, k->line, "'%.40s' is not a trip-count bucket (0..15, 16-31, 32-63, ...)",
+			    k->type == Y_SCALAR ? k->s : "?");
+		uint64_t cnt = to_u64(c, k->next, "trip count");
+		if ((p->ntrips & (p->ntrips + 1)) == 0 || p->ntrips == 0)
+			p->trips = xrealloc(p->trips, (p->ntrips + 1) * 2 * sizeof *p->trips);
+		p->trips[p->ntrips].bucket = (uint32_t)b;
+		p->trips[p->ntrips].count = cnt;
+		p->ntrips++;
+		n->trip_n++;
+	}
+}
+
+static void read_thread(ctx *c, const ynode *t, pthr *th)
+{
+	profile *p = c->p;
+	if (t->type != Y_MAP)
+		bad(c, t->line, "each thread must be a mapping");
+	th->index = get_u64(c, t, "index", "thread");
+	ynode *tid = ymap_get(t, "tid");
+	th->tid = tid ? to_u64(c, tid, "tid") : 0;
+	ynode *nodes = need(c, t, "nodes", 0, "thread");
+	if (is_null(nodes))
+		return;
+	if (nodes->type != Y_SEQ)
+		bad(c, nodes->line, "'nodes' of thread must be a list");
+	th->nnodes = nodes->n;
+	th->nodes = arena_alloc(&p->mem, (nodes->n ? nodes->n : 1) * sizeof *th->nodes);
+	c->ids.n = 0;
+	memset(c->ids.keys, 0xff, c->ids.cap * sizeof *c->ids.keys);
+	uint32_t i = 0;
+	for (ynode *m = nodes->first; m; m = m->next, i++) {
+		if (m->type != Y_MAP)
+			bad(c, m->line, "each node must be a mapping");
+		pnode *n = &th->nodes[i];
+		memset(n, 0, sizeof *n);
+		ynode *idn = need(c, m, "id", Y_SCALAR, "node");
+		uint64_t id = to_u64(c, idn, "id");
+		if (id == 0 || id == UINT64_MAX)
+			bad(c, idn->line, "node id must be positive (0 is the implicit root)");
+		uint64_t parent = get_u64(c, m, "parent", "node");
+		if (parent == 0) {
+			n->pidx = UINT32_MAX;
+		} else {
+			uint32_t *pi = u64map_get(&c->ids, parent);
+			if (!pi)
+				bad(c, ymap_get(m, "parent")->line,
+				    "parent %llu of node %llu does not come before it",
+				    (unsigned long long)parent, (unsigned long long)id);
+			n->pidx = *pi;
+		}
+		bool fresh;
+		uint32_t *slot = u64map_put(&c->ids, id, &fresh);
+		if (!fresh)
+			bad(c, idn->line, "node id %llu used twice in one thread",
+			    (unsigned long long)id);
+		*slot = i;
+		uint64_t r = get_u64(c, m, "region", "node");
+		if (r >= p->nregions)
+			bad(c, ymap_get(m, "region")->line, "node %llu names region %llu, "
+			    "but the profile has %zu regions", (unsigned long long)id,
+			    (unsigned long long)r, p->nregions);
+		n->region = (uint32_t)r;
+		n->calls = get_u64(c, m, "calls", "node");
+		n->incl = get_u64(c, m, "inclusive_ns", "node");
+		n->excl = get_u64(c, m, "exclusive_ns", "node");
+		if (n->excl > n->incl)
+			bad(c, ymap_get(m, "exclusive_ns")->line,
+			    "exclusive_ns %llu is greater than inclusive_ns %llu",
+			    (unsigned long long)n->excl, (unsigned long long)n->incl);
+		ynode *it = ymap_get(m, "iterations");
+		if (it)
+			n->iters = to_u64(c, it, "iterations");
+		ynode *tc = ymap_get(m, "trip_counts");
+		if (tc)
+			add_trips(c, n, tc);
+	}
+}
+
+static int parse_doc(ctx *c, const ynode *root)
+{
+	profile *p = c->p;
+	if (root->type != Y_MAP)
+		bad(c, root->line, "not a selinst profile (the document is not a mapping)");
+	ynode *fmt = ymap_get(root, "format");
+	if (!fmt)
+		bad(c, root->line, "not a selinst profile (no 'format: %s')", PROFILE_FORMAT);
+	if (fmt->type != Y_SCALAR || strcmp(fmt->s, PROFILE_FORMAT))
+		bad(c, fmt->line, "not a selinst profile (format is '%.60s', expected '%s')",
+		    fmt->type == Y_SCALAR ? fmt->s : "?", PROFILE_FORMAT);
+	ynode *ver = need(c, root, "version", Y_SCALAR, "profile");
+	uint64_t v = to_u64(c, ver, "version");
+	if (v > PROFILE_VERSION)
+		bad(c, ver->line, "profile format version %llu is newer than this "
+		    "selinst-report reads (%d); upgrade selinst", (unsigned long long)v,
+		    PROFILE_VERSION);
+	if (v < 1)
+		bad(c, ver->line, "profile format version %llu is not supported",
+		    (unsigned long long)v);
+	p->program = get_str(c, root, "program", "profile", false);
+	p->host = get_str(c, root, "host", "profile", false);
+	p->start_time = get_str(c, root, "start_time", "profile", false);
+	p->rank = get_opt_int(c, root, "rank");
+	p->size = get_opt_int(c, root, "size");
+	p->pid = get_opt_int(c, root, "pid");
+	ynode *w = ymap_get(root, "wall_seconds");
+	if (w && w->type == Y_SCALAR) {
+		char *end;
+		p->wall_seconds = strtod(w->s, &end);
+		if (*end || end == w->s || !(p->wall_seconds >= 0))
+			bad(c, w->line, "'wall_seconds' must be a non-negative number");
+	}
+	p->complete = get_bool(c, root, "complete", true);
+	p->overflow = get_bool(c, root, "overflow", false);
+	ynode *regs = need(c, root, "regions", 0, "profile");
+	if (!is_null(regs)) {
+		if (regs->type != Y_SEQ)
+			bad(c, regs->line, "'regions' must be a list");
+		read_regions(c, regs);
+	}
+	ynode *ths = need(c, root, "threads", 0, "profile");
+	if (is_null(ths))
+		return 0;
+	if (ths->type != Y_SEQ)
+		bad(c, ths->line, "'threads' must be a list");
+	p->nthreads = ths->n;
+	p->threads = arena_alloc(&p->mem, (ths->n ? ths->n : 1) * sizeof *p->threads);
+	memset(p->threads, 0, (ths->n ? ths->n : 1) * sizeof *p->threads);
+	size_t i = 0;
+	for (ynode *t = ths->first; t; t = t->next, i++)
+		read_thread(c, t, &p->threads[i]);
+	return 0;
+}
+
+int profile_parse(const char *buf, size_t len, const char *name, profile *p,
+		  char *err, size_t errlen)
+{
+	ctx c;
+	memset(p, 0, sizeof *p);
+	p->path = name;
+	p->rank = p->size = p->pid = -1;
+	c.name = name;
+	c.err = err;
+	c.errlen = errlen;
+	c.p = p;
+	c.ids.keys = NULL;
+	c.ids.vals = NULL;
+	c.dom.head = NULL;
+	if (setjmp(c.jb)) {
+		u64map_free(&c.ids);
+		arena_free(&c.dom);
+		profile_free(p);
+		return -1;
+	}
+	if (len == 0)
+		bad(&c, 0, "empty file, not a selinst profile");
+	if (memchr(buf, 0, len))
+		bad(&c, 0, "not a selinst profile (binary data)");
+	u64map_init(&c.ids, 1024);
+	yerr ye;
+	ynode *root = ydom_parse(buf, len, &c.dom, &ye);
+	if (!root)
+		bad(&c, ye.line, "%s", ye.msg);
+	/* The runtime always ends the file with a newline; a file cut short at
+	 * a random byte almost never does.  Checked after parsing so a file
+	 * that is not YAML at all gets the YAML message. */
+	if (buf[len - 1] != '\n') {
+		unsigned line = 1;
+		for (size_t i = 0; i < len; i++)
+			line += buf[i] == '\n';
+		bad(&c, line, "profile is truncated (the file does not end with a newline)");
+	}
+	parse_doc(&c, root);
+	u64map_free(&c.ids);
+	arena_free(&c.dom);
+	return 0;
+}
+
+int profile_read(const char *path, profile *p, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 1 << 16, len = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		size_t n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (len < cap) {
+			if (ferror(f)) {
+				snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+				fclose(f);
+				free(buf);
+				return -1;
+			}
+			break;
+		}
+		cap *= 2;
+		buf = xrealloc(buf, cap);
+	}
+	fclose(f);
+	int rc = profile_parse(buf, len, path, p, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void profile_free(profile *p)
+{
+	arena_free(&p->mem);
+	free(p->trips);
+	p->trips = NULL;
+}

@@ -1,0 +1,204 @@
+/*
+ * selinst-report: shared types.  One file per purpose:
+ *   util.c          memory, arenas, hash maps, small formatting helpers
+ *   ydom.c          YAML text -> small document tree (libyaml, plus a fast
+ *                   path for the plain block/flow subset the runtime writes)
+ *   profile_read.c  document tree -> struct profile, with validation
+ *   merge.c         profiles (threads, ranks) -> one merged struct view
+ *   view_text.c     flat, tree, threads and loops text views
+ *   export_*.c      json, folded, svg, dot, callgrind, chrome
+ *   diff.c          --diff BASE NEW and the --fail-above gate
+ *   main.c          options
+ */
+#ifndef SELINST_REPORT_H
+#define SELINST_REPORT_H
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* qsort_r */
+#endif
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PROFILE_FORMAT  "selinst-profile"
+#define PROFILE_VERSION 1
+
+enum { K_FUNCTION, K_LOOP, K_MANUAL };
+/* Trip-count buckets: 0..15 exact, then bucket 16+k holds [2^(k+4), 2^(k+5)). */
+#define NTRIP 76
+
+/* ---- util.c ---------------------------------------------------------- */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+struct achunk;
+typedef struct arena { struct achunk *head; } arena;
+void *arena_alloc(arena *a, size_t n);
+char *arena_strndup(arena *a, const char *s, size_t n);
+void arena_free(arena *a);
+
+/* u64 -> u32 open-addressing map (key UINT64_MAX is reserved). */
+typedef struct u64map { uint64_t *keys; uint32_t *vals; size_t cap, n; } u64map;
+void u64map_init(u64map *m, size_t hint);
+void u64map_free(u64map *m);
+/* Returns a pointer to the value slot; *fresh tells whether it was added. */
+uint32_t *u64map_put(u64map *m, uint64_t key, bool *fresh);
+uint32_t *u64map_get(const u64map *m, uint64_t key);
+uint64_t hash_bytes(const void *p, size_t n, uint64_t h);
+
+const char *kind_name(int kind);
+int trip_bucket_of(uint64_t trips);
+/* "0".."15", "16-31", "32-63", ...; -1 when S is no bucket name. */
+int trip_bucket_parse(const char *s);
+void trip_bucket_name(int b, char *buf, size_t n);
+/* Seconds with 3 significant decimals in at most WIDTH columns. */
+void fmt_secs(char *buf, size_t n, double s);
+
+/* ---- ydom.c ---------------------------------------------------------- */
+enum { Y_SCALAR = 1, Y_SEQ, Y_MAP };
+typedef struct ynode {
+	uint8_t type;
+	uint8_t plain;		/* scalar was unquoted */
+	uint32_t line;		/* 1-based */
+	uint32_t n;		/* children (maps: keys + values) */
+	const char *s;		/* scalar text, NUL-terminated */
+	struct ynode *first, *last, *next;	/* maps: key, value, key, ... */
+} ynode;
+typedef struct yerr { unsigned line; char msg[200]; } yerr;
+/* Parses one YAML document from BUF.  NULL on error with *E filled. */
+ynode *ydom_parse(const char *buf, size_t len, arena *a, yerr *e);
+ynode *ydom_parse_libyaml(const char *buf, size_t len, arena *a, yerr *e);
+/* The fast path: NULL when the text leaves its subset (then use libyaml). */
+ynode *ydom_parse_fast(const char *buf, size_t len, arena *a);
+ynode *ymap_get(const ynode *map, const char *key);
+
+/* ---- profile_read.c -------------------------------------------------- */
+typedef struct pregion {
+	const char *name, *file, *function;
+	int kind;
+	uint32_t line;
+} pregion;
+typedef struct trip { uint32_t bucket; uint64_t count; } trip;
+typedef struct pnode {
+	uint32_t pidx;		/* index of the parent in the thread, UINT32_MAX at top */
+	uint32_t region;
+	uint32_t trip_off, trip_n;
+	uint64_t calls, incl, excl, iters;
+} pnode;
+typedef struct pthr {
+	uint64_t index, tid;
+	pnode *nodes;
+	size_t nnodes;
+} pthr;
+typedef struct profile {
+	const char *path;
+	const char *program, *host, *start_time;
+	int64_t rank, size, pid;	/* rank/size -1 when null */
+	double wall_seconds;
+	bool complete, overflow;
+	pregion *regions;
+	size_t nregions;
+	pthr *threads;
+	size_t nthreads;
+	trip *trips;
+	size_t ntrips;
+	arena mem;
+} profile;
+/* 0 on success; -1 with ERR = "FILE[:LINE]: message". */
+int profile_read(const char *path, profile *p, char *err, size_t errlen);
+int profile_parse(const char *buf, size_t len, const char *name, profile *p,
+		  char *err, size_t errlen);
+void profile_free(profile *p);
+
+/* ---- merge.c --------------------------------------------------------- */
+typedef struct region {
+	const char *name, *file, *function;
+	int kind;
+	uint32_t line;
+	uint64_t calls, incl, excl, iters;
+	uint64_t trips[NTRIP];
+	uint32_t nthreads;		/* threads that entered it */
+	uint32_t nprocs;		/* processes that entered it */
+	uint64_t pmin_excl, pmax_excl, pmin_incl, pmax_incl;
+	uint64_t cur_excl, cur_incl;	/* this process, while merging */
+	uint32_t cur_proc;
+} region;
+typedef struct cnode {
+	uint32_t region, parent, first, next;	/* child lists; 0 = none */
+	uint64_t calls, incl, excl, iters;
+} cnode;
+typedef struct tnode { uint32_t region, depth; uint64_t calls, incl; } tnode;
+typedef struct thrinfo {
+	uint32_t proc;			/* index into view.procs */
+	uint64_t index, tid;
+	uint64_t total;			/* sum of exclusive */
+	uint32_t *reg;			/* sparse per-region times */
+	uint64_t *excl, *incl;
+	size_t nreg;
+	tnode *tree;			/* preorder, kept only for --format=chrome */
+	size_t ntree;
+} thrinfo;
+typedef struct procinfo { const char *path, *program, *host; int64_t rank, pid; } procinfo;
+typedef struct view {
+	region *regions;
+	size_t nregions, capregions;
+	u64map regmap;			/* hash of identity -> region+1 chain head */
+	cnode *nodes;			/* [0] is the root */
+	size_t nnodes, capnodes;
+	u64map cctmap;			/* (parent << 32 | region) -> node */
+	procinfo *procs;
+	size_t nprocs;
+	thrinfo *threads;
+	size_t nthreads;
+	uint64_t total;			/* ns: sum of all exclusive times */
+	bool incomplete, overflow;
+	bool keep_trees;
+} view;
+void view_init(view *v, bool keep_trees);
+void view_add(view *v, const profile *p);
+void view_finish(view *v);
+void view_free(view *v);
+/* Index of the region of V with the identity of Q, or -1. */
+long view_find_region(const view *v, const region *q);
+/* Region indices sorted by exclusive time (ties: name, file, line). */
+uint32_t *view_sorted_regions(const view *v, bool by_incl);
+/* Children of node N sorted by inclusive time, descending. */
+uint32_t *view_children(const view *v, uint32_t n, size_t *count);
+void view_walk(const view *v,
+	       bool (*visit)(const view *, uint32_t, int, const uint32_t *, void *),
+	       void *arg);
+/* Time in adaptive units ("12.3ms"), at most 8 characters. */
+void fmt_time(char *buf, size_t n, double ns);
+/* Read and merge FILES; on error prints one line and returns -1. */
+int view_load(view *v, char **files, int nfiles);
+
+/* ---- options shared by views ------------------------------------------ */
+typedef struct opts {
+	int top;			/* 0 = all */
+	bool wide;			/* do not cut names to 80 columns */
+	double prune;			/* percent of total */
+	const char *filter;		/* regex on region names */
+	void *regex;			/* compiled, NULL when no filter */
+} opts;
+bool region_selected(const opts *o, const region *r);
+
+void view_flat(FILE *out, const view *v, const opts *o);
+void view_tree(FILE *out, const view *v, const opts *o);
+void view_threads(FILE *out, const view *v, const opts *o);
+void view_loops(FILE *out, const view *v, const opts *o);
+void export_json(FILE *out, const view *v, const opts *o);
+void export_folded(FILE *out, const view *v, const opts *o);
+void export_svg(FILE *out, const view *v, const opts *o);
+void export_dot(FILE *out, const view *v, const opts *o);
+void export_callgrind(FILE *out, const view *v, const opts *o);
+void export_chrome(FILE *out, const view *v, const opts *o);
+int diff_views(FILE *out, const view *base, const view *new_, const opts *o,
+	       double fail_above);
+
+/* Writes S as a JSON string (with quotes). */
+void json_str(FILE *out, const char *s);
+/* Frame name used in folded/svg/dot: loops are file:line already. */
+const char *region_label(const region *r);
+#endif

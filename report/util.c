@@ -1,0 +1,269 @@
+/* Memory, arenas, hash maps and small helpers for selinst-report. */
+#include "report.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(void)
+{
+	fputs("selinst-report: out of memory\n", stderr);
+	exit(2);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+struct achunk { struct achunk *next; size_t used, size; char data[]; };
+
+void *arena_alloc(arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	struct achunk *c = a->head;
+	if (!c || c->size - c->used < n) {
+		size_t sz = n > (1u << 20) ? n : (1u << 20);
+		c = xmalloc(sizeof *c + sz);
+		c->next = a->head;
+		c->used = 0;
+		c->size = sz;
+		a->head = c;
+	}
+	void *p = c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+char *arena_strndup(arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+void arena_free(arena *a)
+{
+	while (a->head) {
+		struct achunk *n = a->head->next;
+		free(a->head);
+		a->head = n;
+	}
+}
+
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
+{
+	const unsigned char *s = p;
+	h ^= 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+void u64map_init(u64map *m, size_t hint)
+{
+	size_t cap = 16;
+	while (cap < hint * 2)
+		cap *= 2;
+	m->cap = cap;
+	m->n = 0;
+	m->keys = xmalloc(cap * sizeof *m->keys);
+	memset(m->keys, 0xff, cap * sizeof *m->keys);
+	m->vals = xmalloc(cap * sizeof *m->vals);
+}
+
+void u64map_free(u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	m->keys = NULL;
+	m->vals = NULL;
+	m->cap = m->n = 0;
+}
+
+static void u64map_grow(u64map *m)
+{
+	u64map o = *m;
+	u64map_init(m, o.cap);
+	for (size_t i = 0; i < o.cap; i++)
+		if (o.keys[i] != UINT64_MAX) {
+			bool f;
+			*u64map_put(m, o.keys[i], &f) = o.vals[i];
+		}
+	u64map_free(&o);
+}
+
+uint32_t *u64map_put(u64map *m, uint64_t key, bool *fresh)
+{
+	if ((m->n + 1) * 2 > m->cap)
+		u64map_grow(m);
+	size_t mask = m->cap - 1, i = mix64(key) & mask;
+	while (m->keys[i] != UINT64_MAX) {
+		if (m->keys[i] == key) {
+			*fresh = false;
+			return &m->vals[i];
+		}
+		i = (i + 1) & mask;
+	}
+	m->keys[i] = key;
+	m->vals[i] = 0;
+	m->n++;
+	*fresh = true;
+	return &m->vals[i];
+}
+
+uint32_t *u64map_get(const u64map *m, uint64_t key)
+{
+	if (!m->cap)
+		return NULL;
+	size_t mask = m->cap - 1, i = mix64(key) & mask;
+	while (m->keys[i] != UINT64_MAX) {
+		if (m->keys[i] == key)
+			return &m->vals[i];
+		i = (i + 1) & mask;
+	}
+	return NULL;
+}
+
+const char *kind_name(int kind)
+{
+	return kind == K_LOOP ? "loop" : kind == K_MANUAL ? "manual" : "function";
+}
+
+int trip_bucket_of(uint64_t t)
+{
+	if (t < 16)
+		return (int)t;
+	int k = 63 - __builtin_clzll(t);	/* 2^k <= t */
+	return 16 + (k - 4);
+}
+
+static bool parse_u64(const char *s, const char **end, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (*s < '0' || *s > '9')
+		return false;
+	if (*s == '0' && s[1] >= '0' && s[1] <= '9')
+		return false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (x > (UINT64_MAX - 9) / 10)
+			return false;
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*end = s;
+	*v = x;
+	return true;
+}
+
+int trip_bucket_parse(const char *s)
+{
+	const char *e;
+	uint64_t lo, hi;
+	if (!parse_u64(s, &e, &lo))
+		return -1;
+	if (!*e)
+		return lo < 16 ? (int)lo : -1;
+	if (*e != '-' || lo < 16 || (lo & (lo - 1)))
+		return -1;
+	if (!parse_u64(e + 1, &e, &hi) || *e)
+		return -1;
+	int b = trip_bucket_of(lo);
+	if (b >= NTRIP)
+		return -1;
+	uint64_t want = lo == (1ULL << 63) ? UINT64_MAX : 2 * lo - 1;
+	return hi == want ? b : -1;
+}
+
+void trip_bucket_name(int b, char *buf, size_t n)
+{
+	if (b < 16) {
+		snprintf(buf, n, "%d", b);
+		return;
+	}
+	unsigned k = (unsigned)(b - 16 + 4);
+	uint64_t lo = 1ULL << k, hi = k == 63 ? UINT64_MAX : (lo << 1) - 1;
+	snprintf(buf, n, "%llu-%llu", (unsigned long long)lo, (unsigned long long)hi);
+}
+
+void fmt_secs(char *buf, size_t n, double s)
+{
+	if (s >= 1e5)
+		snprintf(buf, n, "%.3g", s);
+	else if (s >= 100)
+		snprintf(buf, n, "%.1f", s);
+	else
+		snprintf(buf, n, "%.3f", s);
+}
+
+void json_str(FILE *out, const char *s)
+{
+	putc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			putc('\\', out);
+			putc(*p, out);
+		} else if (*p < 0x20) {
+			fprintf(out, "\\u%04x", *p);
+		} else {
+			putc(*p, out);
+		}
+	}
+	putc('"', out);
+}
+
+const char *region_label(const region *r)
+{
+	return r->name;
+}
+
+void fmt_time(char *buf, size_t n, double ns)
+{
+	static const char *unit[] = { "ns", "us", "ms", "s" };
+	int u = 0;
+	while (u < 3 && ns >= 999.5) {
+		ns /= 1000;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%.0f%s", ns, unit[u]);
+	else if (ns >= 99.95)
+		snprintf(buf, n, "%.0f%s", ns, unit[u]);
+	else if (ns >= 9.995)
+		snprintf(buf, n, "%.1f%s", ns, unit[u]);
+	else
+		snprintf(buf, n, "%.2f%s", ns, unit[u]);
+}

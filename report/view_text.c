@@ -1,0 +1,291 @@
+/*
+ * Text views for a terminal: flat profile (default), --tree, --threads,
+ * --loops.  Columns are aligned and every line fits in 80 columns unless
+ * --wide is given (long region names are then printed whole).
+ */
+#include "report.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define COLS 80
+
+static double secs(uint64_t ns) { return (double)ns / 1e9; }
+
+static double pct(const view *v, uint64_t ns)
+{
+	return v->total ? 100.0 * (double)ns / (double)v->total : 0.0;
+}
+
+/* Prints NAME in the columns left after USED, cut with '+' when needed. */
+static void put_name(FILE *out, const opts *o, int used, const char *name)
+{
+	int room = COLS - used;
+	int len = (int)strlen(name);
+	if (o->wide || len <= room || room < 8)
+		fprintf(out, "%s\n", name);
+	else
+		fprintf(out, "%.*s+\n", room - 1, name);
+}
+
+static const char *kind_short(int kind)
+{
+	return kind == K_LOOP ? "loop" : kind == K_MANUAL ? "man" : "func";
+}
+
+static void header(FILE *out, const view *v, const char *what)
+{
+	char t[32];
+	fmt_secs(t, sizeof t, secs(v->total));
+	fprintf(out, "%s: %zu process%s, %zu thread%s, %s s total\n", what, v->nprocs,
+		v->nprocs == 1 ? "" : "es", v->nthreads, v->nthreads == 1 ? "" : "s", t);
+	if (v->incomplete)
+		fprintf(out, "note: includes a snapshot taken while the program ran (complete: false)\n");
+	if (v->overflow)
+		fprintf(out, "note: a thread hit the node limit; see the [overflow] region\n");
+}
+
+void view_flat(FILE *out, const view *v, const opts *o)
+{
+	header(out, v, "Flat profile");
+	fprintf(out, "\n%9s %9s %6s %11s %9s %-4s %s\n", "excl s", "incl s", "%total",
+		"calls", "incl/call", "kind", "region");
+	uint32_t *ix = view_sorted_regions(v, false);
+	int shown = 0;
+	for (size_t i = 0; i < v->nregions; i++) {
+		const region *r = &v->regions[ix[i]];
+		if (!region_selected(o, r))
+			continue;
+		if (o->top && shown >= o->top)
+			break;
+		shown++;
+		char e[32], in[32], pc[32];
+		fmt_secs(e, sizeof e, secs(r->excl));
+		fmt_secs(in, sizeof in, secs(r->incl));
+		if (r->calls)
+			fmt_time(pc, sizeof pc, (double)r->incl / (double)r->calls);
+		else
+			snprintf(pc, sizeof pc, "-");
+		fprintf(out, "%9s %9s %5.1f%% %11llu %9s %-4s ", e, in, pct(v, r->excl),
+			(unsigned long long)r->calls, pc, kind_short(r->kind));
+		put_name(out, o, 9 + 1 + 9 + 1 + 6 + 1 + 11 + 1 + 9 + 1 + 4 + 1, r->name);
+	}
+	if (v->nprocs > 1 && shown) {
+		fprintf(out, "\nPer process (%zu): exclusive seconds, min / mean / max over processes\n",
+			v->nprocs);
+		fprintf(out, "%9s %9s %9s %8s %5s %s\n", "min", "mean", "max", "max/mean",
+			"procs", "region");
+		shown = 0;
+		for (size_t i = 0; i < v->nregions; i++) {
+			const region *r = &v->regions[ix[i]];
+			if (!region_selected(o, r))
+				continue;
+			if ((o->top ? o->top : 20) <= shown)
+				break;
+			shown++;
+			double mean = (double)r->excl / (double)v->nprocs;
+			char a[32], b[32], c[32];
+			fmt_secs(a, sizeof a, secs(r->pmin_excl));
+			fmt_secs(b, sizeof b, mean / 1e9);
+			fmt_secs(c, sizeof c, secs(r->pmax_excl));
+			fprintf(out, "%9s %9s %9s %8.2f %5u ", a, b, c,
+				mean > 0 ? (double)r->pmax_excl / mean : 0.0, r->nprocs);
+			put_name(out, o, 9 + 1 + 9 + 1 + 9 + 1 + 8 + 1 + 5 + 1, r->name);
+		}
+	}
+	free(ix);
+}
+
+/* ---- --tree ---------------------------------------------------------------- */
+
+typedef struct tree_ctx { FILE *out; const opts *o; uint64_t min_ns; size_t pruned; } tree_ctx;
+
+static bool tree_visit(const view *v, uint32_t n, int depth, const uint32_t *path, void *arg)
+{
+	(void)path;
+	tree_ctx *t = arg;
+	const cnode *c = &v->nodes[n];
+	const region *r = &v->regions[c->region];
+	if (c->incl < t->min_ns) {
+		t->pruned++;
+		return false;
+	}
+	char in[32], e[32], buf[400];
+	fmt_secs(in, sizeof in, secs(c->incl));
+	fmt_secs(e, sizeof e, secs(c->excl));
+	int ind = 2 * (depth - 1);
+	if (ind > 40)
+		ind = 40;
+	if (r->kind == K_LOOP)
+		snprintf(buf, sizeof buf, "%*s[loop %s] %llu it", ind, "", r->name,
+			 (unsigned long long)c->iters);
+	else
+		snprintf(buf, sizeof buf, "%*s%s", ind, "", r->name);
+	fprintf(t->out, "%9s %5.1f%% %9s %11llu ", in, pct(v, c->incl), e,
+		(unsigned long long)c->calls);
+	put_name(t->out, t->o, 9 + 1 + 6 + 1 + 9 + 1 + 11 + 1, buf);
+	return true;
+}
+
+void view_tree(FILE *out, const view *v, const opts *o)
+{
+	header(out, v, "Calling-context tree");
+	fprintf(out, "pruned below %g%% of total; loops shown as [loop file:line]\n\n", o->prune);
+	fprintf(out, "%9s %6s %9s %11s %s\n", "incl s", "%total", "excl s", "calls", "region");
+	tree_ctx t = { out, o, (uint64_t)((double)v->total * o->prune / 100.0), 0 };
+	view_walk(v, tree_visit, &t);
+	if (t.pruned)
+		fprintf(out, "(%zu subtree%s below %g%% not shown; --prune 0 shows all)\n",
+			t.pruned, t.pruned == 1 ? "" : "s", o->prune);
+}
+
+/* ---- --threads --------------------------------------------------------------- */
+
+static void thread_name(const view *v, const thrinfo *t, char *buf, size_t n)
+{
+	const procinfo *p = &v->procs[t->proc];
+	if (v->nprocs == 1)
+		snprintf(buf, n, "t%llu", (unsigned long long)t->index);
+	else if (p->rank >= 0)
+		snprintf(buf, n, "r%lld.t%llu", (long long)p->rank, (unsigned long long)t->index);
+	else
+		snprintf(buf, n, "p%u.t%llu", t->proc, (unsigned long long)t->index);
+}
+
+static uint64_t thread_region(const thrinfo *t, uint32_t g, bool *found)
+{
+	for (size_t k = 0; k < t->nreg; k++)
+		if (t->reg[k] == g) {
+			*found = true;
+			return t->excl[k];
+		}
+	*found = false;
+	return 0;
+}
+
+void view_threads(FILE *out, const view *v, const opts *o)
+{
+	header(out, v, "Threads");
+	fprintf(out, "\n%-12s %10s %9s %6s\n", "thread", "tid", "excl s", "%total");
+	for (size_t i = 0; i < v->nthreads; i++) {
+		const thrinfo *t = &v->threads[i];
+		char nm[64], s[32];
+		thread_name(v, t, nm, sizeof nm);
+		fmt_secs(s, sizeof s, secs(t->total));
+		fprintf(out, "%-12s %10llu %9s %5.1f%%\n", nm, (unsigned long long)t->tid, s,
+			pct(v, t->total));
+	}
+	int top = o->top ? o->top : 10;
+	uint32_t *ix = view_sorted_regions(v, false);
+	fprintf(out, "\nTop regions: exclusive seconds per thread (over the threads that entered them)\n");
+	fprintf(out, "%7s %9s %9s %9s %9s %s\n", "threads", "min", "mean", "max", "max/mean",
+		"region");
+	int shown = 0;
+	for (size_t i = 0; i < v->nregions && shown < top; i++) {
+		const region *r = &v->regions[ix[i]];
+		if (!region_selected(o, r))
+			continue;
+		shown++;
+		uint64_t mn = UINT64_MAX, mx = 0, sum = 0;
+		uint32_t cnt = 0;
+		for (size_t k = 0; k < v->nthreads; k++) {
+			bool f;
+			uint64_t x = thread_region(&v->threads[k], ix[i], &f);
+			if (!f)
+				continue;
+			cnt++;
+			sum += x;
+			mn = x < mn ? x : mn;
+			mx = x > mx ? x : mx;
+		}
+		if (!cnt)
+			mn = 0;
+		double mean = cnt ? (double)sum / cnt : 0;
+		char a[32], b[32], c[32];
+		fmt_secs(a, sizeof a, secs(mn));
+		fmt_secs(b, sizeof b, mean / 1e9);
+		fmt_secs(c, sizeof c, secs(mx));
+		fprintf(out, "%7u %9s %9s %9s %9.2f ", cnt, a, b, c, mean > 0 ? (double)mx / mean : 0.0);
+		put_name(out, o, 7 + 1 + 9 + 1 + 9 + 1 + 9 + 1 + 9 + 1, r->name);
+	}
+	if (v->nthreads > 1 && v->nthreads <= 6) {
+		fprintf(out, "\nExclusive seconds by thread\n");
+		for (size_t k = 0; k < v->nthreads; k++) {
+			char nm[64];
+			thread_name(v, &v->threads[k], nm, sizeof nm);
+			fprintf(out, "%9.9s ", nm);
+		}
+		fprintf(out, "region\n");
+		shown = 0;
+		for (size_t i = 0; i < v->nregions && shown < top; i++) {
+			const region *r = &v->regions[ix[i]];
+			if (!region_selected(o, r))
+				continue;
+			shown++;
+			for (size_t k = 0; k < v->nthreads; k++) {
+				bool f;
+				uint64_t x = thread_region(&v->threads[k], ix[i], &f);
+				char s[32];
+				if (f)
+					fmt_secs(s, sizeof s, secs(x));
+				else
+					snprintf(s, sizeof s, "-");
+				fprintf(out, "%9s ", s);
+			}
+			put_name(out, o, 10 * (int)v->nthreads, r->name);
+		}
+	}
+	free(ix);
+}
+
+/* ---- --loops ----------------------------------------------------------------- */
+
+void view_loops(FILE *out, const view *v, const opts *o)
+{
+	header(out, v, "Loops");
+	fprintf(out, "sorted by total time; self excludes instrumented callees and inner loops\n\n");
+	fprintf(out, "%9s %6s %9s %10s %12s %8s %s\n", "total", "%total", "self", "entries",
+		"iterations", "it/entry", "loop");
+	fprintf(out, "%10s %s\n", "", "in function; trip counts (iterations per entry: entries)");
+	uint32_t *ix = view_sorted_regions(v, true);
+	int shown = 0;
+	for (size_t i = 0; i < v->nregions; i++) {
+		const region *r = &v->regions[ix[i]];
+		if (r->kind != K_LOOP || !region_selected(o, r))
+			continue;
+		if (o->top && shown >= o->top)
+			break;
+		shown++;
+		char in[32], e[32], buf[400];
+		fmt_time(in, sizeof in, (double)r->incl);
+		fmt_time(e, sizeof e, (double)r->excl);
+		snprintf(buf, sizeof buf, "%s", r->name);
+		fprintf(out, "%9s %5.1f%% %9s %10llu %12llu %8.1f ", in, pct(v, r->incl), e,
+			(unsigned long long)r->calls, (unsigned long long)r->iters,
+			r->calls ? (double)r->iters / (double)r->calls : 0.0);
+		put_name(out, o, 9 + 1 + 6 + 1 + 9 + 1 + 10 + 1 + 12 + 1 + 8 + 1, buf);
+		/* Trip-count histogram, wrapped at 80 columns. */
+		int col = fprintf(out, "%10s in %s; trips:", "", r->function ? r->function : "?");
+		bool any = false;
+		for (int b = 0; b < NTRIP; b++) {
+			if (!r->trips[b])
+				continue;
+			char nm[48], item[96];
+			trip_bucket_name(b, nm, sizeof nm);
+			int len = snprintf(item, sizeof item, " %s:%llu", nm,
+					   (unsigned long long)r->trips[b]);
+			if (col + len > COLS) {
+				fprintf(out, "\n%10s", "");
+				col = 10;
+			}
+			fputs(item, out);
+			col += len;
+			any = true;
+		}
+		if (!any)
+			fputs(" (none recorded)", out);
+		putc('\n', out);
+	}
+	if (!shown)
+		fprintf(out, "(no loop regions in the profile)\n");
+	free(ix);
+}

@@ -1,0 +1,157 @@
+/*
+ * internal.h - data structures shared by the runtime's files (not installed).
+ *
+ * One `struct si_thread` per thread that ever ran a hook: its calling-context
+ * tree (nodes in mmap'd arenas), its region stack, and a hash index from
+ * (parent node, region) to child node.  Only the owning thread writes it
+ * while the thread lives; the writer reads it at exit or on dump.
+ * All hot-path memory comes from mmap so that hooks are async-signal-safe.
+ */
+#ifndef SELINST_INTERNAL_H
+#define SELINST_INTERNAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <pthread.h>
+#include <sys/types.h>
+#include "selinst.h"
+
+#define SI_EXPORT __attribute__((visibility("default")))
+#define SI_HIDDEN __attribute__((visibility("hidden")))
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define barrier()   __asm__ __volatile__("" ::: "memory")
+
+/* Trip-count histogram: 0..15 exact, then one bucket per power of two. */
+#define SI_HIST_BUCKETS (16 + 60)
+
+struct si_loop {
+	uint64_t iterations;
+	uint64_t hist[SI_HIST_BUCKETS];
+};
+
+/* One calling-context tree node: exactly one 64-byte cache line. */
+struct si_node {
+	const struct selinst_region *region;
+	struct si_node *parent;
+	struct si_node *mru;		/* child cache: last node entered from here */
+	uint64_t calls;
+	uint64_t incl;			/* ticks, outermost activations only */
+	uint64_t self;			/* ticks while this node was on top */
+	uint32_t active;		/* open activations (recursion folding) */
+	uint32_t id;			/* creation index in its thread, root = 0 */
+	struct si_loop *loop;		/* loops only */
+};
+
+/* One open region on a thread's stack. */
+struct si_frame {
+	const struct selinst_region *region;
+	struct si_node *node;		/* &thread->paused: entered while paused */
+	uint64_t start;			/* ticks */
+	uint64_t child;			/* ticks spent in regions opened above */
+	uintptr_t sp;			/* canonical frame address of the hook */
+};
+
+struct si_hslot { struct si_node *parent; struct si_node *node; };
+
+struct si_manual { const char *name; struct selinst_region *desc; };
+
+struct si_thread {
+	/* hot */
+	volatile int in_hook;		/* a hook of this thread is running */
+	uint32_t depth;			/* frames in use; stack[0] is the root */
+	uint32_t cap;
+	struct si_frame *stack;
+	/* warm: node allocation and lookup */
+	struct si_hslot *hash;
+	size_t hash_mask, hash_used;
+	char *arena, *arena_end;
+	uint64_t nnodes;		/* including root */
+	uint64_t max_nodes;
+	struct si_node **chunks;	/* node pointers by id, in blocks */
+	size_t nchunks, chunks_cap;
+	struct si_node root;
+	struct si_node paused;		/* node of frames entered while paused */
+	struct si_node *overflow;
+	/* cold */
+	struct si_thread *next;		/* registry */
+	uint32_t index;
+	pid_t tid;
+	int finished;
+	uint64_t end_ticks;
+	struct si_manual *manual;	/* per-thread manual-region cache */
+	size_t manual_cap, manual_used;
+};
+
+#define SI_NODES_PER_CHUNK 4096
+#define SI_NODE_RECURSIVE 0x80000000u	/* flag in si_node.id: on a folded cycle */
+#define SI_NODE_ID(n) ((n)->id & ~SI_NODE_RECURSIVE)
+
+/* clock.c */
+/* The globals the hooks read, alone on their cache line (written only at
+ * start-up and by pause/resume, so the line is never stolen from under the
+ * hooks by unrelated writes). */
+struct si_hot {
+	int clock_tsc;			/* 0 until the runtime has started */
+	int paused;
+} __attribute__((aligned(64)));
+extern struct si_hot si_hot;
+#define si_clock_tsc (si_hot.clock_tsc)
+#define si_paused (si_hot.paused)
+extern int si_started;
+static inline uint64_t si_now(void);
+SI_HIDDEN void si_clock_init(void);
+SI_HIDDEN void si_clock_publish(void);
+SI_HIDDEN int si_clock_is_tsc(void);
+SI_HIDDEN uint64_t si_clock_mono_ns(void);
+SI_HIDDEN double si_ticks_per_second(void);	/* calibrated on demand */
+SI_HIDDEN double si_clock_resolution_ns(void);
+SI_HIDDEN const char *si_clock_name(void);
+extern uint64_t si_start_ticks;
+extern uint64_t si_start_mono_ns;
+
+static inline uint64_t si_now(void)
+{
+	if (likely(si_clock_tsc)) {
+		uint32_t lo, hi;
+		__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+		return ((uint64_t)hi << 32) | lo;
+	}
+	return si_clock_mono_ns();
+}
+
+/* thread.c */
+extern __thread struct si_thread *si_self
+	__attribute__((tls_model("initial-exec")));
+SI_HIDDEN struct si_thread *si_thread_init(void);
+SI_HIDDEN struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
+					 const struct selinst_region *r);
+SI_HIDDEN int si_grow_stack(struct si_thread *t);
+SI_HIDDEN void si_global_init(void);
+SI_HIDDEN struct si_thread *si_registry_head(void);
+SI_HIDDEN void si_registry_lock(void);
+SI_HIDDEN void si_registry_unlock(void);
+SI_HIDDEN void si_pop_to(struct si_thread *t, uint32_t depth, uint64_t now);
+SI_HIDDEN void *si_mmap(size_t bytes);
+SI_HIDDEN void *si_arena_alloc(struct si_thread *t, size_t bytes);
+SI_HIDDEN void si_after_fork_child(void);
+SI_HIDDEN struct si_node *si_node_by_id(struct si_thread *t, uint64_t id);
+extern int si_overflowed;
+
+/* hooks.c */
+SI_HIDDEN void si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp);
+SI_HIDDEN void si_exit(struct si_thread *t, const struct selinst_region *r, uint64_t now);
+SI_HIDDEN unsigned si_hist_bucket(uint64_t n);
+
+/* output.c */
+SI_HIDDEN int si_write_profile(const char *path, int final, int from_signal, int signo);
+SI_HIDDEN void si_output_after_fork(void);
+SI_HIDDEN void si_output_init(void);
+extern int si_forked_child;
+extern volatile int si_final_written;
+
+/* signals.c */
+SI_HIDDEN void si_signals_init(void);
+SI_HIDDEN void si_at_exit(void);
+
+#endif

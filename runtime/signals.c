@@ -1,0 +1,58 @@
+/*
+ * signals.c - the ways a process ends: the final write at exit, and fatal
+ * signals (flush, then die of the signal as if we were not there).
+ *
+ * exit() / return from main: an atexit handler registered at start-up
+ * writes the profile; regions still open are counted up to that moment.
+ * Fatal signals (SIGSEGV, SIGABRT, SIGTERM, SIGBUS, SIGFPE, SIGILL): at
+ * start-up a handler is installed only for those whose disposition is
+ * SIG_DFL; it writes the profile, restores SIG_DFL and re-raises.  A
+ * program that installs its own handler later simply replaces ours.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+
+static const int fatal[] = { SIGSEGV, SIGABRT, SIGTERM, SIGBUS, SIGFPE, SIGILL };
+static int in_fatal;
+
+void si_at_exit(void)
+{
+	if (si_final_written)
+		return;
+	si_final_written = 1;
+	si_write_profile(NULL, 1, 0, 0);
+}
+
+static void on_fatal(int sig)
+{
+	int saved = errno;
+	if (!__atomic_exchange_n(&in_fatal, 1, __ATOMIC_ACQ_REL) && !si_final_written) {
+		si_final_written = 1;
+		si_write_profile(NULL, 1, 1, sig);
+	}
+	/* SA_RESETHAND put SIG_DFL back; SA_NODEFER lets this kill us now. */
+	signal(sig, SIG_DFL);
+	errno = saved;
+	raise(sig);
+}
+
+void si_signals_init(void)
+{
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+		struct sigaction old;
+		if (sigaction(fatal[i], NULL, &old) != 0)
+			continue;
+		if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
+			struct sigaction sa;
+			memset(&sa, 0, sizeof sa);
+			sa.sa_handler = on_fatal;
+			sigemptyset(&sa.sa_mask);
+			sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+			sigaction(fatal[i], &sa, NULL);
+		}
+	}
+}

@@ -1,0 +1,374 @@
+/*
+ * thread.c - per-thread profiles and the registry of all threads.
+ *
+ * A thread's profile is created by its first hook (the only time a lock is
+ * taken: the registry mutex) and is never freed, so threads that ended,
+ * detached threads and OpenMP pool threads are all still there when the
+ * profile is written.  Tree nodes, the region stack and the child index are
+ * carved out of mmap'd memory, never malloc, so that hooks stay
+ * async-signal-safe.  Also here: fork handling (the child starts afresh)
+ * and the thread-exit destructor that closes a dying thread's regions.
+ *
+ * Recursion folding: entering region R from node C, where R is already on
+ * C's path from the root at node A, reuses A (A.calls counts the entry);
+ * A's inclusive time grows only when its outermost activation ends, and
+ * its exclusive time is the time A's own code ran.  The fold decision
+ * depends only on the path, so it is made once, when (C, R) is first seen.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "internal.h"
+
+__thread struct si_thread *si_self __attribute__((tls_model("initial-exec")));
+struct si_hot si_hot;
+int si_overflowed;
+int si_started;
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct si_thread *reg_head, **reg_tail = &reg_head;
+static uint32_t reg_count;
+static pthread_key_t exit_key;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static uint64_t max_nodes = 1u << 22;
+static const struct selinst_region overflow_region = {
+	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[overflow]", "", NULL
+};
+
+void *si_mmap(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void si_registry_lock(void) { pthread_mutex_lock(&reg_lock); }
+void si_registry_unlock(void) { pthread_mutex_unlock(&reg_lock); }
+struct si_thread *si_registry_head(void) { return reg_head; }
+
+/* Thread exit: close what the thread left open (pthread_exit from inside a
+ * region, a cancelled thread) at the time it ended. */
+static void thread_exit(void *arg)
+{
+	struct si_thread *t = arg;
+	uint64_t now = si_now();
+	t->in_hook = 1;
+	si_pop_to(t, 1, now);
+	t->end_ticks = now;
+	__atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
+	t->in_hook = 0;
+}
+
+static void after_fork_child(void) { si_after_fork_child(); }
+static void before_fork(void) { pthread_mutex_lock(&reg_lock); }
+static void after_fork_parent(void) { pthread_mutex_unlock(&reg_lock); }
+
+static void global_init_once(void)
+{
+	si_clock_init();
+	const char *e = getenv("SELINST_MAX_NODES");
+	if (e && *e) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(e, &end, 10);
+		if (errno || *end || v < 1)
+			fprintf(stderr, "selinst: SELINST_MAX_NODES=%s is not a positive integer; using %llu\n",
+				e, (unsigned long long)max_nodes);
+		else
+			max_nodes = v;
+	}
+	pthread_key_create(&exit_key, thread_exit);
+	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+	si_output_init();
+	si_signals_init();
+	atexit(si_at_exit);
+	__atomic_store_n(&si_started, 1, __ATOMIC_RELEASE);
+	si_clock_publish();
+}
+
+void si_global_init(void)
+{
+	pthread_once(&once, global_init_once);
+}
+
+__attribute__((constructor)) static void selinst_ctor(void)
+{
+	si_global_init();
+}
+
+static int grow_stack_to(struct si_thread *t, uint32_t cap)
+{
+	struct si_frame *s = si_mmap((size_t)cap * sizeof *s);
+	if (!s)
+		return 0;
+	if (t->stack) {
+		memcpy(s, t->stack, (size_t)t->depth * sizeof *s);
+		/* The old block is left mapped: a signal handler interrupting
+		 * the copy could still be reading it.  Growth doubles, so the
+		 * waste is bounded by the final size. */
+	}
+	t->stack = s;
+	t->cap = cap;
+	return 1;
+}
+
+int si_grow_stack(struct si_thread *t)
+{
+	return grow_stack_to(t, t->cap * 2);
+}
+
+static struct si_thread *new_thread(void)
+{
+	struct si_thread *t = si_mmap(sizeof *t);
+	if (!t)
+		return NULL;
+	t->max_nodes = max_nodes;
+	if (!grow_stack_to(t, 256))
+		return NULL;
+	t->root.id = 0;
+	t->nnodes = 1;
+	t->depth = 1;
+	t->stack[0].node = &t->root;
+	t->stack[0].region = NULL;
+	t->tid = (pid_t)syscall(SYS_gettid);
+	return t;
+}
+
+static void register_thread(struct si_thread *t)
+{
+	t->index = reg_count++;
+	*reg_tail = t;
+	reg_tail = &t->next;
+}
+
+struct si_thread *si_thread_init(void)
+{
+	si_global_init();
+	if (si_self)
+		return si_self;	/* created by a nested call during init */
+	struct si_thread *t = new_thread();
+	if (!t)
+		return NULL;
+	pthread_mutex_lock(&reg_lock);
+	register_thread(t);
+	pthread_mutex_unlock(&reg_lock);
+	si_self = t;
+	pthread_setspecific(exit_key, t);
+	return t;
+}
+
+struct si_node *si_node_by_id(struct si_thread *t, uint64_t id)
+{
+	if (id == 0)
+		return &t->root;
+	return &t->chunks[id / SI_NODES_PER_CHUNK][id % SI_NODES_PER_CHUNK];
+}
+
+/* Hash of (parent, region) into the child index. */
+static inline size_t hslot(const struct si_node *p, const struct selinst_region *r, size_t mask)
+{
+	uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull ^
+		     ((uint64_t)(uintptr_t)r * 0xC2B2AE3D27D4EB4Full);
+	h ^= h >> 29;
+	return (size_t)h & mask;
+}
+
+static int hash_insert(struct si_thread *t, struct si_node *parent, struct si_node *n)
+{
+	if ((t->hash_used + 1) * 2 > t->hash_mask + 1 || !t->hash) {
+		size_t ncap = t->hash ? (t->hash_mask + 1) * 2 : 1024;
+		struct si_hslot *nh = si_mmap(ncap * sizeof *nh);
+		if (!nh)
+			return 0;
+		if (t->hash) {
+			for (size_t i = 0; i <= t->hash_mask; i++) {
+				struct si_hslot *s = &t->hash[i];
+				if (!s->node)
+					continue;
+				size_t j = hslot(s->parent, s->node->region, ncap - 1);
+				while (nh[j].node)
+					j = (j + 1) & (ncap - 1);
+				nh[j] = *s;
+			}
+			munmap(t->hash, (t->hash_mask + 1) * sizeof *t->hash);
+		}
+		t->hash = nh;
+		t->hash_mask = ncap - 1;
+	}
+	size_t j = hslot(parent, n->region, t->hash_mask);
+	while (t->hash[j].node)
+		j = (j + 1) & t->hash_mask;
+	t->hash[j].parent = parent;
+	t->hash[j].node = n;
+	t->hash_used++;
+	return 1;
+}
+
+/* Per-thread bump allocator over mmap'd blocks (zeroed, 16-byte aligned). */
+void *si_arena_alloc(struct si_thread *t, size_t need)
+{
+	need = (need + 15) & ~(size_t)15;
+	if (t->arena_end - t->arena < (ptrdiff_t)need) {
+		size_t sz = need > (1u << 20) ? need : (1u << 20);
+		t->arena = si_mmap(sz);
+		if (!t->arena) {
+			t->arena_end = NULL;
+			return NULL;
+		}
+		t->arena_end = t->arena + sz;
+	}
+	void *p = t->arena;
+	t->arena += need;
+	return p;
+}
+
+static struct si_node *alloc_node(struct si_thread *t, const struct selinst_region *r,
+				  struct si_node *parent)
+{
+	uint64_t id = t->nnodes;
+	size_t ci = id / SI_NODES_PER_CHUNK;
+	if (ci >= t->nchunks) {
+		if (t->nchunks == t->chunks_cap) {
+			size_t ncap = t->chunks_cap ? t->chunks_cap * 2 : 64;
+			struct si_node **nc = si_mmap(ncap * sizeof *nc);
+			if (!nc)
+				return NULL;
+			if (t->chunks)
+				memcpy(nc, t->chunks, t->nchunks * sizeof *nc);
+			t->chunks = nc;	/* old array left mapped (signal safety) */
+			t->chunks_cap = ncap;
+		}
+		struct si_node *c = si_mmap(SI_NODES_PER_CHUNK * sizeof *c);
+		if (!c)
+			return NULL;
+		t->chunks[t->nchunks++] = c;
+	}
+	struct si_node *n = &t->chunks[ci][id % SI_NODES_PER_CHUNK];
+	if (r->kind == SELINST_KIND_LOOP) {
+		n->loop = si_arena_alloc(t, sizeof(struct si_loop));
+		if (!n->loop)
+			return NULL;
+	}
+	n->region = r;
+	n->parent = parent;
+	n->id = (uint32_t)id;
+	t->nnodes = id + 1;
+	return n;
+}
+
+static void warn_abi(const struct selinst_region *r)
+{
+	static int warned;
+	if (__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		return;
+	static const char msg[] = "selinst: region descriptor of another ABI version ignored "
+				  "(program and libselinst built from different versions)\n";
+	(void)r;
+	ssize_t w = write(2, msg, sizeof msg - 1);
+	(void)w;
+}
+
+/* The node for region R entered from CUR, created on first sight. */
+struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
+			       const struct selinst_region *r)
+{
+	if (!r)
+		return NULL;
+	if (t->hash) {
+		size_t j = hslot(cur, r, t->hash_mask);
+		for (; t->hash[j].node; j = (j + 1) & t->hash_mask) {
+			if (t->hash[j].parent == cur && t->hash[j].node->region == r) {
+				cur->mru = t->hash[j].node;
+				return t->hash[j].node;
+			}
+		}
+	}
+	if (r->abi_version != SELINST_ABI_VERSION) {
+		warn_abi(r);
+		return NULL;
+	}
+	/* Recursion: R already on the path from the root to CUR? */
+	struct si_node *n = NULL;
+	for (struct si_node *a = cur; a && a != &t->root; a = a->parent) {
+		if (a->region == r) {
+			n = a;
+			break;
+		}
+	}
+	if (n) {
+		/* Mark the cycle: these nodes' times overlap their children's. */
+		for (struct si_node *a = cur; ; a = a->parent) {
+			a->id |= SI_NODE_RECURSIVE;
+			if (a == n)
+				break;
+		}
+	} else {
+		if (t->nnodes - 1 >= t->max_nodes || !(n = alloc_node(t, r, cur))) {
+			if (!t->overflow) {
+				t->overflow = alloc_node(t, &overflow_region, &t->root);
+				if (!t->overflow)
+					return NULL;
+			}
+			__atomic_store_n(&si_overflowed, 1, __ATOMIC_RELAXED);
+			return t->overflow;	/* not cached: the index stays bounded */
+		}
+	}
+	if (!hash_insert(t, cur, n))
+		return n;
+	cur->mru = n;
+	return n;
+}
+
+/* In the child after fork(): one thread, a fresh profile.  The regions
+ * open in the forking thread stay open in the child (their exits will
+ * come); they get fresh nodes with zero calls, timed from the fork. */
+void si_after_fork_child(void)
+{
+	pthread_mutex_init(&reg_lock, NULL);
+	si_forked_child = 1;
+	si_output_after_fork();
+	si_final_written = 0;
+	reg_head = NULL;
+	reg_tail = &reg_head;
+	reg_count = 0;
+	struct si_thread *old = si_self;
+	if (!old)
+		return;
+	struct si_thread *t = new_thread();
+	if (!t) {
+		si_self = NULL;
+		return;
+	}
+	uint64_t now = si_now();
+	for (uint32_t i = 1; i < old->depth; i++) {
+		if (t->depth >= t->cap && !si_grow_stack(t))
+			break;
+		struct si_frame *of = &old->stack[i], *f = &t->stack[t->depth];
+		struct si_node *cur = &t->root;
+		for (uint32_t k = t->depth - 1; k > 0; k--)
+			if (t->stack[k].node != &t->paused) {
+				cur = t->stack[k].node;
+				break;
+			}
+		f->region = of->region;
+		f->sp = of->sp;
+		f->child = 0;
+		f->start = now;
+		f->node = &t->paused;
+		if (of->node != &old->paused) {
+			struct si_node *n = si_lookup_slow(t, cur, of->node->region);
+			if (n)
+				f->node = n;
+		}
+		f->node->active++;
+		t->depth++;
+	}
+	register_thread(t);
+	si_self = t;
+	pthread_setspecific(exit_key, t);
+}

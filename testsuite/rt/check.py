@@ -1,0 +1,63 @@
+"""check.py PROFILE [PYTHON-CODE] - load a selinst profile, check the
+invariants every profile must keep, then run PYTHON-CODE (assertions) with:
+  p          the parsed document
+  regions    id -> region
+  calls(n)   total calls of regions named n over all threads
+  nodes(n)   list of (thread, node) for regions named n
+  rid(n)     region id of name n
+  path(t, node) tuple of region names from the root
+"""
+import sys, yaml
+
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+p = yaml.load(open(sys.argv[1]), Loader=Loader)
+assert p["format"] == "selinst-profile" and p["version"] == 1
+for k in ("program", "command", "pid", "rank", "size", "host", "start_time",
+          "wall_seconds", "clock", "complete", "overflow", "regions", "threads"):
+    assert k in p, "missing key " + k
+assert p["clock"]["source"] in ("tsc", "monotonic")
+assert p["clock"]["resolution_ns"] > 0 and p["clock"]["ticks_per_second"] > 0
+regions = {r["id"]: r for r in p["regions"]}
+assert sorted(regions) == list(range(len(regions))), "region ids not dense"
+keys = [(r["kind"], r["name"], r["file"], r["line"]) for r in p["regions"]]
+assert len(set(keys)) == len(keys), "duplicate regions"
+for r in p["regions"]:
+    assert r["kind"] in ("function", "loop", "manual")
+byid = {}
+for t in p["threads"]:
+    seen = {0: None}
+    kids = {}
+    tb = {}
+    for n in t["nodes"]:
+        assert n["id"] not in seen, ("duplicate node id", n)
+        assert n["parent"] in seen, ("parent after child", n)
+        assert n["region"] in regions, n
+        assert n["calls"] >= 0 and n["inclusive_ns"] >= 0 and n["exclusive_ns"] >= 0, n
+        assert n["exclusive_ns"] <= n["inclusive_ns"], n
+        seen[n["id"]] = n
+        tb[n["id"]] = n
+        sib = kids.setdefault(n["parent"], set())
+        assert n["region"] not in sib, ("two children with one region", n)
+        sib.add(n["region"])
+    byid[t["index"]] = tb
+
+def path(t, node):
+    out = []
+    tb = byid[t["index"]]
+    while node:
+        out.append(regions[node["region"]]["name"])
+        node = tb.get(node["parent"])
+    return tuple(reversed(out))
+
+def nodes(name):
+    return [(t, n) for t in p["threads"] for n in t["nodes"]
+            if regions[n["region"]]["name"] == name]
+
+def calls(name):
+    return sum(n["calls"] for _, n in nodes(name))
+
+def rid(name):
+    return [r["id"] for r in p["regions"] if r["name"] == name][0]
+
+if len(sys.argv) > 2:
+    exec(sys.argv[2], globals())

@@ -1,0 +1,83 @@
+#!/bin/bash
+# Bad input: each case gives exactly one error line naming the file (and
+# the line for YAML and content errors), nothing on stdout, exit 2.
+. "$(dirname "$0")/lib.sh"
+D=$T/report-data
+[ -x "$REPORT" ] || fail "no $REPORT"
+
+# check NAME EXPECTED-STDERR ARGS...
+check() {
+	local name=$1 want=$2; shift 2
+	"$REPORT" "$@" > out.txt 2> err.txt
+	local rc=$?
+	[ $rc -eq 2 ] || fail "$name: exit $rc, expected 2 ($(cat err.txt))"
+	[ ! -s out.txt ] || fail "$name: wrote to stdout"
+	expect_eq "$name: stderr lines" 1 "$(wc -l < err.txt)"
+	expect_eq "$name" "$want" "$(cat err.txt)"
+}
+
+check missing "selinst-report: nosuch.prof: cannot open: No such file or directory" nosuch.prof
+head -c 1500 "$D/simple.yaml" > cut1.prof
+check "truncated in a key" "selinst-report: cut1.prof:80: YAML error: could not find expected ':' while scanning a simple key" cut1.prof
+head -c 1000 "$D/simple.yaml" > cut2.prof
+check "truncated in a value" "selinst-report: cut2.prof:57: profile is truncated (the file does not end with a newline)" cut2.prof
+: > empty.prof
+check empty "selinst-report: empty.prof: empty file, not a selinst profile" empty.prof
+head -c 4096 /dev/urandom > random.prof
+printf '\0' >> random.prof
+check "random bytes" "selinst-report: random.prof: not a selinst profile (binary data)" random.prof
+head -c 3000 /dev/urandom | base64 > text.prof
+check "random text" "selinst-report: text.prof:1: not a selinst profile (the document is not a mapping)" text.prof
+sed 's/^format: selinst-profile/format: other-profile/' "$D/simple.yaml" > wrongfmt.prof
+check "wrong format" "selinst-report: wrongfmt.prof:3: not a selinst profile (format is 'other-profile', expected 'selinst-profile')" wrongfmt.prof
+printf 'format: selinst-decisions\nversion: 1\n' > decisions.prof
+check "other selinst file" "selinst-report: decisions.prof:1: not a selinst profile (format is 'selinst-decisions', expected 'selinst-profile')" decisions.prof
+sed 's/^version: 1/version: 2/' "$D/simple.yaml" > newer.prof
+check "newer version" "selinst-report: newer.prof:4: profile format version 2 is newer than this selinst-report reads (1); upgrade selinst" newer.prof
+sed 's/^version: 1/version: 0/' "$D/simple.yaml" > v0.prof
+check "version 0" "selinst-report: v0.prof:4: profile format version 0 is not supported" v0.prof
+sed 's/^version: 1/version: one/' "$D/simple.yaml" > vword.prof
+check "version word" "selinst-report: vword.prof:4: 'version' must be a non-negative integer, not 'one'" vword.prof
+printf 'format: selinst-profile\nversion: 1\nregions: [\nthreads: []\n' > syntax.prof
+check "YAML syntax" "selinst-report: syntax.prof:5: YAML error: did not find expected ',' or ']' while parsing a flow sequence" syntax.prof
+sed 's/parent: 5/parent: 77/' "$D/simple.yaml" > parent.prof
+check "bad parent" "selinst-report: parent.prof:83: parent 77 of node 6 does not come before it" parent.prof
+sed 's/region: 4/region: 9/' "$D/simple.yaml" > region.prof
+check "bad region" "selinst-report: region.prof:78: node 5 names region 9, but the profile has 5 regions" region.prof
+sed 's/exclusive_ns: 3000000000}/exclusive_ns: 9000000000}/' "$D/simple-r1.yaml" > excl.prof
+check "excl > incl" "selinst-report: excl.prof:25: exclusive_ns 9000000000 is greater than inclusive_ns 6000000000" excl.prof
+sed 's/calls: 40$/calls: -40/' "$D/simple.yaml" > neg.prof
+check "negative" "selinst-report: neg.prof:73: 'calls' must be a non-negative integer, not '-40'" neg.prof
+sed '/^threads:/,$d' "$D/simple.yaml" > nothreads.prof
+check "no threads" "selinst-report: nothreads.prof:3: profile has no 'threads'" nothreads.prof
+sed 's/"10": 4/"10-19": 4/' "$D/simple.yaml" > bucket.prof
+check "bad bucket" "selinst-report: bucket.prof:69: '10-19' is not a trip-count bucket (0..15, 16-31, 32-63, ...)" bucket.prof
+sed 's/kind: loop/kind: while/' "$D/simple.yaml" > kind.prof
+check "bad kind" "selinst-report: kind.prof:32: region kind 'while' is not function, loop or manual" kind.prof
+printf 'format: selinst-profile\nversion: 1\nregions: []\nthreads: []\n---\na: 1\n' > twodocs.prof
+check "two documents" "selinst-report: twodocs.prof:5: more than one YAML document" twodocs.prof
+printf 'format: selinst-profile\nversion: 1\nregions: &r []\nthreads: *r\n' > alias.prof
+check "alias" "selinst-report: alias.prof:4: YAML aliases are not allowed in a profile" alias.prof
+# One bad file among good ones: the bad one is named.
+check "bad among good" "selinst-report: newer.prof:4: profile format version 2 is newer than this selinst-report reads (1); upgrade selinst" "$D/simple.yaml" newer.prof "$D/loops.yaml"
+check "directory" "selinst-report: .: cannot read: Is a directory" .
+# Usage errors are exit 2 too.
+check "no file" "selinst-report: no profile given (try --help)"
+check "bad format option" "selinst-report: unknown format 'xml' (text, json, folded, svg, dot, callgrind, chrome) (try --help)" --format=xml "$D/simple.yaml"
+check "bad regex" "selinst-report: --filter '(': Unmatched ( or \\( (try --help)" --filter '(' "$D/simple.yaml"
+check "diff arity" "selinst-report: --diff wants exactly two profiles, BASE and NEW (try --help)" --diff "$D/simple.yaml"
+# A valid empty profile is fine.
+printf 'format: selinst-profile\nversion: 1\nregions: []\nthreads: []\n' > empty-ok.prof
+"$REPORT" empty-ok.prof > /dev/null || fail "empty but valid profile: exit $?"
+# Many truncations of a real profile: never a crash, always exit 0 or 2
+# with one line (a cut exactly after a line break can still be valid).
+size=$(wc -c < "$D/simple.yaml")
+for n in $(seq 1 37 "$size"); do
+	head -c "$n" "$D/simple.yaml" > cut.prof
+	"$REPORT" cut.prof > /dev/null 2> err.txt
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 2 ] || fail "cut at $n: exit $rc"
+	[ $rc -eq 0 ] || expect_eq "cut at $n: lines" 1 "$(wc -l < err.txt)"
+	[ $rc -eq 0 ] || grep -q '^selinst-report: cut.prof' err.txt || fail "cut at $n: $(cat err.txt)"
+done
+echo ok

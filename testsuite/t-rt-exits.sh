@@ -1,0 +1,84 @@
+#!/bin/bash
+# Runtime: every way out keeps the profile right: exit() with regions open,
+# longjmp past instrumented frames, fork, signal handlers running
+# instrumented code (signals landing inside hooks), fatal signals.
+. "$(dirname "$0")/lib.sh"
+. "$T/rt/rt.sh"
+rtcc exits "$RT/exits.c"
+
+# exit() with three regions open: closed at exit time, exit status kept.
+./exits exit; rc=$?
+expect_eq "exit status" 5 $rc
+pcheck exits.prof '
+for nm in ("main", "a", "b", "c"):
+    assert calls(nm) == 1, nm
+(t, c), = nodes("c")
+assert path(t, c) == ("main", "a", "b", "c")
+assert 2e6 <= c["inclusive_ns"] < 1e9, c
+(t, m), = nodes("main")
+assert m["inclusive_ns"] >= c["inclusive_ns"]
+assert p["complete"] is True
+'
+rm -f exits.prof
+
+# longjmp from three frames down, 1000 times, with a moving catcher frame.
+./exits longjmp || fail "longjmp run"
+pcheck exits.prof '
+for nm in ("catcher", "l1", "l2", "l3", "rt.c:11"):
+    assert calls(nm) == 1000, (nm, calls(nm))
+    (t, n), = nodes(nm)
+for nm, want in (("l1", ("main", "catcher", "l1")), ("l3", ("main", "catcher", "l1", "l2", "l3"))):
+    (t, n), = nodes(nm)
+    assert path(t, n) == want, path(t, n)
+assert len(p["threads"][0]["nodes"]) == 6, p["threads"][0]["nodes"]
+(t, l), = nodes("rt.c:11")
+assert l["iterations"] == 0 and l["trip_counts"] == {}, l
+'
+rm -f exits.prof
+
+# fork: the child writes its own file (fresh profile, its own pid).
+./exits fork > fork.out || fail "fork run"
+child=$(cat fork.out)
+[ -f exits.prof ] || fail "no parent profile"
+[ -f exits.$child.prof ] || fail "no child profile exits.$child.prof: $(ls)"
+pcheck exits.prof 'assert calls("f") == 15, calls("f"); assert p["pid"] != '$child
+pcheck exits.$child.prof '
+assert p["pid"] == '$child', p["pid"]
+assert calls("f") == 3, calls("f")
+assert calls("main") == 0, calls("main")
+assert len(p["threads"]) == 1
+'
+rm -f exits*.prof
+
+# A signal handler running instrumented code, signals every 20 us.
+./exits signal > sig.out || fail "signal run"
+read handled hran < sig.out
+pcheck exits.prof '
+assert calls("f") == 3000000, calls("f")
+for t, n in nodes("f"):
+    assert path(t, n) == ("main", "f"), path(t, n)
+hs = nodes("h")
+for t, n in hs:
+    assert path(t, n) in (("main", "h"), ("main", "f", "h")), path(t, n)
+hc = calls("h")
+print("signals handled '$handled', h recorded", hc)
+assert 0 < hc <= '$hran', hc
+'
+rm -f exits.prof
+
+# Fatal signals: profile written, then the signal does what it would have done.
+for m in segv:139 abort:134 term:143; do
+	mode=${m%:*}; want=${m#*:}
+	./exits $mode 2>/dev/null; rc=$?
+	expect_eq "$mode exit status" $want $rc
+	pcheck exits.prof '
+assert calls("f") == 1 and calls("a") == 1, p
+assert p["signal"] == {"segv": 11, "abort": 6, "term": 15}["'$mode'"]
+'
+	rm -f exits.prof
+done
+# ...unless the program installed its own handler.
+out=$(./exits own); rc=$?
+expect_eq "own handler exit status" 3 $rc
+expect_eq "own handler output" "own handler" "$out"
+exit 0

@@ -1,0 +1,35 @@
+#!/bin/bash
+# Runtime under ThreadSanitizer and AddressSanitizer: the runtime sources
+# are compiled with the test program (gcc -fsanitize=... runtime/*.c prog.c)
+# and the threaded and exit-path tests must run clean.
+. "$(dirname "$0")/lib.sh"
+. "$T/rt/rt.sh"
+src=("$SELINST_ROOT"/runtime/*.c)
+sancc() { san=$1; out=$2; shift 2
+	gcc -O1 -g -std=gnu11 -fsanitize=$san -fno-omit-frame-pointer -I"$SELINST_ROOT/include" \
+		-I"$SELINST_ROOT/runtime" -I"$RT" "${src[@]}" "$@" -lyaml -pthread -o "$out"; }
+echo 'int main(void){return 0;}' > probe.c
+sancc thread probe probe.c 2>/dev/null && ./probe || skip "ThreadSanitizer not usable here"
+
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_signal_unsafe=0"
+export ASAN_OPTIONS="halt_on_error=1 exitcode=66 detect_leaks=1"
+for san in thread address; do
+	sancc $san threads "$RT/threads.c" || fail "compile threads ($san)"
+	./threads 2> err.txt || { cat err.txt; fail "threads under $san"; }
+	pcheck threads.prof 'assert calls("work") == 800000 and sorted(n["calls"] for _, n in nodes("work")) == [100000] * 8'
+	sancc $san misc "$RT/misc.c" || fail "compile misc ($san)"
+	for mode in control loops "paths 200"; do
+		./misc $mode 2> err.txt || { cat err.txt; fail "misc $mode under $san"; }
+		pcheck misc.prof 'assert p["complete"] is True'
+	done
+	sancc $san exits "$RT/exits.c" || fail "compile exits ($san)"
+	for mode in longjmp fork; do
+		./exits $mode > /dev/null 2> err.txt || { cat err.txt; fail "exits $mode under $san"; }
+	done
+	./exits exit 2> err.txt; rc=$?
+	[ $rc = 5 ] || { cat err.txt; fail "exits exit under $san: status $rc"; }
+	pcheck exits.prof 'assert calls("c") == 1'
+	grep -q 'Sanitizer' err.txt && { cat err.txt; fail "$san report"; }
+	echo "$san: clean"
+done
+exit 0
