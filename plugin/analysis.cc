@@ -293,12 +293,22 @@ static unsigned int selinst_execute(void)
 
 	/* Instrument: loops first, so that on a path leaving loops and the
 	 * function at once the loop exits run before the function's exit. */
+	bool unit_instrumented = false;
+	for (size_t i = 0; i < fns.size(); i++)
+		if (fns[i].cm.instrument || selinst_any_loop_chosen(&fns[i]))
+			unit_instrumented = true;
 	for (size_t i = 0; i < fns.size(); i++) {
 		selinst_function *fn = &fns[i];
 		bool loops = selinst_any_loop_chosen(fn);
-		if (!fn->cm.instrument && !loops)
+		function *body = DECL_STRUCT_FUNCTION(fn->decl);
+		/* Landing sites get a resync even in functions left out: the
+		 * longjmp may come from instrumented frames below.  A unit
+		 * that instruments nothing is left byte-identical. */
+		bool resync = unit_instrumented && body
+			&& (body->calls_setjmp || body->has_nonlocal_label);
+		if (!fn->cm.instrument && !loops && !resync)
 			continue;
-		push_cfun(DECL_STRUCT_FUNCTION(fn->decl));
+		push_cfun(body);
 		if (loops)
 			selinst_instrument_loops(fn);
 		if (fn->cm.instrument) {
@@ -307,6 +317,8 @@ static unsigned int selinst_execute(void)
 			 * source's calls. */
 			DECL_UNINLINABLE(fn->decl) = 1;
 		}
+		if (resync)
+			selinst_insert_resyncs();
 		selinst_finish_body();
 		pop_cfun();
 	}

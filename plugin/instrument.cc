@@ -9,10 +9,18 @@
  *   exception  a new outermost cleanup region whose landing pad is
  *              { __selinst_exit (&D); resx }: see instrument_eh_exits
  *   noreturn   __selinst_exit (&D) before calls to noreturn, nothrow
- *              functions not instrumented here (exit, abort, longjmp ...)
+ *              functions not instrumented here (exit, abort, longjmp ...),
+ *              except in functions that call setjmp: there a longjmp may
+ *              land back in F, which then goes on and returns
+ *
+ * and in every function of a unit that instruments anything, chosen or
+ * not:
+ *
  *   setjmp     __selinst_setjmp_return () on the fall-through path after
- *              every returns-twice call: after a longjmp lands there the
- *              runtime drops regions of the frames it skipped
+ *              every returns-twice call, after __builtin_setjmp receivers
+ *              and at non-local goto labels: after a longjmp or a
+ *              non-local goto lands there the runtime drops the regions of
+ *              the frames it skipped
  *
  * The hooks are declared nothrow and leaf: they neither throw nor call
  * back into the unit, so they do not split blocks in functions that call
@@ -282,7 +290,7 @@ void selinst_instrument_function(struct selinst_function *fn,
 						    fn->file, fn->line, NULL);
 
 	/* Collect first, insert after: insertion splits blocks. */
-	auto_vec<gimple *> returns, noreturns, setjmps;
+	auto_vec<gimple *> returns, noreturns;
 	basic_block bb;
 	FOR_EACH_BB_FN(bb, cfun)
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
@@ -295,10 +303,9 @@ void selinst_instrument_function(struct selinst_function *fn,
 			if (!is_gimple_call(stmt) || gimple_call_internal_p(stmt))
 				continue;
 			int flags = gimple_call_flags(stmt);
-			if (flags & ECF_RETURNS_TWICE)
-				setjmps.safe_push(stmt);
 			tree callee = gimple_call_fndecl(stmt);
 			if ((flags & ECF_NORETURN)
+			    && !cfun->calls_setjmp
 			    && !stmt_could_throw_p(cfun, stmt)
 			    && !gimple_call_builtin_p(stmt, BUILT_IN_UNREACHABLE)
 			    && !(callee && selinst_is_instrumented_here(callee, all, nall)))
@@ -320,7 +327,38 @@ void selinst_instrument_function(struct selinst_function *fn,
 	}
 	instrument_eh_exits(descriptor, loc);
 
-	FOR_EACH_VEC_ELT(setjmps, i, stmt) {
+	gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)),
+				     hook_call(HOOK_ENTER, descriptor, loc));
+}
+
+/* __selinst_setjmp_return () where control arrives from a frame below:
+ * after returns-twice calls (setjmp, sigsetjmp, vfork ...), after
+ * __builtin_setjmp receivers and after non-local goto labels. */
+void selinst_insert_resyncs(void)
+{
+	auto_vec<gimple *> after;
+	auto_vec<basic_block> labelled;
+	basic_block bb;
+	FOR_EACH_BB_FN(bb, cfun)
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+		     gsi_next(&gsi)) {
+			gimple *stmt = gsi_stmt(gsi);
+			if (glabel *lab = dyn_cast<glabel *>(stmt)) {
+				if (DECL_NONLOCAL(gimple_label_label(lab))
+				    && (labelled.is_empty() || labelled.last() != bb))
+					labelled.safe_push(bb);
+				continue;
+			}
+			if (!is_gimple_call(stmt) || gimple_call_internal_p(stmt))
+				continue;
+			if ((gimple_call_flags(stmt) & ECF_RETURNS_TWICE)
+			    || gimple_call_builtin_p(stmt, BUILT_IN_SETJMP_RECEIVER))
+				after.safe_push(stmt);
+		}
+
+	unsigned i;
+	gimple *stmt;
+	FOR_EACH_VEC_ELT(after, i, stmt) {
 		basic_block sbb = gimple_bb(stmt);
 		gcall *resync = hook_call(HOOK_SETJMP, NULL_TREE, gimple_location(stmt));
 		if (stmt == SELINST_LAST_STMT(sbb)) {
@@ -337,9 +375,18 @@ void selinst_instrument_function(struct selinst_function *fn,
 			gsi_insert_before(&gsi, resync, GSI_SAME_STMT);
 		}
 	}
-
-	gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)),
-				     hook_call(HOOK_ENTER, descriptor, loc));
+	/* A receiver label's block: the receiver call (if any) was handled
+	 * above; a plain non-local label gets the hook after its labels. */
+	FOR_EACH_VEC_ELT(labelled, i, bb) {
+		gimple_stmt_iterator gsi = gsi_after_labels(bb);
+		if (!gsi_end_p(gsi)
+		    && gimple_call_builtin_p(gsi_stmt(gsi), BUILT_IN_SETJMP_RECEIVER))
+			continue;
+		location_t loc = gsi_end_p(gsi) ? UNKNOWN_LOCATION
+						: gimple_location(gsi_stmt(gsi));
+		gsi_insert_before(&gsi, hook_call(HOOK_SETJMP, NULL_TREE, loc),
+				  GSI_SAME_STMT);
+	}
 }
 
 void selinst_finish_body(void)

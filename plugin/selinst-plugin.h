@@ -71,6 +71,7 @@ void selinst_instrument_function(struct selinst_function *fn,
 				 const struct selinst_function *all, size_t nall);
 /* After all insertions into cfun: SSA, dominators, call-graph edges. */
 void selinst_finish_body(void);
+void selinst_insert_resyncs(void);
 /* The hook declarations and region descriptors, shared with loops.cc. */
 enum selinst_hook { HOOK_ENTER, HOOK_EXIT, HOOK_SETJMP, HOOK_LOOP_ENTER,
 		    HOOK_LOOP_EXIT, HOOK_COUNT };
