@@ -62,9 +62,12 @@ static bool counts_as_call(gimple *stmt)
 
 /* The kind of OpenMP construct an outlined body came from, by the libgomp
  * entry point that receives its address. */
-static const char *omp_construct(tree gomp_fn)
+static const char *omp_construct(tree gomp_fn, tree body)
 {
 	const char *n = plain_name(gomp_fn);
+	/* GOMP_task also receives the task's firstprivate copy function. */
+	if (strstr(IDENTIFIER_POINTER(DECL_NAME(body)), "_omp_cpyfn"))
+		return "omp task copy";
 	if (startswith(n, "GOMP_parallel"))
 		return "omp parallel";
 	if (startswith(n, "GOMP_taskloop"))
@@ -83,9 +86,18 @@ static const char *printable_name(tree decl)
 	return lang_hooks.decl_printable_name(decl, 2);
 }
 
+/* Where an OpenMP outlined body was launched: the function holding the
+ * construct, which construct, and its source line. */
+struct omp_origin {
+	size_t parent;
+	const char *construct;
+	const char *file;
+	int line;
+};
+
 static void measure(struct selinst_function *fn, size_t index,
 		    std::vector<call_site> &sites,
-		    hash_map<tree, char *> &omp_names)
+		    hash_map<tree, omp_origin> &omp_origins)
 {
 	function *body = DECL_STRUCT_FUNCTION(fn->decl);
 	push_cfun(body);
@@ -137,16 +149,15 @@ static void measure(struct selinst_function *fn, size_t index,
 				call_site cs = { index, target, depth };
 				sites.push_back(cs);
 				block_callees[bb->index].safe_push(target);
-				if (callee && !omp_names.get(target)) {
+				if (callee && !omp_origins.get(target)) {
 					location_t where = gimple_location(stmt);
 					if (LOCATION_LOCUS(where) == UNKNOWN_LOCATION)
 						where = DECL_SOURCE_LOCATION(target);
 					expanded_location loc = expand_location(where);
-					char *name = xasprintf("%s [%s at %s:%d]",
-						fn->name, omp_construct(callee),
-						loc.file ? lbasename(loc.file) : "?",
-						loc.line);
-					omp_names.put(target, name);
+					omp_origin o = { index, omp_construct(callee, target),
+							 loc.file ? lbasename(loc.file) : "?",
+							 loc.line };
+					omp_origins.put(target, o);
 				}
 			}
 		}
@@ -172,6 +183,33 @@ static void measure(struct selinst_function *fn, size_t index,
 	pop_cfun();
 }
 
+/* An outlined body is named after the source function that holds its
+ * construct, however deeply constructs nest (a task inside a parallel
+ * region inside main is "main [omp task at f.c:12]"), and the innermost
+ * construct. */
+static void name_omp_bodies(struct selinst_function *fns, size_t n,
+			    hash_map<tree, omp_origin> &omp_origins)
+{
+	for (size_t i = 0; i < n; i++) {
+		omp_origin *o = omp_origins.get(fns[i].decl);
+		if (!o)
+			continue;
+		size_t root = o->parent;
+		/* Bounded walk: outlining never makes a cycle, but a bound
+		 * costs nothing. */
+		for (size_t hops = 0; hops < n; hops++) {
+			omp_origin *up = omp_origins.get(fns[root].decl);
+			if (!up)
+				break;
+			root = up->parent;
+		}
+		char *name = xasprintf("%s [%s at %s:%d]",
+			printable_name(fns[root].decl), o->construct, o->file, o->line);
+		free(fns[i].name);
+		fns[i].name = name;
+	}
+}
+
 static bool has_attribute(tree decl, const char *name)
 {
 	return lookup_attribute(name, DECL_ATTRIBUTES(decl)) != NULL_TREE;
@@ -192,7 +230,7 @@ static unsigned int selinst_execute(void)
 	std::vector<selinst_function> fns;
 	hash_map<tree, size_t> index_of;
 	std::vector<call_site> sites;
-	hash_map<tree, char *> omp_names;
+	hash_map<tree, omp_origin> omp_origins;
 
 	/* The functions of the unit, in the symbol table's order (stable for a
 	 * given source). */
@@ -229,15 +267,8 @@ static unsigned int selinst_execute(void)
 	for (size_t i = 0; i < fns.size(); i++)
 		fns[i].name = xstrdup(printable_name(fns[i].decl));
 	for (size_t i = 0; i < fns.size(); i++)
-		measure(&fns[i], i, sites, omp_names);
-
-	for (size_t i = 0; i < fns.size(); i++) {
-		char **omp = omp_names.get(fns[i].decl);
-		if (omp) {
-			free(fns[i].name);
-			fns[i].name = *omp;
-		}
-	}
+		measure(&fns[i], i, sites, omp_origins);
+	name_omp_bodies(&fns[0], fns.size(), omp_origins);
 
 	/* Call edges to functions with a body here; depth of deepest site. */
 	std::vector<cm_call_edge> edges;
