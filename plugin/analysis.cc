@@ -204,10 +204,54 @@ static void name_omp_bodies(struct selinst_function *fns, size_t n,
 			root = up->parent;
 		}
 		char *name = xasprintf("%s [%s at %s:%d]",
-			printable_name(fns[root].decl), o->construct, o->file, o->line);
+			fns[root].name, o->construct, o->file, o->line);
 		free(fns[i].name);
 		fns[i].name = name;
 	}
+}
+
+/* C++ constructors and destructors are emitted as several variants of
+ * one source function (complete, base, deleting; at -Os a unified body
+ * with the others as thunks).  GCC names them "__ct_comp ", "__dt_del "
+ * and so on. */
+static bool is_cdtor_variant(tree decl)
+{
+	const char *n = IDENTIFIER_POINTER(DECL_NAME(decl));
+	return startswith(n, "__ct") || startswith(n, "__dt");
+}
+
+/* All variants of one constructor or destructor are one region: the
+ * language hook calls some of them "virtual X::~X()", others "X::~X()". */
+static char *region_name(tree decl)
+{
+	const char *n = printable_name(decl);
+	if (is_cdtor_variant(decl) && startswith(n, "virtual "))
+		n += strlen("virtual ");
+	return xstrdup(n);
+}
+
+/* A variant whose body calls another variant of the same source function
+ * (the deleting destructor calls the complete one; at -Os the complete and
+ * base variants call the unified body) is left out: the variant it calls
+ * is the region, entered once per object. */
+static bool forwards_to_cdtor_variant(tree decl)
+{
+	if (!is_cdtor_variant(decl))
+		return false;
+	function *body = DECL_STRUCT_FUNCTION(decl);
+	basic_block bb;
+	FOR_EACH_BB_FN(bb, body)
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+		     gsi_next(&gsi)) {
+			tree callee = is_gimple_call(gsi_stmt(gsi))
+				? gimple_call_fndecl(gsi_stmt(gsi)) : NULL_TREE;
+			if (callee && callee != decl && is_cdtor_variant(callee)
+			    && DECL_CONTEXT(callee) == DECL_CONTEXT(decl)
+			    && DECL_SOURCE_LINE(callee) == DECL_SOURCE_LINE(decl)
+			    && !strcmp(DECL_SOURCE_FILE(callee), DECL_SOURCE_FILE(decl)))
+				return true;
+		}
+	return false;
 }
 
 static bool has_attribute(tree decl, const char *name)
@@ -265,7 +309,7 @@ static unsigned int selinst_execute(void)
 	/* Names after the vector stops moving (xstrdup: the langhook returns
 	 * a buffer it reuses). */
 	for (size_t i = 0; i < fns.size(); i++)
-		fns[i].name = xstrdup(printable_name(fns[i].decl));
+		fns[i].name = region_name(fns[i].decl);
 	for (size_t i = 0; i < fns.size(); i++)
 		measure(&fns[i], i, sites, omp_origins);
 	name_omp_bodies(&fns[0], fns.size(), omp_origins);
@@ -299,14 +343,18 @@ static unsigned int selinst_execute(void)
 			fn->cm.force = CM_FORCE_NEVER;
 			fn->cm.force_reason = unsafe;
 			fn->not_instrumented_because = unsafe;
-		} else if (has_attribute(fn->decl, "selinst_instrument")) {
-			fn->cm.force = CM_FORCE_ALWAYS;
-			fn->cm.force_reason = "selinst_instrument attribute";
 		} else if (in_system_header_at(DECL_SOURCE_LOCATION(fn->decl))) {
 			/* Library code (libstdc++ templates, inline helpers):
 			 * the profile is about the user's functions. */
 			fn->cm.force = CM_FORCE_NEVER;
 			fn->cm.force_reason = "defined in a system header";
+		} else if (forwards_to_cdtor_variant(fn->decl)) {
+			fn->cm.force = CM_FORCE_NEVER;
+			fn->cm.force_reason = "constructor/destructor variant that calls "
+				"another variant: that one is the region";
+		} else if (has_attribute(fn->decl, "selinst_instrument")) {
+			fn->cm.force = CM_FORCE_ALWAYS;
+			fn->cm.force_reason = "selinst_instrument attribute";
 		}
 	}
 
