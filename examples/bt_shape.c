@@ -106,7 +106,7 @@ static double fftbuf[64];
 static void ftz2(int l, int m)
 {
 	for (int k = 0; k < 4; k++)
-		fftbuf[(l * 4 + k + m) % 64] += 0.5 * fftbuf[(l + k) % 64];
+		fftbuf[(l * 4 + k + m) % 64] = 0.5 * (fftbuf[(l * 4 + k + m) % 64] + fftbuf[(l + k) % 64]);
 }
 
 static void cffz(int is)
