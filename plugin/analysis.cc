@@ -254,6 +254,48 @@ static bool forwards_to_cdtor_variant(tree decl)
 	return false;
 }
 
+/* Loop regions are named "<file>:<line>" (LoopProf's convention), but
+ * loops written on one line, or made by one macro expansion, would then
+ * be one region: the second and later ones, outer loops first, become
+ * "<file>:<line>#2", "#3" ... */
+struct loop_ref {
+	struct selinst_loop *loop;
+	size_t order;
+};
+
+static bool loop_ref_less(const loop_ref &a, const loop_ref &b)
+{
+	int c = strcmp(a.loop->file, b.loop->file);
+	if (c != 0)
+		return c < 0;
+	if (a.loop->line != b.loop->line)
+		return a.loop->line < b.loop->line;
+	if (a.loop->nest != b.loop->nest)
+		return a.loop->nest < b.loop->nest;
+	return a.order < b.order;
+}
+
+static void name_same_line_loops(struct selinst_function *fns, size_t n)
+{
+	std::vector<loop_ref> refs;
+	for (size_t i = 0; i < n; i++)
+		for (unsigned j = 0; j < fns[i].nloops; j++) {
+			loop_ref r = { &fns[i].loops[j], refs.size() };
+			refs.push_back(r);
+		}
+	std::sort(refs.begin(), refs.end(), loop_ref_less);
+	int k = 1;
+	for (size_t r = 1; r < refs.size(); r++) {
+		selinst_loop *prev = refs[r - 1].loop, *l = refs[r].loop;
+		if (l->line != prev->line || strcmp(l->file, prev->file)) {
+			k = 1;
+			continue;
+		}
+		free(l->name);
+		l->name = xasprintf("%s:%d#%d", lbasename(l->file), l->line, ++k);
+	}
+}
+
 static bool has_attribute(tree decl, const char *name)
 {
 	return lookup_attribute(name, DECL_ATTRIBUTES(decl)) != NULL_TREE;
@@ -313,6 +355,8 @@ static unsigned int selinst_execute(void)
 	for (size_t i = 0; i < fns.size(); i++)
 		measure(&fns[i], i, sites, omp_origins);
 	name_omp_bodies(&fns[0], fns.size(), omp_origins);
+	if (!fns.empty())
+		name_same_line_loops(&fns[0], fns.size());
 
 	/* Call edges to functions with a body here; depth of deepest site. */
 	std::vector<cm_call_edge> edges;

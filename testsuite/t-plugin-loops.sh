@@ -83,4 +83,25 @@ gcc -O3 -ffast-math -fplugin=$PLUGIN -fplugin-arg-selinst-threshold=0 -fopt-info
 [ -s vec-plain.txt ] || fail "nothing vectorized even without the plugin"
 cmp -s vec-plain.txt vec-si.txt || { diff vec-plain.txt vec-si.txt; fail "vectorization changed"; }
 nm v2.o | grep -q "U __selinst_loop_exit" || fail "loops were not instrumented"
+# Loops on one source line (here made by one macro) are distinct regions:
+# "<file>:<line>", then "#2", "#3" from the outside in; each counts its
+# own iterations.
+cat > same.c <<'C'
+#include <stdio.h>
+#define SWEEP(N) for (int i = 0; i < N; i++) for (int j = 0; j < N + 1; j++) for (int k = 0; k < 2; k++) acc += i ^ j ^ k
+int main(void)
+{
+	volatile long acc = 0;
+	SWEEP(3);
+	printf("%ld\n", (long)acc);
+	return 0;
+}
+C
+si_cc -O2 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=same.yaml same.c -o same || fail "compile same-line loops"
+SELINST_OUTPUT=same.prof ./same > /dev/null || fail "run same-line loops"
+expect_eq "same-line loop names" "['same.c:6', 'same.c:6#2', 'same.c:6#3']" \
+	"$(yget same.yaml "sorted(l['name'] for l in d['loops'])")"
+$REPORT --format=json same.prof > same.json || fail "report same-line loops"
+expect_eq "same-line loop iterations" "[('same.c:6', 3), ('same.c:6#2', 12), ('same.c:6#3', 24)]" \
+	"$(jget same.json "sorted((r['name'], r['iterations']) for r in d['regions'] if r['kind']=='loop')")"
 exit 0
