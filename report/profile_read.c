@@ -16,6 +16,7 @@ typedef struct ctx {
 	char *err;
 	size_t errlen;
 	jmp_buf jb;
+	unsigned nlines;	/* lines in the file (the last one may lack its newline) */
 	profile *p;
 	u64map ids;
 	arena dom;		/* the document tree, freed after reading */
@@ -255,15 +256,28 @@ static int parse_doc(ctx *c, const ynode *root)
 	if (fmt->type != Y_SCALAR || strcmp(fmt->s, PROFILE_FORMAT))
 		bad(c, fmt->line, "not a selinst profile (format is '%.60s', expected '%s')",
 		    fmt->type == Y_SCALAR ? fmt->s : "?", PROFILE_FORMAT);
-	ynode *ver = need(c, root, "version", Y_SCALAR, "profile");
-	uint64_t v = to_u64(c, ver, "version");
-	if (v > PROFILE_VERSION)
-		bad(c, ver->line, "profile format version %llu is newer than this "
-		    "selinst-report reads (%d); upgrade selinst", (unsigned long long)v,
-		    PROFILE_VERSION);
-	if (v < 1)
-		bad(c, ver->line, "profile format version %llu is not supported",
-		    (unsigned long long)v);
+	/* The version first (a newer format may end differently), then the
+	 * end marker, before anything a cut could have left out. */
+	ynode *ver = ymap_get(root, "version");
+	if (ver) {
+		if (ver->type != Y_SCALAR)
+			bad(c, ver->line, "'version' of profile must be a scalar");
+		uint64_t v = to_u64(c, ver, "version");
+		if (v > PROFILE_VERSION)
+			bad(c, ver->line, "profile format version %llu is newer than this "
+			    "selinst-report reads (%d); upgrade selinst", (unsigned long long)v,
+			    PROFILE_VERSION);
+		if (v < 1)
+			bad(c, ver->line, "profile format version %llu is not supported",
+			    (unsigned long long)v);
+	}
+	ynode *end = ymap_get(root, "end");
+	if (!end)
+		bad(c, c->nlines, "profile is truncated (no 'end: true' marker; "
+		    "the writer did not finish)");
+	if (end->type != Y_SCALAR || strcmp(end->s, "true"))
+		bad(c, end->line, "'end' must be true");
+	need(c, root, "version", Y_SCALAR, "profile");
 	p->program = get_str(c, root, "program", "profile", false);
 	p->host = get_str(c, root, "host", "profile", false);
 	p->start_time = get_str(c, root, "start_time", "profile", false);
@@ -299,6 +313,17 @@ static int parse_doc(ctx *c, const ynode *root)
 	return 0;
 }
 
+/* Lines in BUF, counting a last line without its newline. */
+static unsigned count_lines(const char *buf, size_t len)
+{
+	unsigned n = 0;
+	for (const char *p = buf, *e = buf + len; p < e; n++) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		p = nl ? nl + 1 : e;
+	}
+	return n;
+}
+
 int profile_parse(const char *buf, size_t len, const char *name, profile *p,
 		  char *err, size_t errlen)
 {
@@ -331,12 +356,9 @@ int profile_parse(const char *buf, size_t len, const char *name, profile *p,
 	/* The runtime always ends the file with a newline; a file cut short at
 	 * a random byte almost never does.  Checked after parsing so a file
 	 * that is not YAML at all gets the YAML message. */
-	if (buf[len - 1] != '\n') {
-		unsigned line = 1;
-		for (size_t i = 0; i < len; i++)
-			line += buf[i] == '\n';
-		bad(&c, line, "profile is truncated (the file does not end with a newline)");
-	}
+	c.nlines = count_lines(buf, len);
+	if (buf[len - 1] != '\n')
+		bad(&c, c.nlines, "profile is truncated (the file does not end with a newline)");
 	parse_doc(&c, root);
 	u64map_free(&c.ids);
 	arena_free(&c.dom);

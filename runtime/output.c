@@ -3,9 +3,10 @@
  * libyaml emitter, and decides its file name.
  *
  * The file is written under a temporary name in the same directory and
- * renamed into place, so a reader sees a whole profile or none.  Regions
- * open when the profile is written are counted up to that moment without
- * being closed (a snapshot changes nothing).  Descriptors with the same
+ * renamed into place, so a reader sees a whole profile or none; its last
+ * line is always `end: true`, so a copy cut short anywhere is refused.
+ * Regions open when the profile is written are counted up to that moment
+ * without being closed (a snapshot changes nothing).  Descriptors with the same
  * (kind, name, file, line) are merged into one region here.
  */
 #define _GNU_SOURCE
@@ -595,6 +596,9 @@ static int emit_profile(FILE *f, int final, int signo)
 		if (emit_thread(&m, t, &rt, now, npt) < 0)
 			break;
 	seq_end(&m);
+	/* The end marker, always the last line: a reader refuses a profile
+	 * without it, so a copy cut at a line break is not taken as whole. */
+	kraw(&m, "end", "true");
 	map_end(&m);
 	yaml_document_end_event_initialize(&e, 1);
 	ev(&m, &e);

@@ -24,6 +24,7 @@ threads:
       - {id: 1, parent: 0, region: 0, calls: 1, inclusive_ns: $(( $2 + $3 + $4 )), exclusive_ns: $2}
       - {id: 2, parent: 1, region: 1, calls: 10, inclusive_ns: $3, exclusive_ns: $3}
       - {id: 3, parent: 1, region: 2, calls: 5, inclusive_ns: $4, exclusive_ns: $4}
+end: true
 EOP
 }
 # base: main 1 s, work 9 s, tiny 0.05 s (0.5% of the total, below the 1% floor)

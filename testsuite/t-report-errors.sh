@@ -48,15 +48,15 @@ sed 's/exclusive_ns: 3000000000}/exclusive_ns: 9000000000}/' "$D/simple-r1.yaml"
 check "excl > incl" "selinst-report: excl.prof:25: exclusive_ns 9000000000 is greater than inclusive_ns 6000000000" excl.prof
 sed 's/calls: 40$/calls: -40/' "$D/simple.yaml" > neg.prof
 check "negative" "selinst-report: neg.prof:73: 'calls' must be a non-negative integer, not '-40'" neg.prof
-sed '/^threads:/,$d' "$D/simple.yaml" > nothreads.prof
+sed '/^threads:/,/^end:/{/^end:/!d}' "$D/simple.yaml" > nothreads.prof
 check "no threads" "selinst-report: nothreads.prof:3: profile has no 'threads'" nothreads.prof
 sed 's/"10": 4/"10-19": 4/' "$D/simple.yaml" > bucket.prof
 check "bad bucket" "selinst-report: bucket.prof:69: '10-19' is not a trip-count bucket (0..15, 16-31, 32-63, ...)" bucket.prof
 sed 's/kind: loop/kind: while/' "$D/simple.yaml" > kind.prof
 check "bad kind" "selinst-report: kind.prof:32: region kind 'while' is not function, loop or manual" kind.prof
-printf 'format: selinst-profile\nversion: 1\nregions: []\nthreads: []\n---\na: 1\n' > twodocs.prof
-check "two documents" "selinst-report: twodocs.prof:5: more than one YAML document" twodocs.prof
-printf 'format: selinst-profile\nversion: 1\nregions: &r []\nthreads: *r\n' > alias.prof
+printf 'format: selinst-profile\nversion: 1\nregions: []\nthreads: []\nend: true\n---\na: 1\n' > twodocs.prof
+check "two documents" "selinst-report: twodocs.prof:6: more than one YAML document" twodocs.prof
+printf 'format: selinst-profile\nversion: 1\nregions: &r []\nthreads: *r\nend: true\n' > alias.prof
 check "alias" "selinst-report: alias.prof:4: YAML aliases are not allowed in a profile" alias.prof
 # One bad file among good ones: the bad one is named.
 check "bad among good" "selinst-report: newer.prof:4: profile format version 2 is newer than this selinst-report reads (1); upgrade selinst" "$D/simple.yaml" newer.prof "$D/loops.yaml"
@@ -67,17 +67,48 @@ check "bad format option" "selinst-report: unknown format 'xml' (text, json, fol
 check "bad regex" "selinst-report: --filter '(': Unmatched ( or \\( (try --help)" --filter '(' "$D/simple.yaml"
 check "diff arity" "selinst-report: --diff wants exactly two profiles, BASE and NEW (try --help)" --diff "$D/simple.yaml"
 # A valid empty profile is fine.
-printf 'format: selinst-profile\nversion: 1\nregions: []\nthreads: []\n' > empty-ok.prof
+printf 'format: selinst-profile\nversion: 1\nregions: []\nthreads: []\nend: true\n' > empty-ok.prof
 "$REPORT" empty-ok.prof > /dev/null || fail "empty but valid profile: exit $?"
-# Many truncations of a real profile: never a crash, always exit 0 or 2
-# with one line (a cut exactly after a line break can still be valid).
+# The end marker: a profile cut exactly at a line break is valid YAML, and
+# only the missing 'end: true' line tells it is truncated.
+TRUNC="profile is truncated (no 'end: true' marker; the writer did not finish)"
+head -n 60 "$D/simple.yaml" > cutline.prof
+check "cut at a line break" "selinst-report: cutline.prof:60: $TRUNC" cutline.prof
+printf 'format: selinst-profile\nversion: 1\nregions: []\nthreads: []\n' > noend.prof
+check "no end marker" "selinst-report: noend.prof:4: $TRUNC" noend.prof
+sed 's/^end: true$/end: false/' "$D/simple.yaml" > endfalse.prof
+check "end: false" "selinst-report: endfalse.prof:115: 'end' must be true" endfalse.prof
+printf 'format: selinst-profile\nversion: 1\nend: [true]\nregions: []\nthreads: []\n' > endlist.prof
+check "end is a list" "selinst-report: endlist.prof:3: 'end' must be true" endlist.prof
+# The format and the version are checked before the end marker: a file
+# from a newer selinst, or not a profile, says so even without the marker.
+sed '/^end: true$/d; s/^version: 1/version: 2/' "$D/simple.yaml" > newer-noend.prof
+check "newer version, no end" "selinst-report: newer-noend.prof:4: profile format version 2 is newer than this selinst-report reads (1); upgrade selinst" newer-noend.prof
+sed '/^end: true$/d; s/^format: selinst-profile/format: other-profile/' "$D/simple.yaml" > wrongfmt-noend.prof
+check "wrong format, no end" "selinst-report: wrongfmt-noend.prof:3: not a selinst profile (format is 'other-profile', expected 'selinst-profile')" wrongfmt-noend.prof
+# A profile written by the runtime, and the hand-written block- and
+# flow-style ones, cut at every line break: each cut is refused with the
+# truncation message naming the file and its last line; whole, they pass.
+for f in "$T/fuzz/corpus/runtime-rtprog.yaml" "$D/simple.yaml" "$D/simple-r1.yaml"; do
+	"$REPORT" "$f" > out.txt 2> err.txt || fail "$f whole: exit $? ($(cat err.txt))"
+	[ -s out.txt ] && [ ! -s err.txt ] || fail "$f whole: no output or a message"
+	n=$(wc -l < "$f")
+	first=$(grep -n -m1 -v '^#' "$f" | cut -d: -f1)	# after leading comments
+	for k in $(seq "$first" $((n - 1))); do
+		head -n "$k" "$f" > cut.prof
+		check "$(basename "$f") cut after line $k" "selinst-report: cut.prof:$k: $TRUNC" cut.prof
+	done
+done
+# Cuts at many byte offsets (inside lines too): never a crash, always
+# exit 2 with one line naming the file.
 size=$(wc -c < "$D/simple.yaml")
-for n in $(seq 1 37 "$size"); do
+for n in $(seq 1 37 $((size - 1))) $((size - 1)); do
 	head -c "$n" "$D/simple.yaml" > cut.prof
-	"$REPORT" cut.prof > /dev/null 2> err.txt
+	"$REPORT" cut.prof > out.txt 2> err.txt
 	rc=$?
-	[ $rc -eq 0 ] || [ $rc -eq 2 ] || fail "cut at $n: exit $rc"
-	[ $rc -eq 0 ] || expect_eq "cut at $n: lines" 1 "$(wc -l < err.txt)"
-	[ $rc -eq 0 ] || grep -q '^selinst-report: cut.prof' err.txt || fail "cut at $n: $(cat err.txt)"
+	[ $rc -eq 2 ] || fail "cut at byte $n: exit $rc"
+	[ ! -s out.txt ] || fail "cut at byte $n: wrote to stdout"
+	expect_eq "cut at byte $n: lines" 1 "$(wc -l < err.txt)"
+	grep -q '^selinst-report: cut.prof' err.txt || fail "cut at byte $n: $(cat err.txt)"
 done
 echo ok

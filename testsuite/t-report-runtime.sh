@@ -10,6 +10,15 @@ D=$T/report-data
 gcc -O1 -pthread -I"$SELINST_ROOT/include" "$D/rtprog.c" -o rtprog $SI_LIBS || fail "compile"
 SELINST_OUTPUT=$WORK/rt.prof ./rtprog || fail "rtprog exit $?"
 [ -s rt.prof ] || fail "no profile written"
+# The runtime ends every profile with the end marker; cut at any line
+# break before it, the profile is refused as truncated.
+expect_eq "last line" "end: true" "$(tail -n 1 rt.prof)"
+n=$(wc -l < rt.prof)
+for k in 1 2 $((n / 3)) $((n / 2)) $((n - 2)) $((n - 1)); do
+	head -n "$k" rt.prof > cut.prof
+	"$REPORT" cut.prof > /dev/null 2> err.txt && fail "cut after line $k accepted"
+	expect_eq "cut after line $k" "selinst-report: cut.prof:$k: profile is truncated (no 'end: true' marker; the writer did not finish)" "$(cat err.txt)"
+done
 "$REPORT" rt.prof > flat.txt || { cat flat.txt; fail "report exit $?"; }
 cat flat.txt
 "$REPORT" --format=json rt.prof > rt.json || fail "json exit $?"

@@ -12,7 +12,8 @@ n=$(grep -c '^  - {id: ' misc.prof)
 expect_eq "nodes written" 1001001 "$n"
 grep -q '^overflow: false' misc.prof || fail "overflow flagged"
 grep -q '^complete: true' misc.prof || fail "not complete"
-tail -1 misc.prof | grep -q 'overflow_calls: 0' || fail "file ends early: $(tail -c 200 misc.prof)"
+tail -1 misc.prof | grep -qx 'end: true' || fail "file ends early (no end marker): $(tail -c 200 misc.prof)"
+tail -2 misc.prof | head -1 | grep -q 'overflow_calls: 0' || fail "last thread cut short: $(tail -c 200 misc.prof)"
 rm -f misc.prof
 
 # Budget of 100 nodes: the rest is counted in the overflow node.

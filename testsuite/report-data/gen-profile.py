@@ -9,7 +9,8 @@ The tree shape depends only on --struct-seed (so ranks of one run share
 their call paths, as SPMD programs do); times and counts depend on --seed.
 Every 5th region is a loop (named file:line, with iterations and a
 trip-count histogram).  Nodes are written in preorder with exclusive =
-inclusive - sum(children inclusive), as the runtime writes them.
+inclusive - sum(children inclusive), as the runtime writes them, and the
+file ends with the end marker `end: true`.
 """
 import argparse, random, sys
 
@@ -134,6 +135,7 @@ def main():
                   "        inclusive_ns: %d\n        exclusive_ns: %d%s\n"
                   % (nid[n], p, region[n], calls, incl[n], excl[n], extra))
         w("    overflow_calls: 0\n")
+    w("end: true\n")
     data = "".join(out)
     if a.output == "-":
         sys.stdout.write(data)
