@@ -25,8 +25,11 @@
  * __selinst_loop_exit.  iterations = times the header ran, less the final
  * test when a top-tested loop (header holds nothing but its exit test, as
  * for/while loops have) leaves through that test.  No call is placed in
- * the body, so vectorization is unaffected.  Exits by exception or
- * longjmp are closed by the runtime without the count of that last entry.
+ * the body, so vectorization is unaffected.  An exception that leaves
+ * counted loops lands first in a cleanup pad of ours that hands each
+ * loop its count, innermost first, and resumes unwinding (see
+ * count_eh_exits).  A longjmp out of a loop is closed by the runtime
+ * without the count of that last entry: the register is gone.
  */
 #include "gcc-compat.h"
 #include "selinst-plugin.h"
@@ -179,9 +182,17 @@ static struct selinst_loop *chosen_loop(struct selinst_function *fn, int header)
 	return NULL;
 }
 
+/* A loop given a counter: what an exception path needs to close it. */
+struct counted_loop {
+	class loop *loop;
+	tree descriptor;
+	tree next;		/* header executions so far, this entry */
+	bool test_header;
+};
+
 /* Counter and hooks for one loop (LOOPS_NORMAL: a preheader, one latch). */
 static void instrument_loop(class loop *loop, struct selinst_loop *l,
-			    const char *function_name)
+			    const char *function_name, vec<counted_loop> *counted)
 {
 	tree descriptor = selinst_region_descriptor(SELINST_KIND_LOOP, l->name,
 						    l->file, l->line, function_name);
@@ -205,12 +216,15 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 	gimple_set_location(enter, loc);
 	gsi_insert_on_edge(loop_preheader_edge(loop), enter);
 
+	counted_loop c = { loop, descriptor, next, l->test_header };
+	counted->safe_push(c);
+
 	auto_vec<edge> exits = get_loop_exit_edges(loop);
 	unsigned i;
 	edge e;
 	FOR_EACH_VEC_ELT(exits, i, e) {
 		if (e->flags & (EDGE_EH | EDGE_ABNORMAL))
-			continue;	/* closed by the runtime */
+			continue;	/* count_eh_exits; the runtime */
 		tree count = next;
 		if (e->src == header && l->test_header) {
 			count = make_temp_ssa_name(type, NULL, "selinst_iter");
@@ -224,11 +238,169 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 	}
 }
 
+/* Exception exits.  A statement S inside counted loops that can throw to
+ * a landing pad outside some of them (or out of the function) is given a
+ * new cleanup region C, nested in the region S threw to, whose pad is
+ *
+ *     __selinst_loop_exit (&L1, n1); ... __selinst_loop_exit (&Lk, nk);
+ *     resx C                       (on to S's old landing pad, if any)
+ *
+ * for the counted loops L1 (innermost) .. Lk that S leaves.  The counts
+ * are the loops' header counters, which dominate S; when S is the exit
+ * test of a top-tested loop, that loop's body had not started again: one
+ * less.  Statements with the same old pad, loops and adjustment share one
+ * new pad; PHIs in the old pad get their values through new PHIs in ours. */
+struct eh_exit_group {
+	int old_lp;		/* 0: S had none and left the function */
+	unsigned innermost;	/* index into the counted loops */
+	bool before_body;	/* S is the innermost loop's header test */
+	auto_vec<gimple *> stmts;
+};
+
+static basic_block landing_block(int lp_nr)
+{
+	return label_to_block(cfun, get_eh_landing_pad_from_number(lp_nr)->post_landing_pad);
+}
+
+static void build_eh_exit_pad(eh_exit_group *g, vec<counted_loop> &counted)
+{
+	basic_block old_pad = g->old_lp > 0 ? landing_block(g->old_lp) : NULL;
+	eh_region outer = g->old_lp > 0 ? get_eh_region_from_lp_number(g->old_lp) : NULL;
+	eh_region region = gen_eh_region_cleanup(outer);
+	eh_landing_pad lp = gen_eh_landing_pad(region);
+	const counted_loop &first = counted[g->innermost];
+	location_t loc = loop_location(first.loop);
+	tree label = create_artificial_label(loc);
+	lp->post_landing_pad = label;
+	EH_LANDING_PAD_NR(label) = lp->index;
+
+	basic_block sbb = gimple_bb(g->stmts[0]);
+	basic_block pad = create_empty_bb(EXIT_BLOCK_PTR_FOR_FN(cfun)->prev_bb);
+	class loop *home = old_pad ? find_common_loop(sbb->loop_father, old_pad->loop_father)
+				   : current_loops->tree_root;
+	add_bb_to_loop(pad, home);
+
+	gimple_stmt_iterator gsi = gsi_start_bb(pad);
+	gsi_insert_after(&gsi, gimple_build_label(label), GSI_NEW_STMT);
+	tree type = uint64_type_node;
+	for (unsigned k = g->innermost; k < counted.length(); k++) {
+		const counted_loop &c = counted[k];
+		if (!flow_bb_inside_loop_p(c.loop, sbb)
+		    || (old_pad && flow_bb_inside_loop_p(c.loop, old_pad)))
+			continue;
+		tree count = c.next;
+		if (k == g->innermost && g->before_body) {
+			count = make_temp_ssa_name(type, NULL, "selinst_iter");
+			gsi_insert_after(&gsi, gimple_build_assign(count, MINUS_EXPR, c.next,
+						build_int_cst(type, 1)), GSI_NEW_STMT);
+		}
+		gcall *exit = gimple_build_call(selinst_hook_decl(HOOK_LOOP_EXIT), 2,
+						build_fold_addr_expr(c.descriptor), count);
+		gimple_set_location(exit, loc);
+		gsi_insert_after(&gsi, exit, GSI_NEW_STMT);
+	}
+	gresx *resx = gimple_build_resx(region->index);
+	gimple_set_location(resx, loc);
+	gsi_insert_after(&gsi, resx, GSI_NEW_STMT);
+
+	/* Move each S's EH edge from the old pad to ours, keeping what the
+	 * old pad's PHIs received along it. */
+	auto_vec<gphi *> old_phis;
+	auto_vec<gphi *> new_phis;
+	if (old_pad)
+		for (gphi_iterator pi = gsi_start_phis(old_pad); !gsi_end_p(pi); gsi_next(&pi)) {
+			gphi *phi = pi.phi();
+			old_phis.safe_push(phi);
+			new_phis.safe_push(create_phi_node(copy_ssa_name(gimple_phi_result(phi)), pad));
+		}
+	unsigned i;
+	gimple *stmt;
+	FOR_EACH_VEC_ELT(g->stmts, i, stmt) {
+		basic_block bb = gimple_bb(stmt);
+		if (stmt != SELINST_LAST_STMT(bb))
+			split_block(bb, stmt);
+		bb = gimple_bb(stmt);
+		edge old_edge = old_pad ? find_edge(bb, old_pad) : NULL;
+		auto_vec<tree> args;
+		if (old_edge) {
+			for (unsigned p = 0; p < old_phis.length(); p++)
+				args.safe_push(PHI_ARG_DEF_FROM_EDGE(old_phis[p], old_edge));
+			remove_edge(old_edge);
+		}
+		if (g->old_lp > 0)
+			remove_stmt_from_eh_lp(stmt);
+		add_stmt_to_eh_lp(stmt, lp->index);
+		SELINST_MAKE_EH_EDGES(stmt);
+		edge new_edge = find_edge(bb, pad);
+		for (unsigned p = 0; p < args.length(); p++)
+			add_phi_arg(new_phis[p], args[p], new_edge, UNKNOWN_LOCATION);
+	}
+	if (old_pad) {
+		add_stmt_to_eh_lp(resx, g->old_lp);
+		SELINST_MAKE_EH_EDGES(resx);
+		edge onward = find_edge(pad, old_pad);
+		for (unsigned p = 0; p < old_phis.length(); p++)
+			add_phi_arg(old_phis[p], gimple_phi_result(new_phis[p]), onward,
+				    UNKNOWN_LOCATION);
+	}
+}
+
+static void count_eh_exits(vec<counted_loop> &counted)
+{
+	if (counted.is_empty() || !cfun->eh)
+		return;
+	auto_vec<eh_exit_group *> groups;
+	basic_block bb;
+	FOR_EACH_BB_FN(bb, cfun) {
+		if (bb->loop_father == current_loops->tree_root)
+			continue;
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+		     gsi_next(&gsi)) {
+			gimple *stmt = gsi_stmt(gsi);
+			if (!stmt_could_throw_p(cfun, stmt))
+				continue;
+			int lp_nr = lookup_stmt_eh_lp(stmt);
+			if (lp_nr < 0)
+				continue;	/* must-not-throw: terminate */
+			basic_block dest = lp_nr > 0 ? landing_block(lp_nr) : NULL;
+			/* The innermost counted loop that S leaves (counted is
+			 * innermost first). */
+			unsigned k;
+			for (k = 0; k < counted.length(); k++)
+				if (flow_bb_inside_loop_p(counted[k].loop, bb)
+				    && !(dest && flow_bb_inside_loop_p(counted[k].loop, dest)))
+					break;
+			if (k == counted.length())
+				continue;
+			bool before_body = bb == counted[k].loop->header
+				&& counted[k].test_header;
+			eh_exit_group *g = NULL;
+			for (unsigned j = 0; j < groups.length() && !g; j++)
+				if (groups[j]->old_lp == lp_nr && groups[j]->innermost == k
+				    && groups[j]->before_body == before_body)
+					g = groups[j];
+			if (!g) {
+				g = new eh_exit_group;
+				g->old_lp = lp_nr;
+				g->innermost = k;
+				g->before_body = before_body;
+				groups.safe_push(g);
+			}
+			g->stmts.safe_push(stmt);
+		}
+	}
+	for (unsigned j = 0; j < groups.length(); j++) {
+		build_eh_exit_pad(groups[j], counted);
+		delete groups[j];
+	}
+}
+
 void selinst_instrument_loops(struct selinst_function *fn)
 {
 	/* Preheaders and single latches keep headers: the loops chosen before
 	 * are found again by header index. */
 	loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+	auto_vec<counted_loop> counted;
 	/* Innermost first: on an edge leaving several loops the inner loop's
 	 * exit is queued, and so runs, before the outer one's. */
 	SELINST_FOR_EACH_LOOP(cfun, loop, LI_FROM_INNERMOST) {
@@ -240,9 +412,10 @@ void selinst_instrument_loops(struct selinst_function *fn)
 			l->reason = "loop structure not in normal form";
 			continue;
 		}
-		instrument_loop(loop, l, fn->name);
+		instrument_loop(loop, l, fn->name, &counted);
 	}
 	gsi_commit_edge_inserts();
+	count_eh_exits(counted);
 	loop_optimizer_finalize();
 }
 
