@@ -52,7 +52,16 @@ gcc -fplugin=$PLUGIN -fplugin-arg-selinst-decisions=%u.dec.yaml -c p.c q.c || fa
 [ -f p.c.dec.yaml ] && [ -f q.c.dec.yaml ] || fail "%u files: $(ls)"
 expect_eq "%u unit" "q.c" "$(yget q.c.dec.yaml 'd["unit"]')"
 
-# The plugin refuses a GCC it was not built for (gcc-11, when installed).
+# The plugin refuses a GCC it was not built for: a copy built to claim
+# GCC 11.9.0 is loaded into this GCC.
+plugin_inc=$(gcc -print-file-name=plugin)/include
+g++ -O0 -std=gnu++14 -fPIC -fno-rtti -fno-exceptions -I"$plugin_inc" -shared \
+	-DSELINST_TEST_BUILT_FOR='"11.9.0"' -o other.so $SELINST_ROOT/plugin/*.cc -lgmp -lyaml \
+	|| fail "build the other-GCC copy"
+gcc -fplugin=./other.so -c p.c -o po.o 2>erro.txt && fail "loaded a plugin built for another GCC"
+grep -q "selinst: this plugin was built for GCC 11.9.0 .* and cannot be loaded into GCC $(gcc -dumpfullversion)" erro.txt \
+	|| fail "other-GCC message: $(cat erro.txt)"
+# The same with a real other GCC, when one is installed.
 if command -v gcc-11 >/dev/null && [ -d "$(gcc-11 -print-file-name=plugin)/include" ]; then
 	gcc-11 -fplugin=$PLUGIN -c p.c -o p11.o 2>err11.txt && fail "loaded into gcc-11"
 	grep -q "built for GCC 12" err11.txt || fail "gcc-11 message: $(cat err11.txt)"
