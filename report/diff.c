@@ -71,10 +71,7 @@ int diff_views(FILE *out, const view *base, const view *nw, const opts *o, doubl
 			int len = fprintf(out, "%9.3f %9.3f %+9.3f %8s %5.1f%% ", b / 1e9, x / 1e9,
 					  (x - b) / 1e9, change,
 					  base->total ? 100 * b / (double)base->total : 0.0);
-			if (o->wide || (int)strlen(r->name) <= 80 - len)
-				fprintf(out, "%s\n", r->name);
-			else
-				fprintf(out, "%.*s+\n", 80 - len - 1, r->name);
+			put_name(out, o, len, r->name);
 		}
 	}
 	if (fail_above >= 0) {

@@ -8,54 +8,19 @@
 #include "report.h"
 #include <stdlib.h>
 
-typedef struct cedge { uint32_t from, to; uint64_t calls, incl; } cedge;
-
 static void cg_name(FILE *out, const char *s)
 {
 	for (; *s; s++)
 		putc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
 }
 
-static int cmp_edge(const void *x, const void *y, void *arg)
-{
-	const uint32_t *rank = arg;
-	const cedge *a = x, *b = y;
-	if (rank[a->from] != rank[b->from])
-		return rank[a->from] < rank[b->from] ? -1 : 1;
-	return rank[a->to] < rank[b->to] ? -1 : rank[a->to] > rank[b->to];
-}
-
 void export_callgrind(FILE *out, const view *v, const opts *o)
 {
 	(void)o;
 	uint32_t *ix = view_sorted_regions(v, true);
-	uint32_t *rank = xmalloc((v->nregions + 1) * sizeof *rank);
-	for (size_t i = 0; i < v->nregions; i++)
-		rank[ix[i]] = (uint32_t)i;
-	u64map m;
-	u64map_init(&m, 256);
-	cedge *e = NULL;
-	size_t ne = 0, cap = 0;
-	for (size_t i = 1; i < v->nnodes; i++) {
-		const cnode *c = &v->nodes[i];
-		if (c->parent == 0)
-			continue;
-		uint32_t from = v->nodes[c->parent].region, to = c->region;
-		bool fresh;
-		uint32_t *slot = u64map_put(&m, (uint64_t)from << 32 | to, &fresh);
-		if (fresh) {
-			if (ne == cap) {
-				cap = cap ? 2 * cap : 64;
-				e = xrealloc(e, cap * sizeof *e);
-			}
-			e[ne] = (cedge){ from, to, 0, 0 };
-			*slot = (uint32_t)ne++;
-		}
-		e[*slot].calls += c->calls;
-		e[*slot].incl += c->incl;
-	}
-	if (ne > 1)
-		qsort_r(e, ne, sizeof *e, cmp_edge, rank);
+	uint32_t *rank = view_region_ranks(v, ix);
+	size_t ne;
+	vedge *e = view_edges(v, NULL, rank, &ne);
 
 	fprintf(out, "# callgrind format\nversion: 1\ncreator: selinst-report\n");
 	fprintf(out, "cmd: ");
@@ -83,5 +48,4 @@ void export_callgrind(FILE *out, const view *v, const opts *o)
 	free(e);
 	free(ix);
 	free(rank);
-	u64map_free(&m);
 }

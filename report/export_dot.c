@@ -20,17 +20,6 @@ static void dot_str(FILE *out, const char *s)
 	}
 }
 
-typedef struct edge { uint32_t from, to; uint64_t calls, incl; } edge;
-
-static int cmp_edge(const void *x, const void *y, void *arg)
-{
-	const uint32_t *rank = arg;
-	const edge *a = x, *b = y;
-	if (rank[a->from] != rank[b->from])
-		return rank[a->from] < rank[b->from] ? -1 : 1;
-	return rank[a->to] < rank[b->to] ? -1 : rank[a->to] > rank[b->to];
-}
-
 void export_dot(FILE *out, const view *v, const opts *o)
 {
 	uint64_t min = (uint64_t)((double)v->total * o->prune / 100.0);
@@ -40,9 +29,7 @@ void export_dot(FILE *out, const view *v, const opts *o)
 	/* Node names follow the sorted order, so they do not depend on the
 	 * order the files were read in. */
 	uint32_t *ix = view_sorted_regions(v, true);
-	uint32_t *rank = xmalloc((v->nregions + 1) * sizeof *rank);
-	for (size_t i = 0; i < v->nregions; i++)
-		rank[ix[i]] = (uint32_t)i;
+	uint32_t *rank = view_region_ranks(v, ix);
 	bool *keep = xcalloc(v->nregions + 1, sizeof *keep);
 	for (size_t k = 0; k < v->nregions; k++) {
 		size_t i = ix[k];
@@ -65,32 +52,8 @@ void export_dot(FILE *out, const view *v, const opts *o)
 			v->total ? 100.0 * (double)r->incl / (double)v->total : 0.0,
 			(unsigned long long)r->calls, r->kind == K_LOOP ? "entries" : "calls");
 	}
-	u64map m;
-	u64map_init(&m, 256);
-	edge *e = NULL;
-	size_t ne = 0, cap = 0;
-	for (size_t i = 1; i < v->nnodes; i++) {
-		const cnode *c = &v->nodes[i];
-		if (c->parent == 0)
-			continue;
-		uint32_t from = v->nodes[c->parent].region, to = c->region;
-		if (!keep[from] || !keep[to])
-			continue;
-		bool fresh;
-		uint32_t *slot = u64map_put(&m, (uint64_t)from << 32 | to, &fresh);
-		if (fresh) {
-			if (ne == cap) {
-				cap = cap ? 2 * cap : 64;
-				e = xrealloc(e, cap * sizeof *e);
-			}
-			e[ne] = (edge){ from, to, 0, 0 };
-			*slot = (uint32_t)ne++;
-		}
-		e[*slot].calls += c->calls;
-		e[*slot].incl += c->incl;
-	}
-	if (ne > 1)
-		qsort_r(e, ne, sizeof *e, cmp_edge, rank);
+	size_t ne;
+	vedge *e = view_edges(v, keep, rank, &ne);
 	for (size_t k = 0; k < ne; k++) {
 		double w = v->total ? 1.0 + 4.0 * (double)e[k].incl / (double)v->total : 1.0;
 		char t[32];
@@ -103,5 +66,4 @@ void export_dot(FILE *out, const view *v, const opts *o)
 	free(ix);
 	free(rank);
 	free(keep);
-	u64map_free(&m);
 }

@@ -32,15 +32,11 @@ void export_json(FILE *out, const view *v, const opts *o)
 		fprintf(out, ", \"pid\": %lld}", (long long)p->pid);
 	}
 	fprintf(out, "\n  ],\n  \"regions\": [");
-	uint32_t *ix = view_sorted_regions(v, false);
-	int shown = 0;
-	for (size_t i = 0; i < v->nregions; i++) {
+	size_t n;
+	uint32_t *ix = view_listed_regions(v, o, false, false, o->top, &n);
+	for (size_t i = 0; i < n; i++) {
 		const region *r = &v->regions[ix[i]];
-		if (!region_selected(o, r))
-			continue;
-		if (o->top && shown >= o->top)
-			break;
-		fprintf(out, "%s\n    {\"name\": ", shown++ ? "," : "");
+		fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
 		json_str(out, r->name);
 		fprintf(out, ", \"kind\": \"%s\", \"file\": ", kind_name(r->kind));
 		json_str(out, r->file);

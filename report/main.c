@@ -40,6 +40,28 @@ static double parse_num(const char *s, const char *opt)
 	return d;
 }
 
+typedef void render_fn(FILE *out, const view *v, const opts *o);
+
+/* --format=NAME; "text" prints the chosen view. */
+static const struct { const char *name; render_fn *fn; } formats[] = {
+	{ "text", NULL }, { "json", export_json }, { "folded", export_folded },
+	{ "svg", export_svg }, { "dot", export_dot }, { "callgrind", export_callgrind },
+	{ "chrome", export_chrome },
+};
+#define NFORMATS (sizeof formats / sizeof formats[0])
+
+static render_fn *format_fn(const char *name)
+{
+	char names[200] = "";
+	for (size_t i = 0; i < NFORMATS; i++) {
+		if (!strcmp(name, formats[i].name))
+			return formats[i].fn;
+		snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+			 i ? ", " : "", formats[i].name);
+	}
+	die_usage("unknown format '%s' (%s)", name, names);
+}
+
 enum { O_TREE = 256, O_THREADS, O_LOOPS, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
        O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION };
 
@@ -62,7 +84,8 @@ int main(int argc, char **argv)
 		{ 0, 0, 0, 0 }
 	};
 	opts o = { .prune = 0.1 };
-	const char *vname = "flat", *format = "text", *outpath = NULL;
+	render_fn *view_fn = view_flat, *format = NULL;
+	const char *outpath = NULL;
 	bool diff = false;
 	double fail_above = -1;
 	regex_t re;
@@ -71,10 +94,10 @@ int main(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
 		switch (c) {
-		case O_TREE: vname = "tree"; break;
-		case O_THREADS: vname = "threads"; break;
-		case O_LOOPS: vname = "loops"; break;
-		case O_FLAT: vname = "flat"; break;
+		case O_TREE: view_fn = view_tree; break;
+		case O_THREADS: view_fn = view_threads; break;
+		case O_LOOPS: view_fn = view_loops; break;
+		case O_FLAT: view_fn = view_flat; break;
 		case O_WIDE: o.wide = true; break;
 		case O_TOP: {
 			double d = parse_num(optarg, "--top");
@@ -99,15 +122,7 @@ int main(int argc, char **argv)
 			o.regex = &re;
 			break;
 		}
-		case O_FORMAT:
-			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
-			    strcmp(optarg, "folded") && strcmp(optarg, "svg") &&
-			    strcmp(optarg, "dot") && strcmp(optarg, "callgrind") &&
-			    strcmp(optarg, "chrome"))
-				die_usage("unknown format '%s' (text, json, folded, svg, dot, "
-					  "callgrind, chrome)", optarg);
-			format = optarg;
-			break;
+		case O_FORMAT: format = format_fn(optarg); break;
 		case O_DIFF: diff = true; break;
 		case O_FAIL: fail_above = parse_num(optarg, "--fail-above"); break;
 		case 'o': outpath = optarg; break;
@@ -142,29 +157,10 @@ int main(int argc, char **argv)
 		rc = diff_views(out, &base, &nw, &o, fail_above);
 	} else {
 		view v;
-		view_init(&v, !strcmp(format, "chrome"));
+		view_init(&v, format == export_chrome);	/* chrome lays out each thread's tree */
 		if (view_load(&v, files, nfiles) < 0)
 			return 2;
-		if (!strcmp(format, "json"))
-			export_json(out, &v, &o);
-		else if (!strcmp(format, "folded"))
-			export_folded(out, &v, &o);
-		else if (!strcmp(format, "svg"))
-			export_svg(out, &v, &o);
-		else if (!strcmp(format, "dot"))
-			export_dot(out, &v, &o);
-		else if (!strcmp(format, "callgrind"))
-			export_callgrind(out, &v, &o);
-		else if (!strcmp(format, "chrome"))
-			export_chrome(out, &v, &o);
-		else if (!strcmp(vname, "tree"))
-			view_tree(out, &v, &o);
-		else if (!strcmp(vname, "threads"))
-			view_threads(out, &v, &o);
-		else if (!strcmp(vname, "loops"))
-			view_loops(out, &v, &o);
-		else
-			view_flat(out, &v, &o);
+		(format ? format : view_fn)(out, &v, &o);
 	}
 	if (fflush(out) || ferror(out)) {
 		fprintf(stderr, "selinst-report: %s: write error: %s\n",

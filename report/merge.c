@@ -316,22 +316,26 @@ static int cmp_region(const region *a, const region *b)
 	return a->kind - b->kind;
 }
 
+/* Larger time first, then by identity. */
+static int cmp_by_time(const region *a, const region *b, uint64_t ta, uint64_t tb)
+{
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	return cmp_region(a, b);
+}
+
 static int cmp_by_excl(const void *x, const void *y, void *arg)
 {
 	const view *v = arg;
 	const region *a = &v->regions[*(const uint32_t *)x], *b = &v->regions[*(const uint32_t *)y];
-	if (a->excl != b->excl)
-		return a->excl > b->excl ? -1 : 1;
-	return cmp_region(a, b);
+	return cmp_by_time(a, b, a->excl, b->excl);
 }
 
 static int cmp_by_incl(const void *x, const void *y, void *arg)
 {
 	const view *v = arg;
 	const region *a = &v->regions[*(const uint32_t *)x], *b = &v->regions[*(const uint32_t *)y];
-	if (a->incl != b->incl)
-		return a->incl > b->incl ? -1 : 1;
-	return cmp_region(a, b);
+	return cmp_by_time(a, b, a->incl, b->incl);
 }
 
 uint32_t *view_sorted_regions(const view *v, bool by_incl)
@@ -342,6 +346,70 @@ uint32_t *view_sorted_regions(const view *v, bool by_incl)
 	if (v->nregions > 1)
 		qsort_r(ix, v->nregions, sizeof *ix, by_incl ? cmp_by_incl : cmp_by_excl, (void *)v);
 	return ix;
+}
+
+uint32_t *view_listed_regions(const view *v, const opts *o, bool by_incl, bool loops_only,
+			      int top, size_t *n)
+{
+	uint32_t *ix = view_sorted_regions(v, by_incl);
+	size_t k = 0;
+	for (size_t i = 0; i < v->nregions && (top <= 0 || k < (size_t)top); i++) {
+		const region *r = &v->regions[ix[i]];
+		if ((!loops_only || r->kind == K_LOOP) && region_selected(o, r))
+			ix[k++] = ix[i];
+	}
+	*n = k;
+	return ix;
+}
+
+uint32_t *view_region_ranks(const view *v, const uint32_t *ix)
+{
+	uint32_t *rank = xmalloc((v->nregions + 1) * sizeof *rank);
+	for (size_t i = 0; i < v->nregions; i++)
+		rank[ix[i]] = (uint32_t)i;
+	return rank;
+}
+
+static int cmp_edge(const void *x, const void *y, void *arg)
+{
+	const uint32_t *rank = arg;
+	const vedge *a = x, *b = y;
+	if (rank[a->from] != rank[b->from])
+		return rank[a->from] < rank[b->from] ? -1 : 1;
+	return rank[a->to] < rank[b->to] ? -1 : rank[a->to] > rank[b->to];
+}
+
+vedge *view_edges(const view *v, const bool *keep, const uint32_t *rank, size_t *n)
+{
+	u64map m;
+	u64map_init(&m, 256);
+	vedge *e = NULL;
+	size_t ne = 0, cap = 0;
+	for (size_t i = 1; i < v->nnodes; i++) {
+		const cnode *c = &v->nodes[i];
+		if (c->parent == 0)
+			continue;
+		uint32_t from = v->nodes[c->parent].region, to = c->region;
+		if (keep && (!keep[from] || !keep[to]))
+			continue;
+		bool fresh;
+		uint32_t *slot = u64map_put(&m, (uint64_t)from << 32 | to, &fresh);
+		if (fresh) {
+			if (ne == cap) {
+				cap = cap ? 2 * cap : 64;
+				e = xrealloc(e, cap * sizeof *e);
+			}
+			e[ne] = (vedge){ from, to, 0, 0 };
+			*slot = (uint32_t)ne++;
+		}
+		e[*slot].calls += c->calls;
+		e[*slot].incl += c->incl;
+	}
+	u64map_free(&m);
+	if (ne > 1)
+		qsort_r(e, ne, sizeof *e, cmp_edge, (void *)rank);
+	*n = ne;
+	return e;
 }
 
 static int cmp_child(const void *x, const void *y, void *arg)

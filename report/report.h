@@ -73,6 +73,22 @@ ynode *ydom_parse_libyaml(const char *buf, size_t len, arena *a, yerr *e);
 /* The fast path: NULL when the text leaves its subset (then use libyaml). */
 ynode *ydom_parse_fast(const char *buf, size_t len, arena *a);
 ynode *ymap_get(const ynode *map, const char *key);
+/* Tree building, shared by both parsers. */
+static inline ynode *ynode_new(arena *a, int type, unsigned line)
+{
+	ynode *n = arena_alloc(a, sizeof *n);
+	*n = (ynode){ .type = (uint8_t)type, .line = line };
+	return n;
+}
+static inline void ynode_append(ynode *parent, ynode *child)
+{
+	if (parent->last)
+		parent->last->next = child;
+	else
+		parent->first = child;
+	parent->last = child;
+	parent->n++;
+}
 
 /* ---- profile_read.c -------------------------------------------------- */
 typedef struct pregion {
@@ -164,6 +180,15 @@ void view_free(view *v);
 long view_find_region(const view *v, const region *q);
 /* Region indices sorted by exclusive time (ties: name, file, line). */
 uint32_t *view_sorted_regions(const view *v, bool by_incl);
+/* RANK[r] = position of region r in the order IX (from view_sorted_regions). */
+uint32_t *view_region_ranks(const view *v, const uint32_t *ix);
+/* One caller -> callee pair of regions, summed over the merged tree. */
+typedef struct vedge { uint32_t from, to; uint64_t calls, incl; } vedge;
+/* The call edges of V: one per (caller region, callee region) pair in the
+ * merged tree, with calls and inclusive time summed over all its call
+ * paths; only pairs with both regions in KEEP (NULL: all).  Sorted by
+ * RANK of the caller, then of the callee.  Count in *N; free the array. */
+vedge *view_edges(const view *v, const bool *keep, const uint32_t *rank, size_t *n);
 /* Children of node N sorted by inclusive time, descending. */
 uint32_t *view_children(const view *v, uint32_t n, size_t *count);
 void view_walk(const view *v,
@@ -183,6 +208,14 @@ typedef struct opts {
 	void *regex;			/* compiled, NULL when no filter */
 } opts;
 bool region_selected(const opts *o, const region *r);
+/* The regions a listing shows, in view_sorted_regions order: those
+ * --filter selects (only loops with LOOPS_ONLY), at most TOP of them
+ * (0: all).  Count in *N; free the array. */
+uint32_t *view_listed_regions(const view *v, const opts *o, bool by_incl, bool loops_only,
+			      int top, size_t *n);
+/* Prints NAME and a newline in the columns of an 80-column line left
+ * after USED, cut with '+' when needed (whole with --wide). */
+void put_name(FILE *out, const opts *o, int used, const char *name);
 
 void view_flat(FILE *out, const view *v, const opts *o);
 void view_tree(FILE *out, const view *v, const opts *o);

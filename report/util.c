@@ -267,3 +267,13 @@ void fmt_time(char *buf, size_t n, double ns)
 	else
 		snprintf(buf, n, "%.2f%s", ns, unit[u]);
 }
+
+void put_name(FILE *out, const opts *o, int used, const char *name)
+{
+	int room = 80 - used;
+	int len = (int)strlen(name);
+	if (o->wide || len <= room || room < 8)
+		fprintf(out, "%s\n", name);
+	else
+		fprintf(out, "%.*s+\n", room - 1, name);
+}

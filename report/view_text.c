@@ -11,20 +11,12 @@
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
 
+/* How many of N listed regions a table shows: TOP, or all when TOP is 0. */
+static size_t top_of(size_t n, int top) { return top > 0 && (size_t)top < n ? (size_t)top : n; }
+
 static double pct(const view *v, uint64_t ns)
 {
 	return v->total ? 100.0 * (double)ns / (double)v->total : 0.0;
-}
-
-/* Prints NAME in the columns left after USED, cut with '+' when needed. */
-static void put_name(FILE *out, const opts *o, int used, const char *name)
-{
-	int room = COLS - used;
-	int len = (int)strlen(name);
-	if (o->wide || len <= room || room < 8)
-		fprintf(out, "%s\n", name);
-	else
-		fprintf(out, "%.*s+\n", room - 1, name);
 }
 
 static const char *kind_short(int kind)
@@ -49,15 +41,10 @@ void view_flat(FILE *out, const view *v, const opts *o)
 	header(out, v, "Flat profile");
 	fprintf(out, "\n%9s %9s %6s %11s %9s %-4s %s\n", "excl s", "incl s", "%total",
 		"calls", "incl/call", "kind", "region");
-	uint32_t *ix = view_sorted_regions(v, false);
-	int shown = 0;
-	for (size_t i = 0; i < v->nregions; i++) {
+	size_t n;
+	uint32_t *ix = view_listed_regions(v, o, false, false, 0, &n);
+	for (size_t i = 0; i < top_of(n, o->top); i++) {
 		const region *r = &v->regions[ix[i]];
-		if (!region_selected(o, r))
-			continue;
-		if (o->top && shown >= o->top)
-			break;
-		shown++;
 		char e[32], in[32], pc[32];
 		fmt_secs(e, sizeof e, secs(r->excl));
 		fmt_secs(in, sizeof in, secs(r->incl));
@@ -69,19 +56,13 @@ void view_flat(FILE *out, const view *v, const opts *o)
 			(unsigned long long)r->calls, pc, kind_short(r->kind));
 		put_name(out, o, 9 + 1 + 9 + 1 + 6 + 1 + 11 + 1 + 9 + 1 + 4 + 1, r->name);
 	}
-	if (v->nprocs > 1 && shown) {
+	if (v->nprocs > 1 && n) {
 		fprintf(out, "\nPer process (%zu): exclusive seconds, min / mean / max over processes\n",
 			v->nprocs);
 		fprintf(out, "%9s %9s %9s %8s %5s %s\n", "min", "mean", "max", "max/mean",
 			"procs", "region");
-		shown = 0;
-		for (size_t i = 0; i < v->nregions; i++) {
+		for (size_t i = 0; i < top_of(n, o->top ? o->top : 20); i++) {
 			const region *r = &v->regions[ix[i]];
-			if (!region_selected(o, r))
-				continue;
-			if ((o->top ? o->top : 20) <= shown)
-				break;
-			shown++;
 			double mean = (double)r->excl / (double)v->nprocs;
 			char a[32], b[32], c[32];
 			fmt_secs(a, sizeof a, secs(r->pmin_excl));
@@ -174,17 +155,13 @@ void view_threads(FILE *out, const view *v, const opts *o)
 		fprintf(out, "%-12s %10llu %9s %5.1f%%\n", nm, (unsigned long long)t->tid, s,
 			pct(v, t->total));
 	}
-	int top = o->top ? o->top : 10;
-	uint32_t *ix = view_sorted_regions(v, false);
+	size_t n;
+	uint32_t *ix = view_listed_regions(v, o, false, false, o->top ? o->top : 10, &n);
 	fprintf(out, "\nTop regions: exclusive seconds per thread (over the threads that entered them)\n");
 	fprintf(out, "%7s %9s %9s %9s %9s %s\n", "threads", "min", "mean", "max", "max/mean",
 		"region");
-	int shown = 0;
-	for (size_t i = 0; i < v->nregions && shown < top; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const region *r = &v->regions[ix[i]];
-		if (!region_selected(o, r))
-			continue;
-		shown++;
 		uint64_t mn = UINT64_MAX, mx = 0, sum = 0;
 		uint32_t cnt = 0;
 		for (size_t k = 0; k < v->nthreads; k++) {
@@ -215,12 +192,8 @@ void view_threads(FILE *out, const view *v, const opts *o)
 			fprintf(out, "%9.9s ", nm);
 		}
 		fprintf(out, "region\n");
-		shown = 0;
-		for (size_t i = 0; i < v->nregions && shown < top; i++) {
+		for (size_t i = 0; i < n; i++) {
 			const region *r = &v->regions[ix[i]];
-			if (!region_selected(o, r))
-				continue;
-			shown++;
 			for (size_t k = 0; k < v->nthreads; k++) {
 				bool f;
 				uint64_t x = thread_region(&v->threads[k], ix[i], &f);
@@ -246,15 +219,10 @@ void view_loops(FILE *out, const view *v, const opts *o)
 	fprintf(out, "%9s %6s %9s %10s %12s %8s %s\n", "total", "%total", "self", "entries",
 		"iterations", "it/entry", "loop");
 	fprintf(out, "%10s %s\n", "", "in function; trip counts (iterations per entry: entries)");
-	uint32_t *ix = view_sorted_regions(v, true);
-	int shown = 0;
-	for (size_t i = 0; i < v->nregions; i++) {
+	size_t n;
+	uint32_t *ix = view_listed_regions(v, o, true, true, o->top, &n);
+	for (size_t i = 0; i < n; i++) {
 		const region *r = &v->regions[ix[i]];
-		if (r->kind != K_LOOP || !region_selected(o, r))
-			continue;
-		if (o->top && shown >= o->top)
-			break;
-		shown++;
 		char in[32], e[32], buf[400];
 		fmt_time(in, sizeof in, (double)r->incl);
 		fmt_time(e, sizeof e, (double)r->excl);
@@ -285,7 +253,7 @@ void view_loops(FILE *out, const view *v, const opts *o)
 			fputs(" (none recorded)", out);
 		putc('\n', out);
 	}
-	if (!shown)
+	if (!n)
 		fprintf(out, "(no loop regions in the profile)\n");
 	free(ix);
 }

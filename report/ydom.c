@@ -18,25 +18,6 @@
 
 #define MAX_DEPTH 64
 
-static ynode *newnode(arena *a, int type, unsigned line)
-{
-	ynode *n = arena_alloc(a, sizeof *n);
-	memset(n, 0, sizeof *n);
-	n->type = (uint8_t)type;
-	n->line = line;
-	return n;
-}
-
-static void append(ynode *parent, ynode *child)
-{
-	if (parent->last)
-		parent->last->next = child;
-	else
-		parent->first = child;
-	parent->last = child;
-	parent->n++;
-}
-
 ynode *ymap_get(const ynode *map, const char *key)
 {
 	if (!map || map->type != Y_MAP)
@@ -76,32 +57,26 @@ ynode *ydom_parse_libyaml(const char *buf, size_t len, arena *a, yerr *e)
 		}
 		unsigned line = (unsigned)ev.start_mark.line + 1;
 		ynode *n = NULL;
+		const char *stop = NULL;	/* an error that ends the parse */
 		switch (ev.type) {
 		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1) {
-				e->line = line;
-				snprintf(e->msg, sizeof e->msg, "more than one YAML document");
-				root = NULL;
-				done = true;
-			}
+			if (++docs > 1)
+				stop = "more than one YAML document";
 			break;
 		case YAML_ALIAS_EVENT:
-			e->line = line;
-			snprintf(e->msg, sizeof e->msg, "YAML aliases are not allowed in a profile");
-			root = NULL;
-			done = true;
+			stop = "YAML aliases are not allowed in a profile";
 			break;
 		case YAML_SCALAR_EVENT:
-			n = newnode(a, Y_SCALAR, line);
+			n = ynode_new(a, Y_SCALAR, line);
 			n->s = arena_strndup(a, (const char *)ev.data.scalar.value,
 					     ev.data.scalar.length);
 			n->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
 			break;
 		case YAML_SEQUENCE_START_EVENT:
-			n = newnode(a, Y_SEQ, line);
+			n = ynode_new(a, Y_SEQ, line);
 			break;
 		case YAML_MAPPING_START_EVENT:
-			n = newnode(a, Y_MAP, line);
+			n = ynode_new(a, Y_MAP, line);
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
@@ -116,19 +91,21 @@ ynode *ydom_parse_libyaml(const char *buf, size_t len, arena *a, yerr *e)
 		}
 		if (n) {
 			if (sp > 0)
-				append(stack[sp - 1], n);
+				ynode_append(stack[sp - 1], n);
 			else
 				root = n;
 			if (n->type != Y_SCALAR) {
-				if (sp == MAX_DEPTH) {
-					e->line = line;
-					snprintf(e->msg, sizeof e->msg, "YAML nested too deeply");
-					root = NULL;
-					done = true;
-				} else {
+				if (sp == MAX_DEPTH)
+					stop = "YAML nested too deeply";
+				else
 					stack[sp++] = n;
-				}
 			}
+		}
+		if (stop) {
+			e->line = line;
+			snprintf(e->msg, sizeof e->msg, "%s", stop);
+			root = NULL;
+			done = true;
 		}
 		yaml_event_delete(&ev);
 	}

@@ -33,24 +33,7 @@ typedef struct fp {
 
 __attribute__((noreturn)) static void bail(fp *f) { longjmp(f->jb, 1); }
 
-static ynode *mk(fp *f, int type)
-{
-	ynode *n = arena_alloc(f->a, sizeof *n);
-	memset(n, 0, sizeof *n);
-	n->type = (uint8_t)type;
-	n->line = f->line;
-	return n;
-}
-
-static void add(ynode *p, ynode *c)
-{
-	if (p->last)
-		p->last->next = c;
-	else
-		p->first = c;
-	p->last = c;
-	p->n++;
-}
+static ynode *mk(fp *f, int type) { return ynode_new(f->a, type, f->line); }
 
 /* Advance to the next line with content; skips blank and comment lines. */
 static void next_line(fp *f)
@@ -173,8 +156,8 @@ static const char *flow_items(fp *f, const char *p, const char *end, ynode **out
 			} else {
 				p = scalar(f, p, end, true, &v);
 			}
-			add(m, k);
-			add(m, v);
+			ynode_append(m, k);
+			ynode_append(m, v);
 			if (p < end && *p == ',') {
 				p++;
 				while (p < end && *p == ' ')
@@ -268,8 +251,8 @@ static ynode *map(fp *f, int ind)
 			if (f->ind > ind)
 				bail(f);	/* a continuation line or bad indentation */
 		}
-		add(m, k);
-		add(m, v);
+		ynode_append(m, k);
+		ynode_append(m, v);
 	}
 	if (f->ind > ind)
 		bail(f);
@@ -303,7 +286,7 @@ static ynode *seq(fp *f, int ind)
 				item = inline_value(f);
 			f->depth--;
 		}
-		add(s, item);
+		ynode_append(s, item);
 	}
 	if (f->ind > ind)
 		bail(f);
