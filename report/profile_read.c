@@ -262,6 +262,12 @@ static int parse_doc(ctx *c, const ynode *root)
 	if (ver) {
 		if (ver->type != Y_SCALAR)
 			bad(c, ver->line, "'version' of profile must be a scalar");
+		const char *d = ver->s + strspn(ver->s, "0");
+		size_t nd = strspn(d, "0123456789");
+		if (!d[nd] && nd > 9)	/* digits only, too many for any version we wrote */
+			bad(c, ver->line, "profile format version %.40s%s is newer than this "
+			    "selinst-report reads (%d); upgrade selinst", d, nd > 40 ? "..." : "",
+			    PROFILE_VERSION);
 		uint64_t v = to_u64(c, ver, "version");
 		if (v > PROFILE_VERSION)
 			bad(c, ver->line, "profile format version %llu is newer than this "
@@ -313,6 +319,22 @@ static int parse_doc(ctx *c, const ynode *root)
 	return 0;
 }
 
+/* A NUL byte anywhere, or a control character in the first kilobyte: not
+ * text, so no YAML message would make sense.  (libyaml refuses control
+ * characters anywhere; later in a file they get its message with a line
+ * number, as do bytes that are not UTF-8.) */
+static bool looks_binary(const char *buf, size_t len)
+{
+	if (memchr(buf, 0, len))
+		return true;
+	for (size_t i = 0; i < len && i < 1024; i++) {
+		unsigned char ch = (unsigned char)buf[i];
+		if ((ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') || ch == 0x7f)
+			return true;
+	}
+	return false;
+}
+
 /* Lines in BUF, counting a last line without its newline. */
 static unsigned count_lines(const char *buf, size_t len)
 {
@@ -346,7 +368,7 @@ int profile_parse(const char *buf, size_t len, const char *name, profile *p,
 	}
 	if (len == 0)
 		bad(&c, 0, "empty file, not a selinst profile");
-	if (memchr(buf, 0, len))
+	if (looks_binary(buf, len))
 		bad(&c, 0, "not a selinst profile (binary data)");
 	u64map_init(&c.ids, 1024);
 	yerr ye;

@@ -4,7 +4,8 @@
  *   ydom.c          YAML text -> small document tree (libyaml, plus a fast
  *                   path for the plain block/flow subset the runtime writes)
  *   profile_read.c  document tree -> struct profile, with validation
- *   merge.c         profiles (threads, ranks) -> one merged struct view
+ *   merge.c         profiles (threads, ranks) -> one merged struct view, and
+ *                   what views share: sorted listings, call edges
  *   view_text.c     flat, tree, threads and loops text views
  *   export_*.c      json, folded, svg, dot, callgrind, chrome
  *   diff.c          --diff BASE NEW and the --fail-above gate

@@ -46,6 +46,12 @@ ynode *ydom_parse_libyaml(const char *buf, size_t len, arena *a, yerr *e)
 		if (!yaml_parser_parse(&p, &ev)) {
 			const yaml_mark_t *m = &p.problem_mark;
 			e->line = (unsigned)m->line + 1;
+			if (p.error == YAML_READER_ERROR) {
+				/* Bad bytes: libyaml gives only their offset. */
+				e->line = 1;
+				for (size_t i = 0; i < p.problem_offset && i < len; i++)
+					e->line += buf[i] == '\n';
+			}
 			if (p.context)
 				snprintf(e->msg, sizeof e->msg, "YAML error: %s %s",
 					 p.problem ? p.problem : "syntax error", p.context);

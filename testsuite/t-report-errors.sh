@@ -26,6 +26,16 @@ check empty "selinst-report: empty.prof: empty file, not a selinst profile" empt
 head -c 4096 /dev/urandom > random.prof
 printf '\0' >> random.prof
 check "random bytes" "selinst-report: random.prof: not a selinst profile (binary data)" random.prof
+head -c 4096 /dev/urandom | tr -d '\0' > random2.prof
+check "random bytes, no NUL" "selinst-report: random2.prof: not a selinst profile (binary data)" random2.prof
+printf '\xff\xfef\0o\0r\0' > utf16.prof
+check "UTF-16 text" "selinst-report: utf16.prof: not a selinst profile (binary data)" utf16.prof
+sed 's/name: leaf/name: l\xe9af/' "$D/simple.yaml" > latin1.prof
+check "not UTF-8" "selinst-report: latin1.prof:37: YAML error: invalid trailing UTF-8 octet" latin1.prof
+sed 's/calls: 40$/calls: 4\x010/' "$D/simple.yaml" > control.prof
+check "control character" "selinst-report: control.prof:73: YAML error: control characters are not allowed" control.prof
+python3 -c 'print("a: " + "[" * 100)' > deep.prof
+check "nested too deeply" "selinst-report: deep.prof:1: YAML nested too deeply" deep.prof
 head -c 3000 /dev/urandom | base64 > text.prof
 check "random text" "selinst-report: text.prof:1: not a selinst profile (the document is not a mapping)" text.prof
 sed 's/^format: selinst-profile/format: other-profile/' "$D/simple.yaml" > wrongfmt.prof
@@ -34,6 +44,10 @@ printf 'format: selinst-decisions\nversion: 1\n' > decisions.prof
 check "other selinst file" "selinst-report: decisions.prof:1: not a selinst profile (format is 'selinst-decisions', expected 'selinst-profile')" decisions.prof
 sed 's/^version: 1/version: 2/' "$D/simple.yaml" > newer.prof
 check "newer version" "selinst-report: newer.prof:4: profile format version 2 is newer than this selinst-report reads (1); upgrade selinst" newer.prof
+sed 's/^version: 1/version: 123456789012345678901234567890/' "$D/simple.yaml" > huge.prof
+check "huge version" "selinst-report: huge.prof:4: profile format version 123456789012345678901234567890 is newer than this selinst-report reads (1); upgrade selinst" huge.prof
+printf 'format: selinst-profile\nversion: 2\nsomething: else\n' > v2.prof
+check "newer version, other layout" "selinst-report: v2.prof:2: profile format version 2 is newer than this selinst-report reads (1); upgrade selinst" v2.prof
 sed 's/^version: 1/version: 0/' "$D/simple.yaml" > v0.prof
 check "version 0" "selinst-report: v0.prof:4: profile format version 0 is not supported" v0.prof
 sed 's/^version: 1/version: one/' "$D/simple.yaml" > vword.prof
@@ -98,6 +112,38 @@ for f in "$T/fuzz/corpus/runtime-rtprog.yaml" "$D/simple.yaml" "$D/simple-r1.yam
 		head -n "$k" "$f" > cut.prof
 		check "$(basename "$f") cut after line $k" "selinst-report: cut.prof:$k: $TRUNC" cut.prof
 	done
+done
+# Damaged profiles (bytes overwritten, lines dropped or repeated, seeded):
+# never a crash, exit 0 or 2, and a refusal is one line naming the file.
+python3 - "$D/simple.yaml" <<'EOP'
+import random, sys
+src = open(sys.argv[1], "rb").read()
+lines = src.split(b"\n")
+rng = random.Random(7)
+for i in range(60):
+    if i % 3 == 0:
+        d = bytearray(src)
+        for _ in range(rng.randint(1, 4)):
+            d[rng.randrange(len(d))] = rng.choice(b"\x00\x7f\xff:{}[]-#&*!|>'\"%@` \n\t0123456789")
+        d = bytes(d)
+    elif i % 3 == 1:
+        l = list(lines)
+        del l[rng.randrange(len(l) - 1)]
+        d = b"\n".join(l)
+    else:
+        l = list(lines)
+        k = rng.randrange(len(l) - 1)
+        l.insert(k, l[rng.randrange(len(l) - 1)])
+        d = b"\n".join(l)
+    open("damaged%02d.prof" % i, "wb").write(d)
+EOP
+for f in damaged*.prof; do
+	"$REPORT" --tree --prune 0 "$f" > out.txt 2> err.txt
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 2 ] || fail "$f: exit $rc"
+	[ $rc -eq 0 ] || [ ! -s out.txt ] || fail "$f: refused but wrote to stdout"
+	[ $rc -eq 0 ] || expect_eq "$f: lines" 1 "$(wc -l < err.txt)"
+	[ $rc -eq 0 ] || grep -q "^selinst-report: $f" err.txt || fail "$f: $(cat err.txt)"
 done
 # Cuts at many byte offsets (inside lines too): never a crash, always
 # exit 2 with one line naming the file.
