@@ -1,0 +1,28 @@
+#!/bin/bash
+# Paradyn's accuracy test on plugin-made loop regions: three nested loops
+# (3 x 20 ms self; 6 x 10 ms self; 6 entries x 4 x 5 ms) report total and
+# self times within 2% of what the program measures around them.
+. "$(dirname "$0")/lib.sh"
+cp $T/programs/loop_accuracy.c .
+for O in -O0 -O2; do
+	si_cc $O -fplugin-arg-selinst-loop-threshold=0 loop_accuracy.c -o acc$O || fail "compile $O"
+	SELINST_OUTPUT=acc$O.prof ./acc$O > wall$O.txt || fail "run $O"
+	$REPORT --format=json acc$O.prof > acc$O.json || fail "report $O"
+	python3 - acc$O.json wall$O.txt "$O" <<'PY' || fail "accuracy $O"
+import json, sys
+d = json.load(open(sys.argv[1]))
+loops = {r["line"]: r for r in d["regions"] if r["kind"] == "loop"}
+bad = 0
+for line in open(sys.argv[2]):
+    ln, total, self_ = (int(x) for x in line.split())
+    r = loops[ln]
+    for what, want, got in (("total", total, r["inclusive_seconds"] * 1e9),
+                            ("self", self_, r["exclusive_seconds"] * 1e9)):
+        err = (got - want) / want
+        print("%s loop line %d %-5s wall %8.3f ms profile %8.3f ms %+.3f%%"
+              % (sys.argv[3], ln, what, want / 1e6, got / 1e6, err * 100))
+        bad += abs(err) >= 0.02
+sys.exit(bad)
+PY
+done
+exit 0
