@@ -5,6 +5,12 @@
  * calling-context node.  Medians of several rounds, A B A B order.
  *
  *   bench/rt-pair [pairs-per-round] [rounds]
+ *   bench/rt-pair [pairs-per-round] [rounds] --threads=1,2,4,8,16
+ *
+ * The second form measures thread scaling only: for each count T, T threads
+ * each do pairs-per-round pairs at once (started together at a barrier);
+ * it prints the per-thread ns per pair (median over rounds of the mean
+ * over threads, and the slowest thread) and its ratio to 1 thread.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -105,8 +111,9 @@ static double spin_ns(void)
 	return (now_s() - t0) * 1e9 / N;
 }
 
+#define MAX_THREADS 256
 static pthread_barrier_t bar;
-static double thread_ns[2];
+static double thread_ns[MAX_THREADS];
 static int spin_mode;
 static void *worker(void *arg)
 {
@@ -120,16 +127,29 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* NT threads at once; mean per-thread ns (and the slowest in *MAX). */
+static double run_threads(int nt, double *max)
+{
+	pthread_t th[MAX_THREADS];
+	pthread_barrier_init(&bar, NULL, (unsigned)nt);
+	for (long k = 0; k < nt; k++)
+		pthread_create(&th[k], NULL, worker, (void *)k);
+	double sum = 0, hi = 0;
+	for (int k = 0; k < nt; k++) {
+		pthread_join(th[k], NULL);
+		sum += thread_ns[k];
+		if (thread_ns[k] > hi)
+			hi = thread_ns[k];
+	}
+	pthread_barrier_destroy(&bar);
+	if (max)
+		*max = hi;
+	return sum / nt;
+}
+
 static double two_threads(void)
 {
-	pthread_t th[2];
-	pthread_barrier_init(&bar, NULL, 2);
-	for (long k = 0; k < 2; k++)
-		pthread_create(&th[k], NULL, worker, (void *)k);
-	for (int k = 0; k < 2; k++)
-		pthread_join(th[k], NULL);
-	pthread_barrier_destroy(&bar);
-	return (thread_ns[0] + thread_ns[1]) / 2;
+	return run_threads(2, NULL);
 }
 
 static int cmp(const void *a, const void *b)
@@ -182,12 +202,51 @@ static void *mem_worker(void *arg)
 	return NULL;
 }
 
+static double median(double *v, int n);
+
+/* --threads=LIST: per-thread pair cost for each thread count in LIST. */
+static int scaling(const char *list, int rounds)
+{
+	int counts[32], nc = 0;
+	for (const char *p = list; *p && nc < 32;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 1 || v > MAX_THREADS) {
+			fprintf(stderr, "rt-pair: --threads wants counts 1..%d separated by commas\n", MAX_THREADS);
+			return 2;
+		}
+		counts[nc++] = (int)v;
+		p = *end == ',' ? end + 1 : end;
+	}
+	double clk[16], mean[32][16], slow[32][16];
+	__selinst_enter(&r_main);
+	for (int r = 0; r < rounds; r++) {
+		clk[r] = time_rdtsc();
+		for (int c = 0; c < nc; c++)
+			mean[c][r] = run_threads(counts[c], &slow[c][r]);
+	}
+	__selinst_exit(&r_main);
+	printf("thread scaling (%ld pairs per thread x %d rounds, medians; %ld CPUs online)\n",
+	       N, rounds, sysconf(_SC_NPROCESSORS_ONLN));
+	printf("  bare rdtsc %.2f ns\n", median(clk, rounds));
+	printf("  threads  ns/pair per thread  slowest thread  ratio to %d thread(s)\n", counts[0]);
+	double base = median(mean[0], rounds);	/* the first count, 1 in the usual list */
+	for (int c = 0; c < nc; c++) {
+		double m = median(mean[c], rounds), s = median(slow[c], rounds);
+		printf("  %7d  %18.2f  %14.2f  %17.3f\n", counts[c], m, s, m / base);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) N = atol(argv[1]);
 	int rounds = argc > 2 ? atoi(argv[2]) : 5;
 	double clk[16], gt[16], pair[16], calls[16], one[16], two[16], sone[16], stwo[16];
 	if (rounds > 16) rounds = 16;
+	if (rounds < 1) rounds = 1;
+	if (argc > 3 && strncmp(argv[3], "--threads=", 10) == 0)
+		return scaling(argv[3] + 10, rounds);
 	__selinst_enter(&r_main);
 	__selinst_enter(&r_f);		/* warm: node exists */
 	__selinst_exit(&r_f);

@@ -79,11 +79,12 @@ static void read_pair(uint64_t *tsc, uint64_t *ns)
 
 static uint64_t start_tsc_pair, start_ns_pair;
 
-/* Called last in start-up: the hooks' fast paths test si_clock_tsc, so it
- * also says that the runtime has started. */
+/* Called last in start-up: the hooks' fast paths test the gate's
+ * SI_GATE_SLOW bit, so clearing it also says that the runtime has started. */
 void si_clock_publish(void)
 {
-	__atomic_store_n(&si_clock_tsc, use_tsc, __ATOMIC_RELEASE);
+	if (use_tsc)
+		__atomic_and_fetch(&si_hot.gate, ~SI_GATE_SLOW, __ATOMIC_RELEASE);
 }
 
 void si_clock_init(void)

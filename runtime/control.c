@@ -16,14 +16,15 @@
 
 SI_EXPORT void selinst_pause(void)
 {
-	__atomic_add_fetch(&si_paused, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&si_hot.gate, SI_GATE_PAUSE, __ATOMIC_RELAXED);
 }
 
 SI_EXPORT void selinst_resume(void)
 {
-	int v = __atomic_load_n(&si_paused, __ATOMIC_RELAXED);
-	while (v > 0 && !__atomic_compare_exchange_n(&si_paused, &v, v - 1, 0,
-						     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+	int v = __atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED);
+	while (v >= SI_GATE_PAUSE &&
+	       !__atomic_compare_exchange_n(&si_hot.gate, &v, v - SI_GATE_PAUSE, 0,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
 }
 
@@ -87,7 +88,7 @@ static const struct selinst_region *manual_desc(struct si_thread *t, const char 
 
 SI_EXPORT void selinst_region_begin(const char *name)
 {
-	struct si_thread *t = si_self;
+	struct si_thread *t = si_thread_get();
 	if (!t && !(t = si_thread_init()))
 		return;
 	if (t->in_hook)
@@ -104,7 +105,7 @@ SI_EXPORT void selinst_region_begin(const char *name)
 SI_EXPORT void selinst_region_end(const char *name)
 {
 	uint64_t now = si_now();
-	struct si_thread *t = si_self;
+	struct si_thread *t = si_thread_get();
 	if (!t || t->in_hook)
 		return;
 	t->in_hook = 1;

@@ -39,17 +39,16 @@ __attribute__((noinline)) static struct si_node *context_below(struct si_thread 
 __attribute__((always_inline)) inline void
 si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp)
 {
-	uint32_t d = t->depth;
-	if (unlikely(d >= t->cap) && !si_grow_stack(t))
+	if (unlikely(t->top + 1 >= t->end) && !si_grow_stack(t))
 		return;
-	struct si_frame *f = &t->stack[d];
+	struct si_frame *f = t->top + 1;
 	struct si_node *n = &t->paused;
-	if (likely(!__atomic_load_n(&si_paused, __ATOMIC_RELAXED))) {
-		struct si_node *cur = t->stack[d - 1].node;
-		if (unlikely(cur == &t->paused))
-			cur = context_below(t, d - 1);	/* parent entered while paused */
+	if (likely(!si_paused)) {
+		struct si_node *cur = f[-1].node;
+		if (unlikely(cur == &t->paused))	/* parent entered while paused */
+			cur = context_below(t, (uint32_t)(f - 1 - t->stack));
 		n = cur->mru;
-		if (unlikely(!n || n->region != r)) {
+		if (unlikely(n->region != r)) {
 			n = si_lookup_slow(t, cur, r);
 			if (unlikely(!n))
 				return;		/* bad descriptor: ignored */
@@ -59,30 +58,28 @@ si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp)
 	n->active++;
 	f->region = r;
 	f->node = n;
-	f->child = 0;
 	f->sp = sp;
-	t->depth = d + 1;
+	t->top = f;
 	f->start = si_now();
 }
 
-/* Close the top frame at NOW. */
-static inline void pop_one(struct si_thread *t, uint64_t now)
+/* Close frame F, the top one, at NOW.  Self time: F's duration goes to
+ * its node and comes off the node of the frame below (see si_frame). */
+static inline void pop_frame(struct si_thread *t, struct si_frame *f, uint64_t now)
 {
-	uint32_t d = t->depth - 1;
-	struct si_frame *f = &t->stack[d];
 	struct si_node *n = f->node;
 	uint64_t dur = now - f->start;
-	n->self += dur - f->child;
+	n->self += dur;
+	f[-1].node->self -= dur;
 	if (likely(--n->active == 0))
 		n->incl += dur;
-	t->stack[d - 1].child += dur;
-	t->depth = d;
+	t->top = f - 1;
 }
 
 void si_pop_to(struct si_thread *t, uint32_t depth, uint64_t now)
 {
-	while (t->depth > depth)
-		pop_one(t, now);
+	while (si_depth(t) > depth)
+		pop_frame(t, t->top, now);
 }
 
 __attribute__((noinline)) static void
@@ -91,7 +88,7 @@ exit_slow(struct si_thread *t, const struct selinst_region *r, uint64_t now)
 	/* R not on top: close the regions above it (loops left by return or
 	 * exception, callees skipped by unwinding).  Not on the stack at all
 	 * (dropped by a longjmp resync, or an ignored descriptor): nothing. */
-	for (uint32_t i = t->depth - 1; i >= 1; i--) {
+	for (uint32_t i = si_depth(t) - 1; i >= 1; i--) {
 		if (t->stack[i].region == r) {
 			si_pop_to(t, i, now);
 			return;
@@ -99,13 +96,13 @@ exit_slow(struct si_thread *t, const struct selinst_region *r, uint64_t now)
 	}
 }
 
+/* The root frame's region (si_root_region) matches no exit. */
 __attribute__((always_inline)) inline void
 si_exit(struct si_thread *t, const struct selinst_region *r, uint64_t now)
 {
-	uint32_t d = t->depth;
-	if (likely(d > 1 && t->stack[d - 1].region == r))
-		pop_one(t, now);
-	else if (d > 1)
+	if (likely(t->top->region == r))
+		pop_frame(t, t->top, now);
+	else if (t->top > t->stack)
 		exit_slow(t, r, now);
 }
 
@@ -131,7 +128,7 @@ enter_cold(const struct selinst_region *region, uintptr_t sp)
 {
 	if (!ready())
 		return;
-	struct si_thread *t = si_self;
+	struct si_thread *t = si_thread_get();
 	if (unlikely(!t) && !(t = si_thread_init()))
 		return;
 	if (unlikely(t->in_hook))
@@ -148,8 +145,8 @@ exit_cold(const struct selinst_region *region, uint64_t now)
 {
 	if (!ready())
 		return;
-	struct si_thread *t = si_self;
-	if (unlikely(!t) || unlikely(t->in_hook))
+	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
+	if (unlikely(t->in_hook))
 		return;
 	t->in_hook = 1;
 	barrier();
@@ -160,37 +157,41 @@ exit_cold(const struct selinst_region *region, uint64_t now)
 
 /* Fast paths.  The hooks are built without a frame pointer and call
  * nothing on the way (cold cases and the monotonic clock are tail calls),
- * so they need no stack frame of their own. */
-#define HOT __attribute__((noinline, optimize("omit-frame-pointer")))
+ * so they need no stack frame of their own.  Each reads one global word
+ * (si_hot.gate: started, TSC clock, not paused), one TLS pointer (never
+ * NULL: &si_nothread, whose in_hook is 1, before the thread's first hook)
+ * and its own thread's memory.  The root frame's region is
+ * si_root_region and a fresh node's child cache is si_no_child, so "the
+ * region on top is ours" and "the cached child is ours" are one compare
+ * each, with no depth or NULL test. */
+#define HOT __attribute__((noinline, optimize("omit-frame-pointer", "no-tree-slp-vectorize")))
 
 /* Enter: the child is the one cached on the current node.  Reads come
  * before in_hook is set; a signal handler running between them leaves the
  * stack as it found it, and a cached child stays valid for (cur, region),
- * so nothing read can go stale in a way that matters. */
+ * so nothing read can go stale in a way that matters.  rdtsc comes last,
+ * after the bookkeeping, so that it is not counted in the region; it is
+ * not ordered against the stores before it (no lfence/rdtscp: that would
+ * cost more than the few cycles of skew it removes). */
 SI_EXPORT HOT void __selinst_enter(const struct selinst_region *region)
 {
 	uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
-	if (unlikely(!si_clock_tsc))	/* monotonic clock, or not started */
-		return enter_cold(region, sp);
 	struct si_thread *t = si_self;
-	if (unlikely(!t) || unlikely(t->in_hook))
-		return enter_cold(region, sp);
-	uint32_t d = t->depth;
-	struct si_frame *stk = t->stack;
-	struct si_node *n = stk[d - 1].node->mru;
-	if (unlikely(d >= t->cap) || unlikely(__atomic_load_n(&si_paused, __ATOMIC_RELAXED)) ||
-	    unlikely(!n) || unlikely(n->region != region))
+	if (unlikely(__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED)) || unlikely(t->in_hook))
+		return enter_cold(region, sp);	/* not started, monotonic, paused */
+	struct si_frame *f = t->top;
+	struct si_node *n = f->node->mru;
+	f++;
+	if (unlikely(n->region != region) || unlikely(f >= t->end))
 		return enter_cold(region, sp);
 	t->in_hook = 1;
 	barrier();
 	n->calls++;
 	n->active++;
-	struct si_frame *f = &stk[d];
 	f->region = region;
 	f->node = n;
-	f->child = 0;
 	f->sp = sp;
-	t->depth = d + 1;
+	t->top = f;
 	uint32_t lo, hi;
 	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
 	f->start = ((uint64_t)hi << 32) | lo;
@@ -205,30 +206,23 @@ __attribute__((noinline)) static void exit_mono(const struct selinst_region *reg
 	exit_cold(region, si_now());
 }
 
-/* Exit: REGION is on top. */
+/* Exit: REGION is on top.  rdtsc comes first, before the bookkeeping. */
 SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 {
-	if (unlikely(!si_clock_tsc))
+	if (unlikely(__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) & SI_GATE_SLOW))
 		return exit_mono(region);
 	uint32_t lo, hi;
 	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
 	uint64_t now = ((uint64_t)hi << 32) | lo;
 	struct si_thread *t = si_self;
-	if (unlikely(!t) || unlikely(t->in_hook))
+	if (unlikely(t->in_hook))
 		return;
-	uint32_t d = t->depth - 1;
-	struct si_frame *f = &t->stack[d];
-	if (unlikely(d == 0) || unlikely(f->region != region))
+	struct si_frame *f = t->top;
+	if (unlikely(f->region != region))
 		return exit_cold(region, now);
 	t->in_hook = 1;
 	barrier();
-	struct si_node *n = f->node;
-	uint64_t dur = now - f->start;
-	n->self += dur - f->child;
-	if (likely(--n->active == 0))
-		n->incl += dur;
-	f[-1].child += dur;
-	t->depth = d;
+	pop_frame(t, f, now);
 	barrier();
 	t->in_hook = 0;
 }
@@ -237,7 +231,7 @@ SI_EXPORT __attribute__((noinline)) void __selinst_loop_enter(const struct selin
 {
 	if (unlikely(!si_clock_tsc) && !ready())
 		return;
-	struct si_thread *t = si_self;
+	struct si_thread *t = si_thread_get();
 	if (unlikely(!t) && !(t = si_thread_init()))
 		return;
 	if (unlikely(t->in_hook))
@@ -255,12 +249,12 @@ __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 	if (unlikely(!si_clock_tsc) && !ready())
 		return;
 	uint64_t now = si_now();
-	struct si_thread *t = si_self;
-	if (unlikely(!t) || unlikely(t->in_hook))
+	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
+	if (unlikely(t->in_hook))
 		return;
 	t->in_hook = 1;
 	barrier();
-	uint32_t d = t->depth;
+	uint32_t d = si_depth(t);
 	if (likely(d > 1)) {
 		uint32_t i = d - 1;
 		while (i >= 1 && t->stack[i].region != region)
@@ -287,7 +281,7 @@ SI_EXPORT __attribute__((noinline)) void __selinst_setjmp_return(void)
 	if (unlikely(!si_clock_tsc) && !ready())
 		return;
 	uint64_t now = si_now();
-	struct si_thread *t = si_self;
+	struct si_thread *t = si_thread_get();
 	if (unlikely(!t))
 		return;
 	uintptr_t here = (uintptr_t)__builtin_dwarf_cfa();
@@ -295,7 +289,7 @@ SI_EXPORT __attribute__((noinline)) void __selinst_setjmp_return(void)
 	 * handler that siglongjmp'd): the hook is gone, so is its flag. */
 	t->in_hook = 1;
 	barrier();
-	uint32_t d = t->depth;
+	uint32_t d = si_depth(t);
 	while (d > 1 && t->stack[d - 1].sp < here)
 		d--;
 	si_pop_to(t, d, now);

@@ -43,12 +43,16 @@ struct si_node {
 	struct si_loop *loop;		/* loops only */
 };
 
-/* One open region on a thread's stack. */
+/* One open region on a thread's stack: 32 bytes.  Self time needs no
+ * per-frame field: a closing frame adds its duration to its node's `self`
+ * and subtracts it from its parent frame's node's `self`, so a node's
+ * `self` sums, over its closed activations, the time its own code ran
+ * (it may be transiently "negative", i.e. wrapped, while an activation
+ * whose children have closed is still open; readers add the open part). */
 struct si_frame {
 	const struct selinst_region *region;
 	struct si_node *node;		/* &thread->paused: entered while paused */
 	uint64_t start;			/* ticks */
-	uint64_t child;			/* ticks spent in regions opened above */
 	uintptr_t sp;			/* canonical frame address of the hook */
 };
 
@@ -57,10 +61,12 @@ struct si_hslot { struct si_node *parent; struct si_node *node; };
 struct si_manual { const char *name; struct selinst_region *desc; };
 
 struct si_thread {
-	/* hot */
-	volatile int in_hook;		/* a hook of this thread is running */
-	uint32_t depth;			/* frames in use; stack[0] is the root */
-	uint32_t cap;
+	/* hot: what the fast paths read, in one cache line */
+	volatile int in_hook;		/* a hook of this thread is running; always 1
+					   in si_nothread, the placeholder */
+	uint32_t cap;			/* frames in the stack array */
+	struct si_frame *top;		/* top frame; stack[0] is the root's */
+	struct si_frame *end;		/* stack + cap */
 	struct si_frame *stack;
 	/* warm: node allocation and lookup */
 	struct si_hslot *hash;
@@ -83,21 +89,36 @@ struct si_thread {
 	size_t manual_cap, manual_used;
 };
 
+/* Frames in use, the root's included (1 when nothing is open). */
+static inline uint32_t si_depth(const struct si_thread *t)
+{
+	return (uint32_t)(t->top - t->stack) + 1;
+}
+static inline void si_set_depth(struct si_thread *t, uint32_t depth)
+{
+	t->top = t->stack + depth - 1;
+}
+
 #define SI_NODES_PER_CHUNK 4096
 #define SI_NODE_RECURSIVE 0x80000000u	/* flag in si_node.id: on a folded cycle */
 #define SI_NODE_ID(n) ((n)->id & ~SI_NODE_RECURSIVE)
 
 /* clock.c */
-/* The globals the hooks read, alone on their cache line (written only at
- * start-up and by pause/resume, so the line is never stolen from under the
- * hooks by unrelated writes). */
+/* The one global word the fast paths read, alone on its cache line
+ * (written only at start-up and by pause/resume, so the line is never
+ * stolen from under the hooks by unrelated writes).  Bit 0 set: the
+ * runtime has not started, or the clock is CLOCK_MONOTONIC (the hooks
+ * take their out-of-line paths).  Bits 1..: the pause count, in steps of
+ * SI_GATE_PAUSE.  Enter's fast path needs the whole word 0; exit's only
+ * bit 0. */
+#define SI_GATE_SLOW  1
+#define SI_GATE_PAUSE 2
 struct si_hot {
-	int clock_tsc;			/* 0 until the runtime has started */
-	int paused;
+	int gate;
 } __attribute__((aligned(64)));
-extern struct si_hot si_hot;
-#define si_clock_tsc (si_hot.clock_tsc)
-#define si_paused (si_hot.paused)
+SI_HIDDEN extern struct si_hot si_hot;
+#define si_clock_tsc (!(__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) & SI_GATE_SLOW))
+#define si_paused (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) >= SI_GATE_PAUSE)
 extern int si_started;
 static inline uint64_t si_now(void);
 SI_HIDDEN void si_clock_init(void);
@@ -121,8 +142,25 @@ static inline uint64_t si_now(void)
 }
 
 /* thread.c */
+/* The calling thread's profile, or &si_nothread (never NULL: the fast
+ * paths then need no NULL test; si_nothread.in_hook is 1, so they leave
+ * it to the cold paths).  Initial-exec TLS: one GOT load and one %fs load.
+ * In libselinst.so that takes a static TLS slot, which the dynamic linker
+ * has for a library linked at start-up; a dlopen'ed libselinst.so relies
+ * on glibc's small static-TLS reserve (8 bytes here; ample). */
 extern __thread struct si_thread *si_self
 	__attribute__((tls_model("initial-exec")));
+SI_HIDDEN extern struct si_thread si_nothread;
+/* si_self, or NULL before the thread's first hook. */
+static inline struct si_thread *si_thread_get(void)
+{
+	struct si_thread *t = si_self;
+	return t == &si_nothread ? NULL : t;
+}
+/* Node every node's child cache (mru) starts at: its region is a
+ * descriptor no program has, so a lookup through it always misses. */
+SI_HIDDEN extern struct si_node si_no_child;
+SI_HIDDEN extern const struct selinst_region si_root_region;
 SI_HIDDEN struct si_thread *si_thread_init(void);
 SI_HIDDEN struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
 					 const struct selinst_region *r);

@@ -341,7 +341,13 @@ static int emit_thread(struct em *m, struct si_thread *t, struct rtab *rt,
 	uint64_t *xincl = calloc(nn, sizeof *xincl), *xself = calloc(nn, sizeof *xself);
 	uint64_t *incl_ns = calloc(nn, sizeof *incl_ns), *kids_ns = calloc(nn, sizeof *kids_ns);
 	unsigned char *outer = NULL;
-	uint32_t depth = t->depth;
+	/* Another thread's stack is read as it runs: take its base before its
+	 * top (growth moves both; the old block stays mapped) and keep the
+	 * depth within the block. */
+	struct si_frame *stack = __atomic_load_n(&t->stack, __ATOMIC_ACQUIRE);
+	uint32_t cap = __atomic_load_n(&t->cap, __ATOMIC_ACQUIRE);
+	struct si_frame *top = __atomic_load_n(&t->top, __ATOMIC_ACQUIRE);
+	uint32_t depth = top >= stack && top < stack + cap ? (uint32_t)(top - stack) + 1 : 1;
 	int finished = __atomic_load_n(&t->finished, __ATOMIC_ACQUIRE);
 	if (depth > 1)
 		outer = calloc(depth, 1);
@@ -362,7 +368,7 @@ static int emit_thread(struct em *m, struct si_thread *t, struct rtab *rt,
 	}
 	/* A node's outermost open activation is its lowest frame. */
 	for (uint32_t i = 1; i < depth; i++) {
-		struct si_node *n = t->stack[i].node;
+		struct si_node *n = stack[i].node;
 		if (n == &t->paused)
 			continue;
 		uint32_t id = SI_NODE_ID(n);
@@ -374,16 +380,18 @@ static int emit_thread(struct em *m, struct si_thread *t, struct rtab *rt,
 	free(seen);
 	uint64_t above = 0;
 	for (uint32_t i = depth; i-- > 1;) {
-		struct si_frame *f = &t->stack[i];
+		struct si_frame *f = &stack[i];
 		uint64_t dur = end - f->start;
 		if ((int64_t)dur < 0)
 			dur = 0;
-		uint64_t child = f->child + above;
+		/* Self of an open frame: its time so far less the open frame
+		 * above (closed children are already off its node's self). */
+		uint64_t child = above;
 		above = dur;
 		if (f->node == &t->paused)
 			continue;
 		uint32_t id = SI_NODE_ID(f->node);
-		xself[id] += dur - (child < dur ? child : dur);
+		xself[id] += dur - child;	/* modulo 2^64, like node->self */
 		if (outer[i])
 			xincl[id] += dur;
 	}
@@ -413,7 +421,8 @@ static int emit_thread(struct em *m, struct si_thread *t, struct rtab *rt,
 		struct si_node *n = si_node_by_id(t, id);
 		uint64_t ex;
 		if (n->id & SI_NODE_RECURSIVE) {
-			ex = to_ns(n->self + xself[id], npt);
+			int64_t self = (int64_t)(n->self + xself[id]);
+			ex = to_ns(self > 0 ? (uint64_t)self : 0, npt);
 			if (ex > incl_ns[id])
 				ex = incl_ns[id];
 		} else

@@ -25,8 +25,16 @@
 #include <unistd.h>
 #include "internal.h"
 
-__thread struct si_thread *si_self __attribute__((tls_model("initial-exec")));
-struct si_hot si_hot;
+struct si_thread si_nothread = { .in_hook = 1 };
+__thread struct si_thread *si_self __attribute__((tls_model("initial-exec"))) = &si_nothread;
+struct si_hot si_hot = { SI_GATE_SLOW };
+const struct selinst_region si_root_region = {
+	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[root]", "", NULL
+};
+static const struct selinst_region no_child_region = {
+	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[no child]", "", NULL
+};
+struct si_node si_no_child = { .region = &no_child_region };
 int si_overflowed;
 int si_started;
 
@@ -106,14 +114,17 @@ static int grow_stack_to(struct si_thread *t, uint32_t cap)
 	struct si_frame *s = si_mmap((size_t)cap * sizeof *s);
 	if (!s)
 		return 0;
+	uint32_t depth = t->stack ? si_depth(t) : 1;
 	if (t->stack) {
-		memcpy(s, t->stack, (size_t)t->depth * sizeof *s);
+		memcpy(s, t->stack, (size_t)depth * sizeof *s);
 		/* The old block is left mapped: a signal handler interrupting
 		 * the copy could still be reading it.  Growth doubles, so the
 		 * waste is bounded by the final size. */
 	}
 	t->stack = s;
+	t->end = s + cap;
 	t->cap = cap;
+	si_set_depth(t, depth);
 	return 1;
 }
 
@@ -131,10 +142,11 @@ static struct si_thread *new_thread(void)
 	if (!grow_stack_to(t, 256))
 		return NULL;
 	t->root.id = 0;
+	t->root.mru = &si_no_child;
+	t->paused.mru = &si_no_child;
 	t->nnodes = 1;
-	t->depth = 1;
 	t->stack[0].node = &t->root;
-	t->stack[0].region = NULL;
+	t->stack[0].region = &si_root_region;	/* matches no exit */
 	t->tid = (pid_t)syscall(SYS_gettid);
 	return t;
 }
@@ -149,7 +161,7 @@ static void register_thread(struct si_thread *t)
 struct si_thread *si_thread_init(void)
 {
 	si_global_init();
-	if (si_self)
+	if (si_thread_get())
 		return si_self;	/* created by a nested call during init */
 	struct si_thread *t = new_thread();
 	if (!t)
@@ -256,6 +268,7 @@ static struct si_node *alloc_node(struct si_thread *t, const struct selinst_regi
 	}
 	n->region = r;
 	n->parent = parent;
+	n->mru = &si_no_child;
 	n->id = (uint32_t)id;
 	t->nnodes = id + 1;
 	return n;
@@ -336,28 +349,28 @@ void si_after_fork_child(void)
 	reg_head = NULL;
 	reg_tail = &reg_head;
 	reg_count = 0;
-	struct si_thread *old = si_self;
+	struct si_thread *old = si_thread_get();
 	if (!old)
 		return;
 	struct si_thread *t = new_thread();
 	if (!t) {
-		si_self = NULL;
+		si_self = &si_nothread;
 		return;
 	}
 	uint64_t now = si_now();
-	for (uint32_t i = 1; i < old->depth; i++) {
-		if (t->depth >= t->cap && !si_grow_stack(t))
+	uint32_t odepth = si_depth(old);
+	for (uint32_t i = 1; i < odepth; i++) {
+		if (t->top + 1 >= t->end && !si_grow_stack(t))
 			break;
-		struct si_frame *of = &old->stack[i], *f = &t->stack[t->depth];
+		struct si_frame *of = &old->stack[i], *f = t->top + 1;
 		struct si_node *cur = &t->root;
-		for (uint32_t k = t->depth - 1; k > 0; k--)
+		for (uint32_t k = si_depth(t) - 1; k > 0; k--)
 			if (t->stack[k].node != &t->paused) {
 				cur = t->stack[k].node;
 				break;
 			}
 		f->region = of->region;
 		f->sp = of->sp;
-		f->child = 0;
 		f->start = now;
 		f->node = &t->paused;
 		if (of->node != &old->paused) {
@@ -366,7 +379,7 @@ void si_after_fork_child(void)
 				f->node = n;
 		}
 		f->node->active++;
-		t->depth++;
+		t->top = f;
 	}
 	register_thread(t);
 	si_self = t;
