@@ -40,7 +40,9 @@ $(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)
 
 $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
 	$(CC) -shared -pthread -o $@ $^ -lyaml
-$(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_SRC))
+# exec.c interposes the exec family: shared library only (runtime/exec.c).
+RT_STATIC_SRC := $(filter-out runtime/exec.c,$(RT_SRC))
+$(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_STATIC_SRC))
 	rm -f $@; ar rcs $@ $^
 
 $(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) | $(B)
