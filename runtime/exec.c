@@ -120,23 +120,22 @@ static size_t count_args(const char *arg0, va_list ap)
 	return n;
 }
 
-#define GATHER_ARGS(argv, arg0, ap)					\
-	do {								\
-		size_t i_ = 0;						\
-		(argv)[i_] = (char *)(arg0);				\
-		while ((argv)[i_])					\
-			(argv)[++i_] = va_arg(ap, char *);		\
-	} while (0)
+/* Declares char *ARGV[] = { ARG0, ..., NULL } from the variadic arguments
+ * and leaves AP open just past the NULL (execle reads envp there). */
+#define LIST_TO_ARGV(argv, arg0, ap)					\
+	va_start(ap, arg0);						\
+	size_t argc_ = count_args(arg0, ap);				\
+	va_end(ap);							\
+	char *argv[argc_ + 1];						\
+	va_start(ap, arg0);						\
+	argv[0] = (char *)(arg0);					\
+	for (size_t i_ = 0; argv[i_]; )					\
+		argv[++i_] = va_arg(ap, char *)
 
 SI_EXPORT int execl(const char *path, const char *arg0, ...)
 {
 	va_list ap;
-	va_start(ap, arg0);
-	size_t n = count_args(arg0, ap);
-	va_end(ap);
-	char *argv[n + 1];
-	va_start(ap, arg0);
-	GATHER_ARGS(argv, arg0, ap);
+	LIST_TO_ARGV(argv, arg0, ap);
 	va_end(ap);
 	return execv(path, argv);
 }
@@ -144,12 +143,7 @@ SI_EXPORT int execl(const char *path, const char *arg0, ...)
 SI_EXPORT int execlp(const char *file, const char *arg0, ...)
 {
 	va_list ap;
-	va_start(ap, arg0);
-	size_t n = count_args(arg0, ap);
-	va_end(ap);
-	char *argv[n + 1];
-	va_start(ap, arg0);
-	GATHER_ARGS(argv, arg0, ap);
+	LIST_TO_ARGV(argv, arg0, ap);
 	va_end(ap);
 	return execvp(file, argv);
 }
@@ -157,12 +151,7 @@ SI_EXPORT int execlp(const char *file, const char *arg0, ...)
 SI_EXPORT int execle(const char *path, const char *arg0, ...)
 {
 	va_list ap;
-	va_start(ap, arg0);
-	size_t n = count_args(arg0, ap);
-	va_end(ap);
-	char *argv[n + 1];
-	va_start(ap, arg0);
-	GATHER_ARGS(argv, arg0, ap);
+	LIST_TO_ARGV(argv, arg0, ap);
 	char *const *envp = va_arg(ap, char *const *);
 	va_end(ap);
 	return execve(path, argv, envp);
