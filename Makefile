@@ -58,6 +58,11 @@ check: all
 bench: all
 	bash bench/run.sh
 
+# Instruction-count overhead table (valgrind, small sizes; bench/README.md).
+bench-instructions: all
+	bash bench/instructions.sh
+.PHONY: bench-instructions
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/selinst $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(B)/selinst.so $(DESTDIR)$(PREFIX)/lib/selinst/selinst.so

@@ -7,4 +7,5 @@ rc=0
 run_section() { echo; bash "$here/$1" || { echo "bench section $1 failed"; rc=1; }; }
 run_section report-merge.sh
 run_section rt-pair.sh
+run_section overhead.sh
 exit $rc

@@ -1,0 +1,20 @@
+#!/bin/bash
+# CI gate on instrumentation overhead (issue 6; .ci/run calls it before
+# `make check`).  Counts instructions (valgrind --tool=callgrind, exact) of
+# every workload at size small as plain, selinst at the default threshold
+# and selinst full (threshold 0), and fails (exit 1) when
+#   - selinst at the default threshold adds more than GATE_MAX_SELECTIVE
+#     (default 3) percent instructions on any workload, or
+#   - the full/selective instruction-overhead ratio is below GATE_MIN_RATIO
+#     (default 50) on any workload.
+# bench/README.md gives the measurements these limits come from.
+# About 2 minutes on 2 cores.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+make -s -C "$root" all
+s=$(date +%s)
+python3 "$root/bench/overhead.py" --mode instructions --size small \
+	--variants "plain,selinst,selinst full" --gate \
+	--max-selective "${GATE_MAX_SELECTIVE:-3}" --min-ratio "${GATE_MIN_RATIO:-50}" && rc=0 || rc=$?
+echo "bench gate took $(( $(date +%s) - s )) s"
+exit $rc
