@@ -218,22 +218,30 @@ static int scaling(const char *list, int rounds)
 		counts[nc++] = (int)v;
 		p = *end == ',' ? end + 1 : end;
 	}
-	double clk[16], mean[32][16], slow[32][16];
+	double clk[16], mean[32][16], slow[32][16], spin[32][16];
 	__selinst_enter(&r_main);
 	for (int r = 0; r < rounds; r++) {
 		clk[r] = time_rdtsc();
-		for (int c = 0; c < nc; c++)
+		for (int c = 0; c < nc; c++) {
 			mean[c][r] = run_threads(counts[c], &slow[c][r]);
+			spin_mode = 1;
+			spin[c][r] = run_threads(counts[c], NULL);
+			spin_mode = 0;
+		}
 	}
 	__selinst_exit(&r_main);
 	printf("thread scaling (%ld pairs per thread x %d rounds, medians; %ld CPUs online)\n",
 	       N, rounds, sysconf(_SC_NPROCESSORS_ONLN));
 	printf("  bare rdtsc %.2f ns\n", median(clk, rounds));
-	printf("  threads  ns/pair per thread  slowest thread  ratio to %d thread(s)\n", counts[0]);
-	double base = median(mean[0], rounds);	/* the first count, 1 in the usual list */
+	printf("  threads  ns/pair per thread  slowest thread  ratio to %d thread(s)  control ratio\n",
+	       counts[0]);
+	/* Ratios to the first count (1 in the usual list); the control is a
+	 * plain register loop run the same way: the machine's own scaling. */
+	double base = median(mean[0], rounds), sbase = median(spin[0], rounds);
 	for (int c = 0; c < nc; c++) {
 		double m = median(mean[c], rounds), s = median(slow[c], rounds);
-		printf("  %7d  %18.2f  %14.2f  %17.3f\n", counts[c], m, s, m / base);
+		printf("  %7d  %18.2f  %14.2f  %20.3f  %13.3f\n", counts[c], m, s, m / base,
+		       median(spin[c], rounds) / sbase);
 	}
 	return 0;
 }

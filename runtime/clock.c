@@ -29,13 +29,6 @@ uint64_t si_clock_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-}
-
 /* CPUID 0x80000007 EDX bit 8, or the kernel's constant_tsc + nonstop_tsc
  * flags (hypervisors often hide the CPUID bit but the kernel knows). */
 static int have_invariant_tsc(void)
@@ -63,12 +56,12 @@ static int have_invariant_tsc(void)
 static void read_pair(uint64_t *tsc, uint64_t *ns)
 {
 	uint64_t best = UINT64_MAX;
-	*tsc = rdtsc();
+	*tsc = si_rdtsc();
 	*ns = si_clock_mono_ns();
 	for (int i = 0; i < 5; i++) {
-		uint64_t t0 = rdtsc();
+		uint64_t t0 = si_rdtsc();
 		uint64_t n = si_clock_mono_ns();
-		uint64_t t1 = rdtsc();
+		uint64_t t1 = si_rdtsc();
 		if (t1 - t0 < best) {
 			best = t1 - t0;
 			*tsc = t0 + (t1 - t0) / 2;

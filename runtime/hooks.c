@@ -69,6 +69,7 @@ static inline void pop_frame(struct si_thread *t, struct si_frame *f, uint64_t n
 {
 	struct si_node *n = f->node;
 	uint64_t dur = now - f->start;
+	__asm__("" : "+r"(dur));	/* one register: GCC would also compute start - now */
 	n->self += dur;
 	f[-1].node->self -= dur;
 	if (likely(--n->active == 0))
@@ -175,28 +176,31 @@ exit_cold(const struct selinst_region *region, uint64_t now)
  * cost more than the few cycles of skew it removes). */
 SI_EXPORT HOT void __selinst_enter(const struct selinst_region *region)
 {
-	uintptr_t sp = (uintptr_t)__builtin_dwarf_cfa();
 	struct si_thread *t = si_self;
-	if (unlikely(__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED)) || unlikely(t->in_hook))
-		return enter_cold(region, sp);	/* not started, monotonic, paused */
+	/* gate == 0 (started, TSC, not paused) and in_hook == 0, each tested
+	 * in place (compare with memory and branch): the compiler would load
+	 * them into a register first, the gate with an atomic load. */
+	__asm__ goto("cmpl $0, %0\n\tjne %l[cold]" :: "m"(si_hot.gate) :: cold);
+	__asm__ goto("cmpl $0, %0\n\tjne %l[cold]" :: "m"(t->in_hook) :: cold);
 	struct si_frame *f = t->top;
 	struct si_node *n = f->node->mru;
 	f++;
 	if (unlikely(n->region != region) || unlikely(f >= t->end))
-		return enter_cold(region, sp);
+		goto cold;
 	t->in_hook = 1;
 	barrier();
 	n->calls++;
 	n->active++;
 	f->region = region;
 	f->node = n;
-	f->sp = sp;
+	f->sp = (uintptr_t)__builtin_dwarf_cfa();
 	t->top = f;
-	uint32_t lo, hi;
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	f->start = ((uint64_t)hi << 32) | lo;
+	f->start = si_rdtsc();
 	barrier();
 	t->in_hook = 0;
+	return;
+cold:
+	enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
 }
 
 __attribute__((noinline)) static void exit_mono(const struct selinst_region *region)
@@ -209,14 +213,10 @@ __attribute__((noinline)) static void exit_mono(const struct selinst_region *reg
 /* Exit: REGION is on top.  rdtsc comes first, before the bookkeeping. */
 SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 {
-	if (unlikely(__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) & SI_GATE_SLOW))
-		return exit_mono(region);
-	uint32_t lo, hi;
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	uint64_t now = ((uint64_t)hi << 32) | lo;
+	__asm__ goto("testl $%c1, %0\n\tjne %l[mono]" :: "m"(si_hot.gate), "i"(SI_GATE_SLOW) :: mono);
+	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
-	if (unlikely(t->in_hook))
-		return;
+	__asm__ goto("cmpl $0, %0\n\tjne %l[nested]" :: "m"(t->in_hook) :: nested);
 	struct si_frame *f = t->top;
 	if (unlikely(f->region != region))
 		return exit_cold(region, now);
@@ -225,6 +225,10 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 	pop_frame(t, f, now);
 	barrier();
 	t->in_hook = 0;
+nested:
+	return;
+mono:
+	exit_mono(region);
 }
 
 SI_EXPORT __attribute__((noinline)) void __selinst_loop_enter(const struct selinst_region *region)

@@ -131,13 +131,22 @@ SI_HIDDEN const char *si_clock_name(void);
 extern uint64_t si_start_ticks;
 extern uint64_t si_start_mono_ns;
 
+/* The TSC as one 64-bit value: rdtsc, shl, or (the compiler's own
+ * version adds a zero-extension).  Plain rdtsc, not rdtscp or
+ * lfence;rdtsc: it is not ordered against the instructions around it, so
+ * a region's ends may move by the few cycles the CPU overlaps; the hooks
+ * put it after the enter bookkeeping and before the exit bookkeeping. */
+static inline uint64_t si_rdtsc(void)
+{
+	uint64_t lo, hi;
+	__asm__ __volatile__("rdtsc\n\tshl $32, %%rdx\n\tor %%rdx, %%rax" : "=a"(lo), "=d"(hi));
+	return lo;
+}
+
 static inline uint64_t si_now(void)
 {
-	if (likely(si_clock_tsc)) {
-		uint32_t lo, hi;
-		__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-		return ((uint64_t)hi << 32) | lo;
-	}
+	if (likely(si_clock_tsc))
+		return si_rdtsc();
 	return si_clock_mono_ns();
 }
 
