@@ -304,15 +304,14 @@ static void build_eh_exit_pad(eh_exit_group *g, vec<counted_loop> &counted)
 	gsi_insert_after(&gsi, resx, GSI_NEW_STMT);
 
 	/* Move each S's EH edge from the old pad to ours, keeping what the
-	 * old pad's PHIs received along it. */
-	auto_vec<gphi *> old_phis;
-	auto_vec<gphi *> new_phis;
+	 * old pad's PHIs received along it.  Our PHIs are made once every
+	 * edge is in: adding edges reallocates PHI nodes. */
+	unsigned nphis = 0;
 	if (old_pad)
-		for (gphi_iterator pi = gsi_start_phis(old_pad); !gsi_end_p(pi); gsi_next(&pi)) {
-			gphi *phi = pi.phi();
-			old_phis.safe_push(phi);
-			new_phis.safe_push(create_phi_node(copy_ssa_name(gimple_phi_result(phi)), pad));
-		}
+		for (gphi_iterator pi = gsi_start_phis(old_pad); !gsi_end_p(pi); gsi_next(&pi))
+			nphis++;
+	auto_vec<edge> moved;
+	auto_vec<tree> args;		/* nphis per moved edge */
 	unsigned i;
 	gimple *stmt;
 	FOR_EACH_VEC_ELT(g->stmts, i, stmt) {
@@ -321,27 +320,34 @@ static void build_eh_exit_pad(eh_exit_group *g, vec<counted_loop> &counted)
 			split_block(bb, stmt);
 		bb = gimple_bb(stmt);
 		edge old_edge = old_pad ? find_edge(bb, old_pad) : NULL;
-		auto_vec<tree> args;
 		if (old_edge) {
-			for (unsigned p = 0; p < old_phis.length(); p++)
-				args.safe_push(PHI_ARG_DEF_FROM_EDGE(old_phis[p], old_edge));
+			for (gphi_iterator pi = gsi_start_phis(old_pad); !gsi_end_p(pi);
+			     gsi_next(&pi))
+				args.safe_push(PHI_ARG_DEF_FROM_EDGE(pi.phi(), old_edge));
 			remove_edge(old_edge);
+		} else {
+			for (unsigned p = 0; p < nphis; p++)
+				args.safe_push(NULL_TREE);
 		}
 		if (g->old_lp > 0)
 			remove_stmt_from_eh_lp(stmt);
 		add_stmt_to_eh_lp(stmt, lp->index);
 		SELINST_MAKE_EH_EDGES(stmt);
-		edge new_edge = find_edge(bb, pad);
-		for (unsigned p = 0; p < args.length(); p++)
-			add_phi_arg(new_phis[p], args[p], new_edge, UNKNOWN_LOCATION);
+		moved.safe_push(find_edge(bb, pad));
 	}
-	if (old_pad) {
-		add_stmt_to_eh_lp(resx, g->old_lp);
-		SELINST_MAKE_EH_EDGES(resx);
-		edge onward = find_edge(pad, old_pad);
-		for (unsigned p = 0; p < old_phis.length(); p++)
-			add_phi_arg(old_phis[p], gimple_phi_result(new_phis[p]), onward,
-				    UNKNOWN_LOCATION);
+	if (!old_pad)
+		return;
+	add_stmt_to_eh_lp(resx, g->old_lp);
+	SELINST_MAKE_EH_EDGES(resx);
+	edge onward = find_edge(pad, old_pad);
+	unsigned p = 0;
+	for (gphi_iterator pi = gsi_start_phis(old_pad); !gsi_end_p(pi); gsi_next(&pi), p++) {
+		gphi *old_phi = pi.phi();
+		gphi *phi = create_phi_node(copy_ssa_name(gimple_phi_result(old_phi)), pad);
+		for (unsigned m = 0; m < moved.length(); m++)
+			if (args[m * nphis + p])
+				add_phi_arg(phi, args[m * nphis + p], moved[m], UNKNOWN_LOCATION);
+		add_phi_arg(old_phi, gimple_phi_result(phi), onward, UNKNOWN_LOCATION);
 	}
 }
 

@@ -22,5 +22,8 @@ for O in -O0 -O2 -O3; do
 	expect_eq "test throw $O" "(1, 7, {'7': 1})" "$(loop 47)"
 	# inner_try(9): through a try that does not catch, with a destructor.
 	expect_eq "inner try $O" "(1, 10, {'10': 1})" "$(loop 58)"
+	# many_calls(40): six throwing calls per iteration, one pad for all;
+	# check(40) is the 5th call of the 7th iteration.
+	expect_eq "many calls $O" "(1, 7, {'7': 1})" "$(loop 79)"
 done
 exit 0

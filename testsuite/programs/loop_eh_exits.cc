@@ -69,6 +69,25 @@ int inner_try(int limit)
 	return s;
 }
 
+// Many throwing calls in one loop, the landing pad (the guard's
+// destructor) outside it: one pad of ours gathers many EH edges.
+int many_calls(int limit)
+{
+	int dtors = 0, s = 0;
+	{
+		Guard g{&dtors};
+		for (int i = 0; i < 50; i++) {
+			s += check(6 * i, limit);
+			s += check(6 * i + 1, limit);
+			s += check(6 * i + 2, limit);
+			s += check(6 * i + 3, limit);
+			s += check(6 * i + 4, limit);
+			s += check(6 * i + 5, limit);
+		}
+	}
+	return s + dtors;
+}
+
 int main()
 {
 	int r = 0;
@@ -78,6 +97,7 @@ int main()
 	try { r += nested_throw(25); } catch (const std::exception &) { r++; }
 	try { r += test_throw(7); } catch (const std::exception &) { r++; }
 	r += inner_try(9);
+	try { r += many_calls(40); } catch (const std::exception &) { r++; }
 	std::printf("%d\n", r);
 	return 0;
 }
