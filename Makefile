@@ -38,8 +38,11 @@ $(B)/rt-pic/%.o: runtime/%.c $(RT_HDR) | $(B)
 $(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)
 	$(CC) $(RT_CFLAGS) -ftls-model=initial-exec -c -o $@ $<
 
+# libyaml goes inside, its symbols hidden: the runtime must not bind to a
+# program's own (perhaps instrumented, perhaps other-version) libyaml.
 $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
-	$(CC) -shared -pthread -o $@ $^ -lyaml
+	$(CC) -shared -pthread -o $@ $^ -Wl,-Bstatic -lyaml -Wl,-Bdynamic \
+		-Wl,--exclude-libs,libyaml.a
 # exec.c interposes the exec family: shared library only (runtime/exec.c).
 RT_STATIC_SRC := $(filter-out runtime/exec.c,$(RT_SRC))
 $(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_STATIC_SRC))
