@@ -177,6 +177,7 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 			scalar(em, "file");       str(em, l->file);
 			scalar(em, "line");       num_ul(em, l->line);
 			scalar(em, "nest");       num_ul(em, l->nest);
+			scalar(em, "top_tested"); scalar(em, l->test_header ? "true" : "false");
 			scalar(em, "basic_blocks"); num_ul(em, l->basic_blocks);
 			scalar(em, "statements"); num_ul(em, l->statements);
 			scalar(em, "call_sites"); num_ul(em, l->call_sites);

@@ -20,11 +20,12 @@
  * function marked no_instrument_function or unsafe to instrument, nor when
  * it is left by an abnormal edge (setjmp receivers, non-local goto).
  *
- * Counting: a counter in an SSA register, 0 on the preheader edge, +1 at
- * the top of the header; every normal exit edge hands it to
+ * Counting: a counter in an SSA register, 0 on every edge into the loop,
+ * +1 at the top of the header; every normal exit edge hands it to
  * __selinst_loop_exit.  iterations = times the header ran, less the final
- * test when a top-tested loop (header holds nothing but its exit test, as
- * for/while loops have) leaves through that test.  No call is placed in
+ * test when a top-tested loop (for, while) leaves through that test.
+ * Loops are instrumented as measured, with no preheaders or latches made
+ * in between, so what was chosen is what gets counted at every -O level.  No call is placed in
  * the body, so vectorization is unaffected.  An exception that leaves
  * counted loops lands first in a cleanup pad of ours that hands each
  * loop its count, innermost first, and resumes unwinding (see
@@ -35,6 +36,35 @@
 #include "selinst-plugin.h"
 #include "../include/selinst.h"
 
+static bool exits_loop(basic_block b, class loop *loop)
+{
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, b->succs)
+		if (!flow_bb_inside_loop_p(loop, e->dest))
+			return true;
+	return false;
+}
+
+/* A block with nothing but labels, debug statements, predictions and
+ * clobbers: what CFG cleanup keeps at -O0 and removes above it. */
+static bool only_bookkeeping(basic_block b)
+{
+	for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi)) {
+		gimple *stmt = gsi_stmt(gsi);
+		if (gimple_code(stmt) != GIMPLE_LABEL && !is_gimple_debug(stmt)
+		    && gimple_code(stmt) != GIMPLE_PREDICT && gimple_code(stmt) != GIMPLE_NOP
+		    && !gimple_clobber_p(stmt))
+			return false;
+	}
+	return true;
+}
+
+static bool located(gimple *stmt)
+{
+	return stmt && LOCATION_LOCUS(gimple_location(stmt)) != UNKNOWN_LOCATION;
+}
+
 /* Does the header hold only its exit test: statements whose results are
  * used nowhere but in later statements of the header, then a condition? */
 static bool header_is_test(basic_block header, class loop *loop)
@@ -42,13 +72,7 @@ static bool header_is_test(basic_block header, class loop *loop)
 	gimple *last = SELINST_LAST_STMT(header);
 	if (!last || gimple_code(last) != GIMPLE_COND)
 		return false;
-	bool exits = false;
-	edge e;
-	edge_iterator ei;
-	FOR_EACH_EDGE(e, ei, header->succs)
-		if (!flow_bb_inside_loop_p(loop, e->dest))
-			exits = true;
-	if (!exits)
+	if (!exits_loop(header, loop))
 		return false;
 	for (gimple_stmt_iterator gsi = gsi_start_bb(header); !gsi_end_p(gsi);
 	     gsi_next(&gsi)) {
@@ -72,13 +96,94 @@ static bool header_is_test(basic_block header, class loop *loop)
 	return true;
 }
 
-/* The loop's source location: its header's exit test, which front ends
- * put on the loop keyword's line, else the first located statement of
- * the header. */
+/* Is exit block B a later part of a top-tested loop's condition, as the
+ * second test of "while (a && b)": a side-effect-free block ending in a
+ * condition on the header test's source line, reached only from the
+ * header or another such block?  Leaving from there, the body did not
+ * start either. */
+static bool continues_header_test(basic_block b, class loop *loop)
+{
+	gimple *head_test = SELINST_LAST_STMT(loop->header);
+	for (int steps = 0; b != loop->header; steps++) {
+		gimple *test = SELINST_LAST_STMT(b);
+		if (steps > 16 || !single_pred_p(b) || !test
+		    || gimple_code(test) != GIMPLE_COND || !located(test)
+		    || !located(head_test)
+		    || LOCATION_LINE(gimple_location(test))
+		       != LOCATION_LINE(gimple_location(head_test)))
+			return false;
+		for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi);
+		     gsi_next(&gsi)) {
+			gimple *stmt = gsi_stmt(gsi);
+			if (gimple_has_side_effects(stmt) || gimple_vdef(stmt))
+				return false;
+		}
+		b = single_pred(b);
+		if (!flow_bb_inside_loop_p(loop, b))
+			return false;
+	}
+	return true;
+}
+
+/* Is the header an exiting test laid out after some of the loop's body?
+ * The C and C++ front ends put a while or for loop's test after its body
+ * (the entry jumps to it), so this is a top-tested loop even when the
+ * test has side effects, as in "while (len--)".  Blocks are numbered in
+ * layout order this early. */
+static bool test_laid_out_last(class loop *loop)
+{
+	gimple *last = SELINST_LAST_STMT(loop->header);
+	if (!last || gimple_code(last) != GIMPLE_COND || !exits_loop(loop->header, loop))
+		return false;
+	basic_block *body = get_loop_body(loop);
+	bool before = false;
+	for (unsigned i = 0; i < loop->num_nodes; i++)
+		if (body[i]->index < loop->header->index)
+			before = true;
+	free(body);
+	return before;
+}
+
+/* The loop's source location: its exit test, which front ends put on the
+ * loop keyword's line (for, while) or on the while of a do-while.  That
+ * is the header's condition when the header exits, else the condition
+ * ending the one block that leads back to the header; failing both (a
+ * for (;;)), the header's last located statement. */
 static location_t loop_location(class loop *loop)
 {
 	gimple *last = SELINST_LAST_STMT(loop->header);
-	if (last && LOCATION_LOCUS(gimple_location(last)) != UNKNOWN_LOCATION)
+	if (located(last) && gimple_code(last) == GIMPLE_COND
+	    && exits_loop(loop->header, loop))
+		return gimple_location(last);
+	/* A do-while: one block, past forwarders (which at -O0 also join
+	 * several paths), leads back to the header and ends in the test. */
+	basic_block tail = NULL;
+	unsigned tails = 0;
+	auto_vec<basic_block> work;
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, loop->header->preds)
+		if (flow_bb_inside_loop_p(loop, e->src))
+			work.safe_push(e->src);
+	while (!work.is_empty() && tails < 2) {
+		basic_block b = work.pop();
+		if (b != loop->header && only_bookkeeping(b) && work.length() < 64) {
+			FOR_EACH_EDGE(e, ei, b->preds)
+				if (flow_bb_inside_loop_p(loop, e->src))
+					work.safe_push(e->src);
+			continue;
+		}
+		if (b != tail) {
+			tail = b;
+			tails++;
+		}
+	}
+	if (tails == 1) {
+		gimple *test = SELINST_LAST_STMT(tail);
+		if (located(test) && gimple_code(test) == GIMPLE_COND && exits_loop(tail, loop))
+			return gimple_location(test);
+	}
+	if (located(last))
 		return gimple_location(last);
 	for (gimple_stmt_iterator gsi = gsi_start_bb(loop->header); !gsi_end_p(gsi);
 	     gsi_next(&gsi))
@@ -129,7 +234,8 @@ void selinst_measure_loops(struct selinst_function *fn,
 					l->abnormal_exit = true;
 		}
 		free(body);
-		l->test_header = header_is_test(loop->header, loop);
+		l->test_header = header_is_test(loop->header, loop)
+			|| test_laid_out_last(loop);
 	}
 	if (!had_dominators)
 		free_dominance_info(CDI_DOMINATORS);
@@ -174,14 +280,6 @@ bool selinst_any_loop_chosen(const struct selinst_function *fn)
 	return false;
 }
 
-static struct selinst_loop *chosen_loop(struct selinst_function *fn, int header)
-{
-	for (unsigned i = 0; i < fn->nloops; i++)
-		if (fn->loops[i].header == header && fn->loops[i].instrument)
-			return &fn->loops[i];
-	return NULL;
-}
-
 /* A loop given a counter: what an exception path needs to close it. */
 struct counted_loop {
 	class loop *loop;
@@ -191,8 +289,17 @@ struct counted_loop {
 };
 
 /* Counter and hooks for one loop (LOOPS_NORMAL: a preheader, one latch). */
+/* An enter hook waiting for its edge: enters are queued after every
+ * loop's exits, so that on an edge leaving one loop for the next the
+ * first loop is closed before the next opens. */
+struct pending_entry {
+	edge e;
+	gcall *enter;
+};
+
 static void instrument_loop(class loop *loop, struct selinst_loop *l,
-			    const char *function_name, vec<counted_loop> *counted)
+			    const char *function_name, vec<counted_loop> *counted,
+			    vec<pending_entry> *entries)
 {
 	tree descriptor = selinst_region_descriptor(SELINST_KIND_LOOP, l->name,
 						    l->file, l->line, function_name);
@@ -201,7 +308,10 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 	location_t loc = loop_location(loop);
 	basic_block header = loop->header;
 
-	/* The counter: PHI <0 (preheader), next (latch)>; next = phi + 1. */
+	/* The counter: PHI <0 (each entry), next (each latch)>; next = phi + 1.
+	 * The loop is taken as measured, latches and entries however many:
+	 * making preheaders and single latches could split it differently
+	 * (a loop with two latches may become two nested loops). */
 	tree phi_result = make_temp_ssa_name(type, NULL, "selinst_iter");
 	gphi *phi = create_phi_node(phi_result, header);
 	tree next = make_temp_ssa_name(type, NULL, "selinst_iter");
@@ -209,24 +319,38 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 					   build_int_cst(type, 1));
 	gimple_stmt_iterator gsi = gsi_after_labels(header);
 	gsi_insert_before(&gsi, inc, GSI_NEW_STMT);
-	add_phi_arg(phi, build_int_cst(type, 0), loop_preheader_edge(loop), UNKNOWN_LOCATION);
-	add_phi_arg(phi, next, loop_latch_edge(loop), UNKNOWN_LOCATION);
-
-	gcall *enter = gimple_build_call(selinst_hook_decl(HOOK_LOOP_ENTER), 1, addr);
-	gimple_set_location(enter, loc);
-	gsi_insert_on_edge(loop_preheader_edge(loop), enter);
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, header->preds) {
+		if (flow_bb_inside_loop_p(loop, e->src)) {
+			add_phi_arg(phi, next, e, UNKNOWN_LOCATION);
+			continue;
+		}
+		add_phi_arg(phi, build_int_cst(type, 0), e, UNKNOWN_LOCATION);
+		gcall *enter = gimple_build_call(selinst_hook_decl(HOOK_LOOP_ENTER), 1, addr);
+		gimple_set_location(enter, loc);
+		pending_entry p = { e, enter };
+		entries->safe_push(p);
+	}
 
 	counted_loop c = { loop, descriptor, next, l->test_header };
 	counted->safe_push(c);
 
-	auto_vec<edge> exits = get_loop_exit_edges(loop);
+	/* Exits walked by hand: recorded exits may be stale or absent in the
+	 * loop structure kept from earlier passes. */
+	auto_vec<edge> exits;
+	basic_block *body = get_loop_body(loop);
+	for (unsigned b = 0; b < loop->num_nodes; b++)
+		FOR_EACH_EDGE(e, ei, body[b]->succs)
+			if (!flow_bb_inside_loop_p(loop, e->dest))
+				exits.safe_push(e);
+	free(body);
 	unsigned i;
-	edge e;
 	FOR_EACH_VEC_ELT(exits, i, e) {
 		if (e->flags & (EDGE_EH | EDGE_ABNORMAL))
 			continue;	/* count_eh_exits; the runtime */
 		tree count = next;
-		if (e->src == header && l->test_header) {
+		if (l->test_header && continues_header_test(e->src, loop)) {
 			count = make_temp_ssa_name(type, NULL, "selinst_iter");
 			gsi_insert_on_edge(e, gimple_build_assign(count, MINUS_EXPR, next,
 								  build_int_cst(type, 1)));
@@ -401,28 +525,59 @@ static void count_eh_exits(vec<counted_loop> &counted)
 	}
 }
 
+/* Can hooks go on every edge into LOOP's header from outside? */
+static bool entries_are_normal(class loop *loop)
+{
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, loop->header->preds)
+		if (!flow_bb_inside_loop_p(loop, e->src)
+		    && (e->flags & (EDGE_ABNORMAL | EDGE_EH)))
+			return false;
+	return true;
+}
+
 void selinst_instrument_loops(struct selinst_function *fn)
 {
-	/* Preheaders and single latches keep headers: the loops chosen before
-	 * are found again by header index. */
-	loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+	/* The loops exactly as selinst_measure_loops saw them: nothing has
+	 * changed this function's CFG since, so headers keep their index. */
+	bool made_loops = false;
+	if (!current_loops) {
+		loop_optimizer_init(AVOID_CFG_MODIFICATIONS);
+		made_loops = true;
+	}
+	calculate_dominance_info(CDI_DOMINATORS);	/* get_loop_body */
 	auto_vec<counted_loop> counted;
+	auto_vec<pending_entry> entries;
 	/* Innermost first: on an edge leaving several loops the inner loop's
 	 * exit is queued, and so runs, before the outer one's. */
 	SELINST_FOR_EACH_LOOP(cfun, loop, LI_FROM_INNERMOST) {
-		struct selinst_loop *l = chosen_loop(fn, loop->header->index);
+		struct selinst_loop *l = NULL;
+		for (unsigned i = 0; i < fn->nloops && !l; i++)
+			if (fn->loops[i].instrument && fn->loops[i].header == loop->header->index)
+				l = &fn->loops[i];
 		if (!l)
 			continue;
-		if (!loop->latch || EDGE_COUNT(loop->header->preds) != 2) {
+		if (!entries_are_normal(loop)) {
 			l->instrument = false;
-			l->reason = "loop structure not in normal form";
+			l->reason = "entered by an abnormal edge";
 			continue;
 		}
-		instrument_loop(loop, l, fn->name, &counted);
+		instrument_loop(loop, l, fn->name, &counted, &entries);
+		l->inserted = true;
 	}
+	for (unsigned i = 0; i < entries.length(); i++)
+		gsi_insert_on_edge(entries[i].e, entries[i].enter);
+	/* Never silently: a chosen loop not found again is reported as such. */
+	for (unsigned i = 0; i < fn->nloops; i++)
+		if (fn->loops[i].instrument && !fn->loops[i].inserted) {
+			fn->loops[i].instrument = false;
+			fn->loops[i].reason = "not found again at insertion (a selinst bug: please report)";
+		}
 	gsi_commit_edge_inserts();
 	count_eh_exits(counted);
-	loop_optimizer_finalize();
+	if (made_loops)
+		loop_optimizer_finalize();
 }
 
 void selinst_free_loops(struct selinst_function *fn)

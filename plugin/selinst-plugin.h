@@ -24,7 +24,9 @@ struct selinst_options {
 
 /* One natural loop of a function. */
 struct selinst_loop {
-	int header;		/* header block index: the loop's identity */
+	int header;		/* header block index: the loop's identity
+				   (the CFG does not change before insertion) */
+	bool inserted;		/* hooks and counter are in */
 	int nest;		/* 1 = outermost loop of the function */
 	char *name;		/* "<file>:<line>" of the loop keyword */
 	const char *file;

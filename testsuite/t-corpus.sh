@@ -78,7 +78,7 @@ variants="plain-O0"
 [ $plugin_ok = 1 ] && variants="$variants t0-O0 t0-O2 t0-O3 tD-O0 tD-O2"
 [ $runtime = real ] && variants="$variants h0-O2"
 [ -n "${CORPUS_VARIANTS:-}" ] && variants=$CORPUS_VARIANTS
-export WORK PLUGIN SELINST_ROOT DEFAULT_THRESHOLD runtime libs hclibs variants
+export WORK PLUGIN SELINST_ROOT DEFAULT_THRESHOLD runtime libs hclibs variants CORPUS REPORT
 
 # run_prog SRC: builds and runs every variant of one program; writes
 # res/NAME.log (failures, human-readable) and res/NAME.count (pass/fail
@@ -173,6 +173,26 @@ run_prog() {
 			pass=$((pass + 1))
 		fi
 	done
+	# The same decisions, names and counts at -O0 and -O2.  Programs whose
+	# counts depend on timing say "corpus-levels: decisions" (threaded ones
+	# are compared so without saying);
+	# those where a front end makes different code by level say
+	# "corpus-levels: none", with the reason.
+	if [ -f "$dir/t0-O0/decisions.yaml" ] && [ -f "$dir/t0-O2/decisions.yaml" ] \
+	   && ! grep -q 'corpus-levels: none' "$src"; then
+		local mode=counts
+		grep -q 'corpus-levels: decisions' "$src" && mode=decisions
+		# Threads: who runs what, and so the per-region counts, depends on
+		# scheduling.
+		case " $flags " in *" -fopenmp "*|*" -pthread "*) mode=decisions ;; esac
+		[ "$runtime" = real ] && [ -f "$dir/t0-O0/x.prof" ] && [ -f "$dir/t0-O2/x.prof" ] || mode=decisions
+		if ! python3 "$CORPUS/tools/levels.py" "$dir/t0-O0" "$dir/t0-O2" $mode "$REPORT" >"$dir/levels.txt" 2>&1; then
+			{ echo "== $name -O0 vs -O2 ($mode):"; head -20 "$dir/levels.txt" | sed 's/^/   /'; } >>"$log"
+			nfail=$((nfail + 1))
+		else
+			pass=$((pass + 1))
+		fi
+	fi
 	echo "$pass $nfail" >"$WORK/res/$name.count"
 	return 0
 }

@@ -104,4 +104,15 @@ expect_eq "same-line loop names" "['same.c:6', 'same.c:6#2', 'same.c:6#3']" \
 $REPORT --format=json same.prof > same.json || fail "report same-line loops"
 expect_eq "same-line loop iterations" "[('same.c:6', 3), ('same.c:6#2', 12), ('same.c:6#3', 24)]" \
 	"$(jget same.json "sorted((r['name'], r['iterations']) for r in d['regions'] if r['kind']=='loop')")"
+# Loop shapes whose counts once differed between levels (see the
+# program): the same entries and iterations, and names, at -O0, -O2, -Os.
+cp $T/programs/loop_shapes.c .
+for O in -O0 -O2 -Os; do
+	si_cc $O -fplugin-arg-selinst-threshold=0 loop_shapes.c -o shapes$O || fail "compile shapes $O"
+	SELINST_OUTPUT=shapes$O.prof ./shapes$O > /dev/null || fail "run shapes $O"
+	$REPORT --format=json shapes$O.prof > shapes$O.json || fail "report shapes $O"
+	expect_eq "loop shapes $O" \
+		"[('loop_shapes.c:10', 10, 8), ('loop_shapes.c:14', 10, 13), ('loop_shapes.c:22', 2, 5), ('loop_shapes.c:30', 1, 9), ('loop_shapes.c:46', 1, 4), ('loop_shapes.c:54', 1, 10)]" \
+		"$(jget shapes$O.json "sorted((r['name'], r['entries'], r['iterations']) for r in d['regions'] if r['kind']=='loop')")"
+done
 exit 0

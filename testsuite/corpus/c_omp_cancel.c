@@ -1,4 +1,5 @@
 /* corpus-flags: -fopenmp */
+// corpus-levels: decisions (how many tasks run before the cancel depends on timing)
 /* corpus-env: OMP_NUM_THREADS=2 OMP_CANCELLATION=true */
 /* OpenMP cancellation: a parallel search cancels the worksharing loop
  * when it finds the (unique) match, so threads leave the loop early from

@@ -1,4 +1,5 @@
 /* corpus-flags: -fopenmp */
+// corpus-levels: none (OpenMP expands the combined target construct into different loop nests at -O0 and -O2)
 /* corpus-env: OMP_NUM_THREADS=2 */
 /* OpenMP target regions (run on the host here: no offload device), teams
  * distribute, declare target functions, and simd loops with a declare

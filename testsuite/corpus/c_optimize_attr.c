@@ -1,4 +1,5 @@
 /* Functions with their own optimisation level (optimize attribute),
+// corpus-levels: decisions (GCC merges the two calls of the const function sq when optimizing)
  * cold/hot attributes, pure/const functions that calls may be removed
  * for, and a function split into a cold part. */
 #include <stdio.h>

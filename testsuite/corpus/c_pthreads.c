@@ -1,4 +1,5 @@
 /* corpus-flags: -pthread */
+// corpus-levels: decisions (condition-variable waits depend on scheduling)
 /* pthreads: workers with a mutex-protected queue and a condition
  * variable, a barrier, join with return values, thread-local storage. */
 #include <stdio.h>

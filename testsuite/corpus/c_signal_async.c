@@ -1,4 +1,5 @@
 /* Asynchronous signals: a CPU-time interval timer fires every 0.2 ms of
+// corpus-levels: decisions (how many SIGPROF ticks land depends on timing)
  * CPU (in practice every scheduler tick) while instrumented code runs, so
  * signals arrive at arbitrary points, including inside hooks; the handler
  * calls an instrumented function.  Only the computed result and whether signals arrived are

@@ -1,4 +1,5 @@
 // Lambdas (capturing by value and reference, mutable, generic, recursive
+// corpus-levels: none (g++ instantiates the generic lambda's body only at -O0)
 // through std::function), std::function stored in containers, passing
 // lambdas to templates and to std algorithms.
 #include <cstdio>

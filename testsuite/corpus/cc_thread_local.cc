@@ -1,4 +1,5 @@
 // corpus-flags: -pthread
+// corpus-levels: decisions (the front end evaluates more constexpr calls at compile time when optimizing)
 // thread_local objects with dynamic initialisation and destructors (the
 // compiler generates TLS init and wrapper functions), inline variables,
 // constexpr functions evaluated at run time, std::call_once.

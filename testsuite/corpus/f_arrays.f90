@@ -1,4 +1,5 @@
 ! Array features: assumed-shape arguments, elemental functions,
+! corpus-levels: none (gfortran expands matmul into loops only when optimizing)
 ! allocatable results, intrinsics (sum, matmul, maxloc), where/forall,
 ! optional arguments and keyword calls.
 module arr_mod

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""levels.py DIR_A DIR_B [counts]: one corpus program built at two -O levels
+(threshold 0).  Checks that the decision files choose the same functions
+and loops, under the same names, and that no chosen loop was lost at
+insertion; with "counts", that the two profiles count the same calls,
+entries and iterations per region.  Functions from system headers (and
+their loops) are left out: which of them the compiler emits depends on
+the level, and they are never instrumented.  Prints one line per
+difference; exit status 1 if there is any."""
+import json, subprocess, sys, yaml
+
+def decisions(d):
+    doc = yaml.safe_load(open(d + "/decisions.yaml"))
+    fns, loops, lost = {}, {}, []
+    for f in doc.get("functions") or []:
+        if f["reason"] == "defined in a system header":
+            continue
+        key = (f["name"], f["line"])
+        fns[key] = fns.get(key, False) or f["instrument"]
+    for l in doc.get("loops") or []:
+        if l["file"].startswith("/usr/"):
+            continue
+        if "not found again" in l["reason"]:
+            lost.append(l["name"])
+        loops[(l["function"], l["name"])] = l["instrument"]
+    return fns, loops, lost
+
+def counts(d, report):
+    out = subprocess.run([report, "--format=json", d + "/x.prof"], capture_output=True,
+                         text=True, check=True).stdout
+    return {(r["kind"], r["name"]): (r["calls"], r.get("entries"), r.get("iterations"))
+            for r in json.loads(out)["regions"] if not r["file"].startswith("/usr/")}
+
+def diff(what, a, b, out):
+    for k in sorted(set(a) | set(b), key=str):
+        if a.get(k) != b.get(k):
+            out.append("%s %s: %s vs %s" % (what, k, a.get(k), b.get(k)))
+
+def main():
+    a, b = sys.argv[1], sys.argv[2]
+    problems = []
+    da, db = decisions(a), decisions(b)
+    diff("function", da[0], db[0], problems)
+    diff("loop", da[1], db[1], problems)
+    for d, lost in ((a, da[2]), (b, db[2])):
+        for name in lost:
+            problems.append("loop %s lost at insertion in %s" % (name, d))
+    if len(sys.argv) > 4 and sys.argv[3] == "counts":
+        diff("counts", counts(a, sys.argv[4]), counts(b, sys.argv[4]), problems)
+    for p in problems:
+        print(p)
+    sys.exit(1 if problems else 0)
+
+main()
