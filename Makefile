@@ -27,15 +27,17 @@ REPORT_HDR := $(wildcard report/*.h)
 
 all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst.a $(B)/selinst-report
 
-$(B):
-	mkdir -p $(B) $(B)/rt-pic $(B)/rt-static
+# One rule per folder: build/ may already exist (install-deps.sh puts
+# build/npm there) without its subfolders.
+$(B) $(B)/rt-pic $(B)/rt-static:
+	mkdir -p $@
 
 $(B)/selinst.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)
 	$(CXX) $(PLUGIN_CXXFLAGS) -shared -o $@ $(PLUGIN_SRC) -lgmp -lyaml
 
-$(B)/rt-pic/%.o: runtime/%.c $(RT_HDR) | $(B)
+$(B)/rt-pic/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-pic
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
-$(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)
+$(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-static
 	$(CC) $(RT_CFLAGS) -ftls-model=initial-exec -c -o $@ $<
 
 # libyaml goes inside, its symbols hidden: the runtime must not bind to a
