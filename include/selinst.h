@@ -64,14 +64,14 @@ struct selinst_region {
 void __selinst_enter(const struct selinst_region *region);
 void __selinst_exit(const struct selinst_region *region);
 
-/* Loop regions.  enter runs on the loop's preheader edge (once per entry of
- * the loop statement, zero-trip entries included); exit runs on each
- * normal exit edge with the number of times the body started during this
- * entry (a counter kept in a register by the instrumented code).  Exits
- * by return, exception or longjmp are closed by the enclosing function's
- * exit hook or the resync; their iteration count is then unknown to the
- * runtime and counted as reported by the last exit (see README). */
-void __selinst_loop_enter(const struct selinst_region *region);
+/* Loop regions.  enter runs on each edge into the loop (once per entry of
+ * the loop statement, zero-trip entries included) and returns the entry's
+ * iteration cell; exit runs on each exit edge (exceptions included) with
+ * the number of times the body started during this entry (a counter kept
+ * in a register by the instrumented code).  Before each call inside the
+ * loop the code stores that count in the cell, so a loop left by longjmp,
+ * or still open when its thread ends, is counted as of its last call. */
+uint64_t *__selinst_loop_enter(const struct selinst_region *region);
 void __selinst_loop_exit(const struct selinst_region *region,
 			 uint64_t iterations);
 
@@ -94,9 +94,9 @@ void selinst_resume(void);
  * the normal output path.  Returns 0 on success, -1 with errno set. */
 int selinst_dump(const char *path);
 
-/* Name a region by hand.  NAME must stay valid until the program exits
- * (a string literal is the usual choice).  Begin and end must nest with
- * other regions in the same thread. */
+/* Name a region by hand.  The runtime copies NAME (a reused buffer is
+ * safe); a string literal is cheapest, being recognised by its address.
+ * Begin and end must nest with other regions in the same thread. */
 void selinst_region_begin(const char *name);
 void selinst_region_end(const char *name);
 

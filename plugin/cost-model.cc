@@ -49,6 +49,8 @@ void cm_loop_score(mpz_t out, const struct cm_constants *c, int depth)
 	mpz_t d;
 	mpz_init_set_si(d, depth);
 	mpz_sub(out, c->loop_base, d);
+	if (mpz_sgn(out) < 0)
+		mpz_set_ui(out, 0);
 	mpz_mul(out, out, c->loop_unit);
 	mpz_clear(d);
 }

@@ -5,9 +5,11 @@
  * DESIGN.md.  For a function P:
  *
  *   weight(P)         = block_weight * basic_blocks + statements + call_sites
- *   loop_score(P)     = (loop_base - d) * loop_unit
+ *   loop_score(P)     = max(0, loop_base - d) * loop_unit
  *                         d: loop depth of P's deepest call site in view;
  *                            0 when P has no call site in view
+ *                         (never negative: then threshold=0 chooses every
+ *                         function whatever loop_base is)
  *   callsite_score(P) = instrumented_call_sites(P) * call_unit^2
  *                         counting only call sites in P whose callee WILL be
  *                         instrumented (the rule of the text and of the FT

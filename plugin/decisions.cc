@@ -11,7 +11,9 @@
  *        instrument: true, reason: "score >= threshold"}
  *
  * Several units must not clobber each other: if the path holds "%u" it
- * becomes the unit's base name (one file per unit, rewritten each time);
+ * becomes the unit's source path as given, '/' made '_' (src/util.c ->
+ * src_util.c; one file per unit, rewritten each time; two util.c in two
+ * directories do not collide);
  * otherwise each unit appends its document ("---") while holding an
  * exclusive lock on the file.  Scores are plain YAML integers of any size.
  */
@@ -21,10 +23,17 @@
 #include <yaml.h>
 #include <sys/file.h>
 
-/* The path for this unit: "%u" -> base name of the main input file. */
+/* The path for this unit: "%u" -> the main input file's path as given,
+ * without leading "./" or "/", each '/' made '_'. */
 static char *unit_path(const char *pattern)
 {
-	const char *unit = main_input_filename ? lbasename(main_input_filename) : "unit";
+	const char *given = main_input_filename ? main_input_filename : "unit";
+	while (given[0] == '/' || (given[0] == '.' && given[1] == '/'))
+		given += given[0] == '/' ? 1 : 2;
+	char *unit = xstrdup(*given ? given : "unit");
+	for (char *c = unit; *c; c++)
+		if (*c == '/')
+			*c = '_';
 	size_t len = strlen(pattern) + 1;
 	for (const char *p = pattern; (p = strstr(p, "%u")); p += 2)
 		len += strlen(unit);
@@ -40,6 +49,7 @@ static char *unit_path(const char *pattern)
 		}
 	}
 	*o = '\0';
+	free(unit);
 	return out;
 }
 

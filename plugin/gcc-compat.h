@@ -34,6 +34,7 @@
 #include "cfghooks.h"
 #include "dominance.h"
 #include "varasm.h"
+#include "calls.h"
 #include "stor-layout.h"
 #include "fold-const.h"
 #include "toplev.h"

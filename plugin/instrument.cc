@@ -70,6 +70,9 @@ tree selinst_hook_decl(enum selinst_hook which)
 		else if (which == HOOK_LOOP_EXIT)
 			type = build_function_type_list(void_type_node, const_ptr_type_node,
 							uint64_type_node, NULL_TREE);
+		else if (which == HOOK_LOOP_ENTER)	/* returns the entry's cell */
+			type = build_function_type_list(build_pointer_type(uint64_type_node),
+							const_ptr_type_node, NULL_TREE);
 		else
 			type = build_function_type_list(void_type_node,
 							const_ptr_type_node, NULL_TREE);

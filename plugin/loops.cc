@@ -9,7 +9,7 @@
  *   d                 = loop_depth(P) + nest(L) - 1
  *                       (P's deepest call site, plus the loops around L:
  *                       an outermost loop runs at its function's depth)
- *   loop_score(L)     = (loop_base - d) * loop_unit
+ *   loop_score(L)     = max(0, loop_base - d) * loop_unit
  *   callsite_score(L) = instrumented call sites inside L * call_unit^2
  *   L is instrumented when the sum >= loop-threshold (default 204800)
  *
@@ -96,11 +96,23 @@ static bool header_is_test(basic_block header, class loop *loop)
 	return true;
 }
 
+/* Do two statements come from the same source expression?  The parts of
+ * a short-circuit condition ("while (a && b)") all carry the location of
+ * the whole condition; a test in the body ("if (k == 5) break;"), even on
+ * the same line, has its own column. */
+static bool same_source_location(gimple *a, gimple *b)
+{
+	expanded_location x = expand_location(gimple_location(a));
+	expanded_location y = expand_location(gimple_location(b));
+	return x.line == y.line && x.column == y.column
+	       && (x.file == y.file || (x.file && y.file && !strcmp(x.file, y.file)));
+}
+
 /* Is exit block B a later part of a top-tested loop's condition, as the
  * second test of "while (a && b)": a side-effect-free block ending in a
- * condition on the header test's source line, reached only from the
- * header or another such block?  Leaving from there, the body did not
- * start either. */
+ * condition from the header test's own source expression, reached only
+ * from the header or another such block?  Leaving from there, the body
+ * did not start either. */
 static bool continues_header_test(basic_block b, class loop *loop)
 {
 	gimple *head_test = SELINST_LAST_STMT(loop->header);
@@ -108,9 +120,7 @@ static bool continues_header_test(basic_block b, class loop *loop)
 		gimple *test = SELINST_LAST_STMT(b);
 		if (steps > 16 || !single_pred_p(b) || !test
 		    || gimple_code(test) != GIMPLE_COND || !located(test)
-		    || !located(head_test)
-		    || LOCATION_LINE(gimple_location(test))
-		       != LOCATION_LINE(gimple_location(head_test)))
+		    || !located(head_test) || !same_source_location(test, head_test))
 			return false;
 		for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi);
 		     gsi_next(&gsi)) {
@@ -144,6 +154,34 @@ static bool test_laid_out_last(class loop *loop)
 	return before;
 }
 
+/* Is the loop's own test at its top, so that leaving through it means the
+ * body did not start again?  The C and C++ front ends lay a for or while
+ * loop's test out after the body (the entry jumps to it), and that is the
+ * sign to go by there: a header that exits but comes first is the body's
+ * own first statement, as in "do { if (k == 0) break; ... } while (c)" or
+ * "while (1) { if (c) break; ... }".  Other front ends (gfortran's DO) put
+ * the test first: a header holding only an exit test is the loop's. */
+static bool loop_is_top_tested(class loop *loop)
+{
+	if (test_laid_out_last(loop))
+		return true;
+	if (lang_GNU_C() || lang_GNU_CXX())
+		return false;
+	return header_is_test(loop->header, loop);
+}
+
+/* Does block B's condition keep looping when true, as a do-while's test
+ * does ("if (c) goto top"), unlike a break ("if (c) goto out")? */
+static bool loops_on_true(basic_block b, class loop *loop)
+{
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, b->succs)
+		if (e->flags & EDGE_TRUE_VALUE)
+			return flow_bb_inside_loop_p(loop, e->dest);
+	return false;
+}
+
 /* The loop's source location: its exit test, which front ends put on the
  * loop keyword's line (for, while) or on the while of a do-while.  That
  * is the header's condition when the header exits, else the condition
@@ -152,8 +190,9 @@ static bool test_laid_out_last(class loop *loop)
 static location_t loop_location(class loop *loop)
 {
 	gimple *last = SELINST_LAST_STMT(loop->header);
-	if (located(last) && gimple_code(last) == GIMPLE_COND
-	    && exits_loop(loop->header, loop))
+	bool header_exits = located(last) && gimple_code(last) == GIMPLE_COND
+			    && exits_loop(loop->header, loop);
+	if (header_exits && loop_is_top_tested(loop))
 		return gimple_location(last);
 	/* A do-while: one block, past forwarders (which at -O0 also join
 	 * several paths), leads back to the header and ends in the test. */
@@ -180,7 +219,8 @@ static location_t loop_location(class loop *loop)
 	}
 	if (tails == 1) {
 		gimple *test = SELINST_LAST_STMT(tail);
-		if (located(test) && gimple_code(test) == GIMPLE_COND && exits_loop(tail, loop))
+		if (located(test) && gimple_code(test) == GIMPLE_COND && exits_loop(tail, loop)
+		    && (!header_exits || loops_on_true(tail, loop)))
 			return gimple_location(test);
 	}
 	if (located(last))
@@ -232,10 +272,12 @@ void selinst_measure_loops(struct selinst_function *fn,
 				if ((e->flags & EDGE_ABNORMAL)
 				    && !flow_bb_inside_loop_p(loop, e->dest))
 					l->abnormal_exit = true;
+			FOR_EACH_EDGE(e, ei, body[i]->preds)
+				if (e->flags & EDGE_ABNORMAL)
+					l->abnormal_inside = true;
 		}
 		free(body);
-		l->test_header = header_is_test(loop->header, loop)
-			|| test_laid_out_last(loop);
+		l->test_header = loop_is_top_tested(loop);
 	}
 	if (!had_dominators)
 		free_dominance_info(CDI_DOMINATORS);
@@ -263,6 +305,10 @@ void selinst_decide_loops(struct selinst_function *fn,
 			l->reason = fn->cm.force_reason;	/* the function's */
 		} else if (l->abnormal_exit) {
 			l->reason = "left by an abnormal edge (setjmp or non-local goto)";
+		} else if (l->abnormal_inside) {
+			/* The abnormal edges make a CFG whose header is not the
+			 * source loop's test: counts would be one off. */
+			l->reason = "holds a setjmp receiver or non-local label";
 		} else if (mpz_cmp(l->score, selinst_opts.loop_threshold) >= 0) {
 			l->instrument = true;
 			l->reason = "score >= loop-threshold";
@@ -287,6 +333,119 @@ struct counted_loop {
 	tree next;		/* header executions so far, this entry */
 	bool test_header;
 };
+
+/* Can a call to FN (flags FLAGS) leave its caller other than by
+ * returning (longjmp, exit)?  Our hooks, const or pure functions and
+ * builtins that return cannot; nor can a function of this unit whose own
+ * calls all cannot (a leaf helper: after inlining, a store before its
+ * call would sit in the hot loop for nothing).  Functions elsewhere,
+ * interposable ones and indirect calls may.  The unit's functions are
+ * classified once, as a least fixed point over the call graph. */
+static hash_set<cgraph_node *> *may_leave;	/* functions whose calls may */
+
+static bool call_target_may_leave(tree fn, int flags);
+
+static bool node_may_leave_directly(cgraph_node *node)
+{
+	return !node->definition || node->get_availability() < AVAIL_AVAILABLE
+	       || node->indirect_calls;
+}
+
+static void classify_functions(void)
+{
+	may_leave = new hash_set<cgraph_node *>;
+	cgraph_node *node;
+	FOR_EACH_FUNCTION(node)
+		if (node_may_leave_directly(node->ultimate_alias_target()))
+			may_leave->add(node);
+	for (bool changed = true; changed; ) {
+		changed = false;
+		FOR_EACH_FUNCTION(node) {
+			if (may_leave->contains(node))
+				continue;
+			for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
+				int flags = e->call_stmt ? gimple_call_flags(e->call_stmt)
+							 : flags_from_decl_or_type(e->callee->decl);
+				if (call_target_may_leave(e->callee->decl, flags)) {
+					may_leave->add(node);
+					changed = true;
+					break;
+				}
+			}
+		}
+	}
+}
+
+static bool call_target_may_leave(tree fn, int flags)
+{
+	if ((flags & (ECF_CONST | ECF_PURE)) && !(flags & ECF_LOOPING_CONST_OR_PURE))
+		return false;
+	if (!fn)
+		return true;		/* indirect */
+	if (DECL_NAME(fn) && startswith(IDENTIFIER_POINTER(DECL_NAME(fn)), "__selinst_"))
+		return false;
+	if (flags & ECF_NORETURN)
+		return true;
+	if (fndecl_built_in_p(fn, BUILT_IN_NORMAL))
+		return false;
+	cgraph_node *node = cgraph_node::get(fn);
+	if (!node)
+		return true;
+	node = node->ultimate_alias_target();
+	if (!may_leave)
+		classify_functions();
+	return may_leave->contains(node) || node_may_leave_directly(node);
+}
+
+/* May call S leave the loop without coming back through it? */
+static bool call_may_not_return_here(gimple *s)
+{
+	if (!is_gimple_call(s) || gimple_call_internal_p(s))
+		return false;
+	return call_target_may_leave(gimple_call_fndecl(s), gimple_call_flags(s));
+}
+
+/* Before each such call in block B of LOOP, "*CELL = count": the entry's
+ * body starts so far (NEXT, one less in a top-tested loop's header test),
+ * which the runtime takes if the loop is left without its exit hook.  A
+ * store, not a call: the count stays in its register. */
+static void store_count_before_calls(basic_block b, class loop *loop, bool test_header,
+				     tree next, tree cell)
+{
+	for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi)) {
+		gimple *s = gsi_stmt(gsi);
+		if (!call_may_not_return_here(s))
+			continue;
+		tree count = next;
+		if (b == loop->header && test_header) {
+			count = make_temp_ssa_name(TREE_TYPE(next), NULL, "selinst_iter");
+			gimple *dec = gimple_build_assign(count, MINUS_EXPR, next,
+							  build_int_cst(TREE_TYPE(next), 1));
+			gsi_insert_before(&gsi, dec, GSI_SAME_STMT);
+		}
+		tree mem = build_simple_mem_ref(cell);
+		TREE_THIS_NOTRAP(mem) = 1;
+		gimple *store = gimple_build_assign(mem, count);
+		gimple_set_location(store, gimple_location(s));
+		gsi_insert_before(&gsi, store, GSI_SAME_STMT);
+	}
+}
+
+/* Does block B of LOOP lie in a counted loop nested in LOOP (other than
+ * EXCEPT)? */
+static bool in_counted_inner_loop(basic_block b, class loop *loop,
+				  const vec<counted_loop> &counted,
+				  class loop *except = NULL)
+{
+	for (class loop *x = b->loop_father; x && x != loop; x = loop_outer(x)) {
+		if (x == except)
+			continue;
+		for (unsigned k = 0; k < counted.length(); k++)
+			if (counted[k].loop == x)
+				return true;
+	}
+	return false;
+}
 
 /* Counter and hooks for one loop (LOOPS_NORMAL: a preheader, one latch). */
 /* An enter hook waiting for its edge: enters are queued after every
@@ -319,16 +478,25 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 					   build_int_cst(type, 1));
 	gimple_stmt_iterator gsi = gsi_after_labels(header);
 	gsi_insert_before(&gsi, inc, GSI_NEW_STMT);
+	/* The entry's cell (from the enter hook): PHI <cell_e (each entry),
+	 * itself (each latch)>; dead, and removed, when nothing stores. */
+	tree cell_type = build_pointer_type(type);
+	tree cell = make_temp_ssa_name(cell_type, NULL, "selinst_cell");
+	gphi *cell_phi = create_phi_node(cell, header);
 	edge e;
 	edge_iterator ei;
 	FOR_EACH_EDGE(e, ei, header->preds) {
 		if (flow_bb_inside_loop_p(loop, e->src)) {
 			add_phi_arg(phi, next, e, UNKNOWN_LOCATION);
+			add_phi_arg(cell_phi, cell, e, UNKNOWN_LOCATION);
 			continue;
 		}
 		add_phi_arg(phi, build_int_cst(type, 0), e, UNKNOWN_LOCATION);
+		tree entry_cell = make_temp_ssa_name(cell_type, NULL, "selinst_cell");
 		gcall *enter = gimple_build_call(selinst_hook_decl(HOOK_LOOP_ENTER), 1, addr);
+		gimple_call_set_lhs(enter, entry_cell);
 		gimple_set_location(enter, loc);
+		add_phi_arg(cell_phi, entry_cell, e, UNKNOWN_LOCATION);
 		pending_entry p = { e, enter };
 		entries->safe_push(p);
 	}
@@ -344,7 +512,24 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 		FOR_EACH_EDGE(e, ei, body[b]->succs)
 			if (!flow_bb_inside_loop_p(loop, e->dest))
 				exits.safe_push(e);
+	/* Calls inside a counted inner loop are covered by one store on that
+	 * loop's entries: this loop's count does not change inside it. */
+	for (unsigned b = 0; b < loop->num_nodes; b++)
+		if (!in_counted_inner_loop(body[b], loop, *counted))
+			store_count_before_calls(body[b], loop, l->test_header, next, cell);
 	free(body);
+	for (unsigned k = 0; k < counted->length(); k++) {
+		class loop *inner = (*counted)[k].loop;
+		if (inner == loop || !flow_loop_nested_p(loop, inner)
+		    || in_counted_inner_loop(inner->header, loop, *counted, inner))
+			continue;
+		FOR_EACH_EDGE(e, ei, inner->header->preds)
+			if (!flow_bb_inside_loop_p(inner, e->src)) {
+				tree mem = build_simple_mem_ref(cell);
+				TREE_THIS_NOTRAP(mem) = 1;
+				gsi_insert_on_edge(e, gimple_build_assign(mem, next));
+			}
+	}
 	unsigned i;
 	FOR_EACH_VEC_ELT(exits, i, e) {
 		if (e->flags & (EDGE_EH | EDGE_ABNORMAL))

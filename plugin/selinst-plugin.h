@@ -37,6 +37,7 @@ struct selinst_loop {
 	mpz_t weight, loop_score, callsite_score, score;
 	bool test_header;	/* the header only computes the exit test */
 	bool abnormal_exit;	/* left by an abnormal edge (setjmp, ...) */
+	bool abnormal_inside;	/* holds a setjmp receiver or non-local label */
 	bool instrument;
 	const char *reason;
 	vec<tree> callees;	/* callees of the direct call sites inside */

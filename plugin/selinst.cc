@@ -70,6 +70,17 @@ static bool parse_arguments(struct plugin_name_args *info)
 	for (int i = 0; i < info->argc; i++) {
 		const char *key = info->argv[i].key;
 		const char *value = info->argv[i].value;
+		/* Given twice, one would silently win: say so instead. */
+		bool repeated = false;
+		for (int j = 0; j < i; j++)
+			if (strcmp(info->argv[j].key, key) == 0)
+				repeated = true;
+		if (repeated) {
+			error("selinst: argument %<-fplugin-arg-%s-%s%> given more "
+			      "than once", info->base_name, key);
+			ok = false;
+			continue;
+		}
 		if (strcmp(key, "threshold") == 0)
 			ok &= parse_natural(key, value, selinst_opts.model.threshold);
 		else if (strcmp(key, "loop-threshold") == 0) {
@@ -82,8 +93,12 @@ static bool parse_arguments(struct plugin_name_args *info)
 			else if (value && strcmp(value, "off") == 0)
 				selinst_opts.loops = false;
 			else {
-				error("selinst: bad value %qs for argument %<loops%>: "
-				      "expected %<on%> or %<off%>", value ? value : "");
+				if (value)
+					error("selinst: bad value %qs for argument %<loops%>: "
+					      "expected %<on%> or %<off%>", value);
+				else
+					error("selinst: argument %<loops%> needs a value: "
+					      "%<-fplugin-arg-selinst-loops=on%> or %<=off%>");
 				ok = false;
 			}
 		} else if (strcmp(key, "block-weight") == 0)

@@ -77,10 +77,27 @@ static inline void pop_frame(struct si_thread *t, struct si_frame *f, uint64_t n
 	t->top = f - 1;
 }
 
+/* Count N iterations for one entry of loop node LN. */
+static void add_iterations(struct si_node *ln, uint64_t n)
+{
+	if (ln->loop) {
+		ln->loop->iterations += n;
+		ln->loop->hist[si_hist_bucket(n)]++;
+	}
+}
+
+/* Close the frames above DEPTH at NOW.  A loop frame gets its count from
+ * its cell: what the loop's exit hook put there, or, for a loop left
+ * without one (longjmp, thread end), what the loop stored before its
+ * last call. */
 void si_pop_to(struct si_thread *t, uint32_t depth, uint64_t now)
 {
-	while (si_depth(t) > depth)
-		pop_frame(t, t->top, now);
+	while (si_depth(t) > depth) {
+		struct si_frame *f = t->top;
+		if (f->node->loop)
+			add_iterations(f->node, *si_loop_cell(t, (uint32_t)(f - t->stack)));
+		pop_frame(t, f, now);
+	}
 }
 
 __attribute__((noinline)) static void
@@ -231,20 +248,31 @@ mono:
 	exit_mono(region);
 }
 
-SI_EXPORT __attribute__((noinline)) void __selinst_loop_enter(const struct selinst_region *region)
+/* Where a loop whose frame was not pushed (runtime not started, a hook
+ * interrupted by a signal handler, a bad descriptor) stores its count. */
+static __thread __attribute__((tls_model("initial-exec"))) uint64_t no_cell;
+
+SI_EXPORT __attribute__((noinline)) uint64_t *__selinst_loop_enter(const struct selinst_region *region)
 {
 	if (unlikely(!si_clock_tsc) && !ready())
-		return;
+		return &no_cell;
 	struct si_thread *t = si_thread_get();
 	if (unlikely(!t) && !(t = si_thread_init()))
-		return;
+		return &no_cell;
 	if (unlikely(t->in_hook))
-		return;
+		return &no_cell;
 	t->in_hook = 1;
 	barrier();
+	uint64_t *cell = &no_cell;
+	uint32_t d = si_depth(t);
 	si_enter(t, region, (uintptr_t)__builtin_dwarf_cfa());
+	if (si_depth(t) > d) {
+		cell = si_loop_cell(t, d);
+		*cell = 0;
+	}
 	barrier();
 	t->in_hook = 0;
+	return cell;
 }
 
 SI_EXPORT __attribute__((noinline)) void
@@ -261,15 +289,16 @@ __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 	uint32_t d = si_depth(t);
 	if (likely(d > 1)) {
 		uint32_t i = d - 1;
-		while (i >= 1 && t->stack[i].region != region)
-			i--;
-		if (i >= 1) {
-			struct si_node *n = t->stack[i].node;
-			if (n->loop) {
-				n->loop->iterations += iterations;
-				n->loop->hist[si_hist_bucket(iterations)]++;
+		if (likely(t->top->region == region)) {	/* the usual case */
+			add_iterations(t->top->node, iterations);
+			pop_frame(t, t->top, now);
+		} else {
+			while (i >= 1 && t->stack[i].region != region)
+				i--;
+			if (i >= 1) {
+				*si_loop_cell(t, i) = iterations;	/* si_pop_to counts it */
+				si_pop_to(t, i, now);
 			}
-			si_pop_to(t, i, now);
 		}
 	}
 	barrier();

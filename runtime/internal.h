@@ -60,6 +60,9 @@ struct si_hslot { struct si_node *parent; struct si_node *node; };
 
 struct si_manual { const char *name; struct selinst_region *desc; };
 
+#define SI_CELL_BLOCK	4096		/* cells per block */
+#define SI_CELL_BLOCKS	1024		/* frames deeper than 4M share a spare cell */
+
 struct si_thread {
 	/* hot: what the fast paths read, in one cache line */
 	volatile int in_hook;		/* a hook of this thread is running; always 1
@@ -87,6 +90,12 @@ struct si_thread {
 	uint64_t end_ticks;
 	struct si_manual *manual;	/* per-thread manual-region cache */
 	size_t manual_cap, manual_used;
+	/* Loop iteration cells, one per frame index, in blocks that never
+	 * move (the frame stack does when it grows): instrumented code
+	 * stores a loop's count there before each call in the loop, so a
+	 * loop left by longjmp (or open at thread end) keeps its count. */
+	uint64_t *cells[SI_CELL_BLOCKS];
+	uint64_t spare_cell;		/* for frames beyond the blocks */
 };
 
 /* Frames in use, the root's included (1 when nothing is open). */
@@ -180,6 +189,18 @@ SI_HIDDEN void si_registry_lock(void);
 SI_HIDDEN void si_registry_unlock(void);
 SI_HIDDEN void si_pop_to(struct si_thread *t, uint32_t depth, uint64_t now);
 SI_HIDDEN void *si_mmap(size_t bytes);
+SI_HIDDEN uint64_t *si_loop_cell_slow(struct si_thread *t, uint32_t frame);
+
+/* The iteration cell of frame index FRAME (see struct si_thread). */
+static inline uint64_t *si_loop_cell(struct si_thread *t, uint32_t frame)
+{
+	if (frame < SI_CELL_BLOCK * SI_CELL_BLOCKS) {
+		uint64_t *block = t->cells[frame / SI_CELL_BLOCK];
+		if (block)
+			return &block[frame % SI_CELL_BLOCK];
+	}
+	return si_loop_cell_slow(t, frame);
+}
 SI_HIDDEN void *si_arena_alloc(struct si_thread *t, size_t bytes);
 SI_HIDDEN void si_after_fork_child(void);
 SI_HIDDEN struct si_node *si_node_by_id(struct si_thread *t, uint64_t id);

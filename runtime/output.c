@@ -45,13 +45,36 @@ static void set_start(void)
 	pid = getpid();
 }
 
-static void env_first(char *out, size_t n, const char *const *names)
+/* The first of NAMES whose value is a decimal integer in MIN..INT_MAX,
+ * written to OUT without leading zeros; OUT is "" when there is none.  A
+ * variable that is set but invalid (empty, a sign, blanks, anything not a
+ * digit, out of range) is ignored with a warning and the next one tried. */
+static void env_first(char *out, size_t n, const char *const *names, unsigned long min)
 {
 	out[0] = 0;
 	for (; *names; names++) {
 		const char *v = getenv(*names);
-		if (v && *v) {
-			snprintf(out, n, "%s", v);
+		if (!v)
+			continue;
+		const char *p = v;
+		unsigned long x = 0;
+		int big = 0;
+		while (*p >= '0' && *p <= '9') {
+			x = x * 10 + (unsigned long)(*p - '0');
+			if (x > INT_MAX) {
+				big = 1;
+				x = INT_MAX;
+			}
+			p++;
+		}
+		if (p == v || *p)
+			fprintf(stderr, "selinst: ignoring %s='%s': not a non-negative decimal integer\n",
+				*names, v);
+		else if (big || x < min)
+			fprintf(stderr, "selinst: ignoring %s=%s: out of range (%lu..%d)\n",
+				*names, v, min, INT_MAX);
+		else {
+			snprintf(out, n, "%lu", x);
 			return;
 		}
 	}
@@ -83,8 +106,8 @@ void si_output_init(void)
 		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID", NULL };
 	static const char *const size_vars[] = {
 		"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS", NULL };
-	env_first(rank, sizeof rank, rank_vars);
-	env_first(size, sizeof size, size_vars);
+	env_first(rank, sizeof rank, rank_vars, 0);
+	env_first(size, sizeof size, size_vars, 1);
 	set_start();
 }
 
@@ -466,6 +489,25 @@ static int emit_thread(struct em *m, struct si_thread *t, struct rtab *rt,
 		on[o].incl += incl_ns[id];
 		on[o].excl += ex;
 		omap[id] = o;
+	}
+	/* Open loops: this entry's body starts so far, from its cell (stored
+	 * before each call in the loop), as one more entry of the histogram. */
+	for (uint32_t i = 1; i < depth; i++) {
+		struct si_node *n = stack[i].node;
+		if (n == &t->paused || !n->loop)
+			continue;
+		struct onode *x = &on[omap[SI_NODE_ID(n)]];
+		if (!x->own) {
+			struct si_loop *c = malloc(sizeof *c);
+			if (!c)
+				continue;
+			*c = *x->loop;
+			x->loop = c;
+			x->own = 1;
+		}
+		uint64_t so_far = *si_loop_cell(t, i);
+		x->loop->iterations += so_far;
+		x->loop->hist[si_hist_bucket(so_far)]++;
 	}
 	map_start(m, 0);
 	kint(m, "index", t->index);

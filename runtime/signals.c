@@ -4,10 +4,13 @@
  *
  * exit() / return from main: an atexit handler registered at start-up
  * writes the profile; regions still open are counted up to that moment.
- * Fatal signals (SIGSEGV, SIGABRT, SIGTERM, SIGBUS, SIGFPE, SIGILL): at
- * start-up a handler is installed only for those whose disposition is
- * SIG_DFL; it writes the profile, restores SIG_DFL and re-raises.  A
- * program that installs its own handler later simply replaces ours.
+ * Signals whose default action ends the process (SIGSEGV, SIGABRT, SIGTERM,
+ * SIGBUS, SIGFPE, SIGILL, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU,
+ * SIGXFSZ): at start-up a handler is installed only for those whose
+ * disposition is SIG_DFL (an ignored SIGINT of a background job, or the
+ * program's own handler, is left alone); it writes the profile, restores
+ * SIG_DFL and re-raises.  A program that installs its own handler later
+ * simply replaces ours.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,7 +19,10 @@
 #include <unistd.h>
 #include "internal.h"
 
-static const int fatal[] = { SIGSEGV, SIGABRT, SIGTERM, SIGBUS, SIGFPE, SIGILL };
+static const int fatal[] = {
+	SIGSEGV, SIGABRT, SIGTERM, SIGBUS, SIGFPE, SIGILL,
+	SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU, SIGXFSZ,
+};
 static int in_fatal;
 
 void si_at_exit(void)

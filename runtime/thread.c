@@ -16,7 +16,6 @@
  * depends only on the path, so it is made once, when (C, R) is first seen.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,12 +80,25 @@ static void global_init_once(void)
 	si_clock_init();
 	const char *e = getenv("SELINST_MAX_NODES");
 	if (e && *e) {
-		char *end;
-		errno = 0;
-		unsigned long long v = strtoull(e, &end, 10);
-		if (errno || *end || v < 1)
+		/* Digits only (strtoull would take "-5" as 2^64-5).  Node ids
+		 * are 32-bit, root 0 and the overflow node included. */
+		const uint64_t lim = UINT32_MAX - 1;
+		uint64_t v = 0;
+		int big = 0;
+		const char *p = e;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			v = v * 10 + (uint64_t)(*p - '0');
+			if (v > lim) {
+				big = 1;
+				v = lim;
+			}
+		}
+		if (p == e || *p)
 			fprintf(stderr, "selinst: SELINST_MAX_NODES=%s is not a positive integer; using %llu\n",
 				e, (unsigned long long)max_nodes);
+		else if (big || v < 1)
+			fprintf(stderr, "selinst: SELINST_MAX_NODES=%s is out of range (1..%llu); using %llu\n",
+				e, (unsigned long long)lim, (unsigned long long)max_nodes);
 		else
 			max_nodes = v;
 	}
@@ -126,6 +138,17 @@ static int grow_stack_to(struct si_thread *t, uint32_t cap)
 	t->cap = cap;
 	si_set_depth(t, depth);
 	return 1;
+}
+
+/* si_loop_cell when FRAME's block is not there yet. */
+uint64_t *si_loop_cell_slow(struct si_thread *t, uint32_t frame)
+{
+	uint32_t b = frame / SI_CELL_BLOCK;
+	if (b >= SI_CELL_BLOCKS)
+		return &t->spare_cell;
+	if (!t->cells[b] && !(t->cells[b] = si_mmap(SI_CELL_BLOCK * sizeof(uint64_t))))
+		return &t->spare_cell;
+	return &t->cells[b][frame % SI_CELL_BLOCK];
 }
 
 int si_grow_stack(struct si_thread *t)

@@ -17,6 +17,9 @@ must_fail -fplugin-arg-selinst-threshold=abc | grep -q "bad value 'abc' for argu
 must_fail -fplugin-arg-selinst-threshold=-5 | grep -q "bad value '-5'" || fail "negative threshold: $(cat err.txt)"
 must_fail -fplugin-arg-selinst-threshold= | grep -q "needs a value" || fail "empty threshold: $(cat err.txt)"
 must_fail -fplugin-arg-selinst-threshold | grep -q "needs a value" || fail "bare threshold: $(cat err.txt)"
+must_fail -fplugin-arg-selinst-threshold=5 -fplugin-arg-selinst-threshold=6 | grep -q "argument '-fplugin-arg-selinst-threshold' given more than once" \
+	|| fail "repeated threshold: $(cat err.txt)"
+must_fail -fplugin-arg-selinst-loops | grep -q "argument 'loops' needs a value" || fail "bare loops: $(cat err.txt)"
 must_fail -fplugin-arg-selinst-treshold=5 | grep -q "unknown argument '-fplugin-arg-selinst-treshold'; accepted: threshold=N, decisions=FILE, verbose" \
 	|| fail "unknown key message: $(cat err.txt)"
 must_fail -fplugin-arg-selinst-verbose=yes | grep -q "takes no value" || fail "verbose=yes: $(cat err.txt)"
@@ -48,9 +51,23 @@ int other(int x) { return x + 1; }
 C
 gcc -fplugin=$PLUGIN -fplugin-arg-selinst-decisions=all.yaml -c p.c q.c || fail "two units"
 expect_eq "two documents" "['p.c', 'q.c']" "$(python3 -c 'import yaml; print(sorted(d["unit"] for d in yaml.safe_load_all(open("all.yaml"))))')"
+# Parallel compiles appending to one file: every document whole.
+for i in 1 2 3 4 5 6 7 8; do
+	sed "s/other/other$i/" q.c > q$i.c
+	gcc -fplugin=$PLUGIN -fplugin-arg-selinst-decisions=par.yaml -c q$i.c -o q$i.o &
+done
+wait
+expect_eq "8 parallel appends" "['q1.c', 'q2.c', 'q3.c', 'q4.c', 'q5.c', 'q6.c', 'q7.c', 'q8.c']" \
+	"$(python3 -c 'import yaml; print(sorted(d["unit"] for d in yaml.safe_load_all(open("par.yaml"))))')"
 gcc -fplugin=$PLUGIN -fplugin-arg-selinst-decisions=%u.dec.yaml -c p.c q.c || fail "%u"
 [ -f p.c.dec.yaml ] && [ -f q.c.dec.yaml ] || fail "%u files: $(ls)"
 expect_eq "%u unit" "q.c" "$(yget q.c.dec.yaml 'd["unit"]')"
+# Units with the same base name in two directories get two files.
+mkdir -p sub/a sub/b && cp p.c sub/a/p.c && cp q.c sub/b/p.c
+gcc -fplugin=$PLUGIN -fplugin-arg-selinst-decisions=%u.dec.yaml -c sub/a/p.c -o pa.o || fail "%u sub/a"
+gcc -fplugin=$PLUGIN -fplugin-arg-selinst-decisions=%u.dec.yaml -c ./sub/b/p.c -o pb.o || fail "%u sub/b"
+expect_eq "%u keeps directories apart" "sub/a/p.c ./sub/b/p.c" \
+	"$(yget sub_a_p.c.dec.yaml 'd["unit"]') $(yget sub_b_p.c.dec.yaml 'd["unit"]')"
 
 # The plugin refuses a GCC it was not built for: a copy built to claim
 # GCC 11.9.0 is loaded into this GCC.

@@ -26,6 +26,56 @@ check 61 zero_trip 10 0
 check 69 with_continue 10 100
 check 81 main 1 10
 
+# A test that opens the body is part of the body (the body started), also
+# on the loop's own line; parts of a condition ("while (a && b)") are not;
+# a do-while whose body opens with a break is named by its while line.
+for O in -O0 -O2; do
+	gcc $O -fchecking -fplugin=$PLUGIN -fplugin-arg-selinst-loop-threshold=0 \
+		-fplugin-arg-selinst-decisions=tb$O.yaml $P/loop_tests_in_body.c double.o -o tb$O || fail "compile tests-in-body $O"
+	./tb$O > /dev/null 2> tb$O.txt || fail "run tests-in-body $O"
+	sort tb$O.txt > tb-sorted$O.txt
+done
+cmp -s tb-sorted-O0.txt tb-sorted-O2.txt || { diff tb-sorted-O0.txt tb-sorted-O2.txt; fail "tests-in-body: -O0 and -O2 differ"; }
+expect_eq "loops with tests in the body (iterations per 10 entries)" \
+	"11:60 12:60 13:30 14:10 22:60 25:60 29:30 40:10" \
+	"$(sed -E 's/^loop loop_tests_in_body.c:([0-9]+) .*entries=10 iterations=([0-9]+)$/\1:\2/; s/^loop loop_tests_in_body.c:40 .*iterations=([0-9]+)$/40:\1/' tb-sorted-O2.txt | sort -n | paste -sd' ')"
+expect_eq "top_tested" "True True True False False False True True" \
+	"$(python3 -c 'import yaml; print(" ".join(str(l["top_tested"]) for l in sorted(yaml.safe_load(open("tb-O2.yaml"))["loops"], key=lambda l: l["line"])))')"
+
+# Loops left by longjmp from a call inside them (one and two deep, and from
+# a while loop's test) keep exact counts: the count is stored before each
+# call, and the runtime takes it when the resync closes the loop. A loop
+# holding the setjmp is left out, with the reason.
+for O in -O0 -O2; do
+	si_cc $O -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=lj$O.yaml \
+		$P/loop_longjmp.c -o lj$O || fail "compile longjmp $O"
+	SELINST_OUTPUT=lj$O.prof ./lj$O > /dev/null || fail "run longjmp $O"
+	$REPORT --format=json lj$O.prof > lj$O.json || fail "report longjmp $O"
+	expect_eq "loops left by longjmp $O (line:entries:iterations:trips)" \
+		"17:3:24:{'8': 3} 27:3:3:{'1': 3} 28:3:24:{'8': 3} 38:3:21:{'7': 3}" \
+		"$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%d:%d:%d:%s" % (r["line"], r["entries"], r["iterations"], r["trip_counts"])
+      for r in sorted(d["regions"], key=lambda r: r["line"]) if r["kind"] == "loop"))' lj$O.json)"
+done
+# A loop still open when a call inside it exits the process: counted as of
+# that call (the writer takes the open loop's cell).
+cat > deepexit.c <<'C'
+#include <stdlib.h>
+int stop = 7;
+__attribute__((noinline)) void work(int i) { if (i == stop) exit(0); }
+__attribute__((noinline)) void run(void) { for (int i = 0; i < 100; i++) work(i); }
+int main(void) { run(); return 1; }
+C
+si_cc -O2 -fplugin-arg-selinst-threshold=0 deepexit.c -o deepexit || fail "compile deepexit"
+SELINST_OUTPUT=deepexit.prof ./deepexit || fail "run deepexit"
+expect_eq "loop open at exit()" "1:8:{'8': 1}" "$($REPORT --format=json deepexit.prof | python3 -c 'import json, sys
+r = [r for r in json.load(sys.stdin)["regions"] if r["kind"] == "loop"][0]
+print("%d:%d:%s" % (r["entries"], r["iterations"], r["trip_counts"]))')"
+
+expect_eq "loop holding setjmp" "holds a setjmp receiver or non-local label" \
+	"$(python3 -c 'import yaml; print([l["reason"] for l in yaml.safe_load(open("lj-O2.yaml"))["loops"] if l["line"] == 46][0])')"
+
 # Decisions: every loop listed with its metrics; at the default threshold
 # main's loop is chosen (it calls functions... none instrumented here, but
 # it runs at depth 0), small inner loops of deep callees are not.
@@ -83,6 +133,18 @@ gcc -O3 -ffast-math -fplugin=$PLUGIN -fplugin-arg-selinst-threshold=0 -fopt-info
 [ -s vec-plain.txt ] || fail "nothing vectorized even without the plugin"
 cmp -s vec-plain.txt vec-si.txt || { diff vec-plain.txt vec-si.txt; fail "vectorization changed"; }
 nm v2.o | grep -q "U __selinst_loop_exit" || fail "loops were not instrumented"
+# Real kernels at the default thresholds: the set of vectorized loops of
+# the BT-, MG- and CG-like workloads is the plain build's. (At
+# loop-threshold=0 an outer loop whose tiny inner loops get hooks is no
+# longer vectorized: those inner loops are no longer unrolled away.)
+vecset() { gcc -O3 -fopt-info-vec-optimized -c "$@" -o /dev/null 2>&1 | grep -o '^[^ ]*: optimized: loop vectorized' | sort -u; }
+for w in bt mg cg; do
+	src=$SELINST_ROOT/bench/workloads/$w.c
+	vecset "$src" > $w-plain.txt
+	vecset "$src" -fplugin=$PLUGIN > $w-si.txt
+	[ -s $w-plain.txt ] || fail "$w: nothing vectorized without the plugin"
+	cmp -s $w-plain.txt $w-si.txt || { diff $w-plain.txt $w-si.txt; fail "$w: vectorized loops changed"; }
+done
 # Loops on one source line (here made by one macro) are distinct regions:
 # "<file>:<line>", then "#2", "#3" from the outside in; each counts its
 # own iterations.

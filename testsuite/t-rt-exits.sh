@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runtime: every way out keeps the profile right: exit() with regions open,
 # longjmp past instrumented frames, fork, signal handlers running
-# instrumented code (signals landing inside hooks), fatal signals.
+# instrumented code (signals landing inside hooks), fatal signals (SIGINT,
+# SIGPIPE and the other terminating ones too).
 . "$(dirname "$0")/lib.sh"
 . "$T/rt/rt.sh"
 rtcc exits "$RT/exits.c"
@@ -32,7 +33,7 @@ for nm, want in (("l1", ("main", "catcher", "l1")), ("l3", ("main", "catcher", "
     assert path(t, n) == want, path(t, n)
 assert len(p["threads"][0]["nodes"]) == 6, p["threads"][0]["nodes"]
 (t, l), = nodes("rt.c:11")
-assert l["iterations"] == 0 and l["trip_counts"] == {}, l
+assert l["iterations"] == 3000 and l["trip_counts"] == {"3": 1000}, l   # from the loop cell
 '
 rm -f exits.prof
 
@@ -81,4 +82,43 @@ done
 out=$(./exits own); rc=$?
 expect_eq "own handler exit status" 3 $rc
 expect_eq "own handler output" "own handler" "$out"
+
+# Ctrl-C, hang-up, quit, CPU and file-size limits: the profile is written
+# (signal: N) and the process dies of the signal, as it would without
+# selinst (128+N).  env --default-signal: the test may run where the
+# caller ignores them (a background job's SIGINT and SIGQUIT).
+ulimit -c 0
+dflt="env --default-signal=INT,HUP,QUIT,PIPE,XCPU,XFSZ"
+for s in INT HUP QUIT XCPU XFSZ TERM; do
+	n=$(kill -l $s)
+	$dflt ./exits sig $n 2>/dev/null; rc=$?
+	expect_eq "SIG$s exit status" $((128 + n)) $rc
+	[ -f exits.prof ] || fail "SIG$s: no profile"
+	pcheck exits.prof 'assert calls("f") == 1 and calls("a") == 1, p; assert p["signal"] == '$n', p["signal"]'
+	rm -f exits.prof
+done
+# SIGPIPE: a write to a pipe nobody reads, and `prog | head`.
+$dflt ./exits pipe; rc=$?
+expect_eq "SIGPIPE exit status" 141 $rc
+pcheck exits.prof 'assert calls("a") == 1 and p["signal"] == 13, p.get("signal")'
+rm -f exits.prof
+$dflt ./exits yes | head -c 10 > /dev/null; rc=${PIPESTATUS[0]}
+expect_eq "prog | head exit status" 141 $rc
+pcheck exits.prof 'assert calls("a") == 1 and p["signal"] == 13, p.get("signal")'
+rm -f exits.prof
+# A signal ignored at start-up stays ignored: the program goes on.
+env --ignore-signal=INT ./exits sig 2 || fail "ignored SIGINT killed the program"
+pcheck exits.prof 'assert "signal" not in p and p["complete"] is True and calls("a") == 1'
+rm -f exits.prof
+# The program's own SIGINT handler from a constructor is left alone: with
+# the static library it runs before the runtime starts (the runtime must
+# not install over it), with the shared one after (it replaces ours).
+gcc -O2 -g -I"$SELINST_ROOT/include" -I"$RT" "$RT/exits.c" "$SELINST_BUILD/libselinst.a" \
+	-lyaml -pthread -o exits-static || fail "compile exits-static"
+for prog in exits exits-static; do
+	out=$(EXITS_OWN_INT=1 $dflt ./$prog sig 2); rc=$?
+	expect_eq "own SIGINT handler exit status ($prog)" 3 $rc
+	expect_eq "own SIGINT handler output ($prog)" "own handler" "$out"
+	[ ! -f $prog.prof ] || fail "profile written over the own SIGINT handler ($prog)"
+done
 exit 0

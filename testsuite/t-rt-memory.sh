@@ -31,4 +31,14 @@ assert o["calls"] > 0
 '
 SELINST_MAX_NODES=junk ./misc plain 2> err.txt || fail "bad SELINST_MAX_NODES run"
 grep -q 'SELINST_MAX_NODES=junk' err.txt || fail "no warning for a bad SELINST_MAX_NODES: $(cat err.txt)"
+# Negative, zero, too large: a warning (which says why) and the default.
+for v in -5:'not a positive integer' +5:'not a positive integer' 0:'out of range (1..4294967294)' \
+	 4294967295:'out of range (1..4294967294)' 99999999999999999999:'out of range (1..4294967294)'; do
+	SELINST_MAX_NODES=${v%%:*} ./misc paths 30 2> err.txt || fail "SELINST_MAX_NODES=${v%%:*} run"
+	grep -qF "SELINST_MAX_NODES=${v%%:*} is ${v#*:}; using 4194304" err.txt ||
+		fail "SELINST_MAX_NODES=${v%%:*}: expected '${v#*:}' warning: $(cat err.txt)"
+	pcheck misc.prof 'assert p["overflow"] is False and len(p["threads"][0]["nodes"]) == 1 + 30 + 30 * 30'
+done
+SELINST_MAX_NODES=4294967294 ./misc plain 2> err.txt || fail "largest SELINST_MAX_NODES run"
+[ ! -s err.txt ] || fail "warning for a valid SELINST_MAX_NODES: $(cat err.txt)"
 exit 0

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runtime: profile names (default, SELINST_OUTPUT with %p %r %h %%, MPI
-# ranks from the environment), write errors on stderr with the path and
+# ranks from the environment, invalid ones ignored with a warning), write errors on stderr with the path and
 # the reason, exit status unchanged, no partial file left.
 . "$(dirname "$0")/lib.sh"
 . "$T/rt/rt.sh"
@@ -30,6 +30,28 @@ for v in OMPI_COMM_WORLD_RANK PMI_RANK PMIX_RANK SLURM_PROCID; do
 done
 OMPI_COMM_WORLD_RANK=2 OMPI_COMM_WORLD_SIZE=4 SELINST_OUTPUT='r%r.prof' ./prog || fail "run"
 pcheck r2.prof 'assert p["rank"] == 2 and p["size"] == 4'
+
+# A rank or size that is not a non-negative decimal integer (or is out of
+# range) is ignored with one warning naming it; the next variable is tried.
+for v in abc -1 '1 2' '' +3 0x1 99999999999; do
+	PMI_RANK=$v ./prog 2> err.txt || fail "run (PMI_RANK='$v')"
+	[ -f prog.prof ] || fail "PMI_RANK='$v': no prog.prof: $(ls)"
+	pcheck prog.prof 'assert p["rank"] is None, p["rank"]'
+	expect_eq "warnings for PMI_RANK='$v'" 1 "$(grep -c '^selinst: ' err.txt)"
+	grep -qF "PMI_RANK='$v'" err.txt || grep -qF "PMI_RANK=$v:" err.txt || fail "warning does not name PMI_RANK='$v': $(cat err.txt)"
+	rm -f prog*.prof
+done
+grep -q 'out of range (0\.\.2147483647)' err.txt || fail "out-of-range warning: $(cat err.txt)"
+SLURM_PROCID=abc PMI_RANK=-1 PMIX_RANK=5 SLURM_NTASKS=8 PMI_SIZE=x ./prog 2> err.txt || fail "run (fallback)"
+[ -f prog.5.prof ] || fail "fallback to PMIX_RANK: $(ls)"
+pcheck prog.5.prof 'assert p["rank"] == 5 and p["size"] == 8, (p["rank"], p["size"])'
+expect_eq "warnings (PMI_RANK, PMI_SIZE)" 2 "$(grep -c '^selinst: ' err.txt)"
+grep -qF "PMI_RANK='-1'" err.txt && grep -qF "PMI_SIZE='x'" err.txt || fail "warnings: $(cat err.txt)"
+rm -f prog*.prof
+SLURM_PROCID=007 SLURM_NTASKS=0 ./prog 2> err.txt || fail "run (leading zeros, size 0)"
+pcheck prog.7.prof 'assert p["rank"] == 7 and p["size"] is None, (p["rank"], p["size"])'
+grep -q 'SLURM_NTASKS=0: out of range (1\.\.' err.txt || fail "size 0 warning: $(cat err.txt)"
+rm -f prog*.prof
 
 # Unwritable path: a message naming the path and the reason; status kept.
 SELINST_OUTPUT=/nonexistent/dir/p.prof ./prog plain 7 2> err.txt; rc=$?

@@ -26,10 +26,12 @@ __attribute__((noinline)) static void thrower(int i)
 __attribute__((noinline)) static void mid(int i)
 {
 	Guard g(&r_mid);
-	__selinst_loop_enter(&r_loop);
+	uint64_t *cell = __selinst_loop_enter(&r_loop);
 	uint64_t it = 0;
-	for (int k = 0; k < 3; k++, it++)
+	for (int k = 0; k < 3; k++, it++) {
+		*cell = it + 1;		/* as the plugin does before each call */
 		thrower(i + k * 2);	/* same parity: throws in the first iteration if i is odd */
+	}
 	__selinst_loop_exit(&r_loop, it);
 }
 

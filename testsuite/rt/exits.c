@@ -1,6 +1,10 @@
 /* exits.c MODE - every way out: exit with regions open, longjmp past
  * instrumented frames, fork, signal handlers running instrumented code
- * (and signals landing inside hooks), fatal signals. */
+ * (and signals landing inside hooks), fatal signals ("sig N": kill
+ * ourselves with signal N; "pipe": write to a pipe nobody reads; "yes":
+ * write lines to stdout until it is closed).  With EXITS_OWN_INT set, a
+ * constructor installs the program's own SIGINT handler (before the
+ * runtime starts with the static library, after it with the shared one). */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
@@ -30,8 +34,9 @@ static volatile unsigned long handled, hran;
 __attribute__((noinline)) static void l3(void)
 {
 	__selinst_enter(&r_l3);
-	__selinst_loop_enter(&r_loop);
+	uint64_t *cell = __selinst_loop_enter(&r_loop);
 	rt_busy(1000);
+	*cell = 3;		/* the plugin stores the running count before each call */
 	longjmp(jb, 1);		/* the plugin would call __selinst_exit(&r_l3) first; leave it out */
 }
 __attribute__((noinline)) static void l2(void) { __selinst_enter(&r_l2); l3(); __selinst_exit(&r_l2); }
@@ -56,6 +61,12 @@ __attribute__((noinline)) static void f(void) { __selinst_enter(&r_f); __asm__ v
 static void h(void) { __selinst_enter(&r_h); hran++; __selinst_exit(&r_h); }
 static void on_alarm(int sig) { (void)sig; handled++; h(); }
 static void own_handler(int sig) { (void)sig; static const char m[] = "own handler\n"; if (write(1, m, sizeof m - 1)) {} _exit(3); }
+
+__attribute__((constructor)) static void own_int_early(void)
+{
+	if (getenv("EXITS_OWN_INT"))
+		signal(SIGINT, own_handler);
+}
 
 int main(int argc, char **argv)
 {
@@ -105,6 +116,28 @@ int main(int argc, char **argv)
 		f();
 		kill(getpid(), SIGTERM);
 		rt_busy(1000000000);
+	} else if (!strcmp(mode, "sig") && argc > 2) {
+		__selinst_enter(&r_a);
+		f();
+		kill(getpid(), atoi(argv[2]));
+		__selinst_exit(&r_a);	/* reached only where the signal is ignored */
+	} else if (!strcmp(mode, "pipe")) {
+		int fds[2];
+		if (pipe(fds) != 0)
+			return 8;
+		close(fds[0]);
+		__selinst_enter(&r_a);
+		f();
+		if (write(fds[1], "x", 1) < 0)
+			return 9;	/* EPIPE: SIGPIPE was ignored */
+		__selinst_exit(&r_a);
+	} else if (!strcmp(mode, "yes")) {
+		__selinst_enter(&r_a);
+		f();
+		for (long i = 0; i < 100000000; i++)
+			if (write(1, "y\n", 2) < 0)
+				return 9;
+		__selinst_exit(&r_a);
 	} else if (!strcmp(mode, "own")) {
 		signal(SIGTERM, own_handler);
 		f();

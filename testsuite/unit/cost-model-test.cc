@@ -64,6 +64,9 @@ static void test_table1(struct cm_constants *c)
 	/* The paper's separate columns. */
 	cm_loop_score(l, c, 3);  check_mpz("loop_score(3)", l, "198656");
 	cm_loop_score(l, c, 1);  check_mpz("loop_score(1)", l, "202752");
+	/* Deeper than loop_base: 0, never negative (threshold 0 takes all). */
+	cm_loop_score(l, c, 100); check_mpz("loop_score(100)", l, "0");
+	cm_loop_score(l, c, 250); check_mpz("loop_score(250)", l, "0");
 	cm_callsite_score(cs, c, 5);  check_mpz("callsite(5)", cs, "20971520");
 	cm_callsite_score(cs, c, 14); check_mpz("callsite(14) (main's printed score)", cs, "58720256");
 	/* Weight formula: 5 * blocks + statements + call sites. */

@@ -125,15 +125,20 @@ void __selinst_exit(const struct selinst_region *r)
 	}
 }
 
-void __selinst_loop_enter(const struct selinst_region *r)
+/* Where the code stores a loop's running count before each call in it:
+ * one per thread is enough for a checker that does not read it. */
+static __thread uint64_t loop_cell;
+
+uint64_t *__selinst_loop_enter(const struct selinst_region *r)
 {
 	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
 		INC(before_init);
-		return;
+		return &loop_cell;
 	}
 	INC(n_lenter);
 	check_desc(r, SELINST_KIND_LOOP);
 	push(r, (uintptr_t)__builtin_frame_address(0));
+	return &loop_cell;
 }
 
 void __selinst_loop_exit(const struct selinst_region *r, uint64_t iterations)
