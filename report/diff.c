@@ -29,6 +29,46 @@ static int cmp_row(const void *x, const void *y)
 	return (int)ra->line - (int)rb->line;
 }
 
+/*
+ * "Exclusive time: BASE (B s) -> NEW (N s), total +X%".  Like the
+ * region names of the views, file names too long for 80 columns are cut
+ * with a '+' (whole with --wide): the room left is shared between the two
+ * names, a short one leaving the rest to the other.  Names are not cut
+ * below 8 columns each.
+ */
+static void header(FILE *out, const opts *o, const char *bname, double bt,
+		   const char *nname, double nt)
+{
+	char tail[64];
+	snprintf(tail, sizeof tail, " (%.3f s), total %+.1f%%", nt,
+		 bt > 0 ? 100 * (nt - bt) / bt : 0.0);
+	int bl = (int)strlen(bname), nl = (int)strlen(nname);
+	int fixed = snprintf(NULL, 0, "Exclusive time:  (%.3f s) -> ", bt) + (int)strlen(tail);
+	int room = 80 - fixed, bw = bl, nw = nl;
+	if (!o->wide && bl + nl > room && room >= 16) {
+		int half = room / 2;
+		if (bl <= half)
+			nw = room - bl;
+		else if (nl <= room - half)
+			bw = room - nl;
+		else {
+			bw = half;
+			nw = room - half;
+		}
+	}
+	fputs("Exclusive time: ", out);
+	if (bw < bl)
+		fprintf(out, "%.*s+", bw - 1, bname);
+	else
+		fputs(bname, out);
+	fprintf(out, " (%.3f s) -> ", bt);
+	if (nw < nl)
+		fprintf(out, "%.*s+", nw - 1, nname);
+	else
+		fputs(nname, out);
+	fprintf(out, "%s\n\n", tail);
+}
+
 int diff_views(FILE *out, const view *base, const view *nw, const opts *o, double fail_above)
 {
 	size_t cap = base->nregions + nw->nregions + 1, n = 0;
@@ -45,8 +85,7 @@ int diff_views(FILE *out, const view *base, const view *nw, const opts *o, doubl
 	qsort(rows, n, sizeof *rows, cmp_row);
 
 	double bt = (double)base->total / 1e9, nt = (double)nw->total / 1e9;
-	fprintf(out, "Diff of exclusive time: %s (%.3f s) -> %s (%.3f s), total %+.1f%%\n\n",
-		base->procs[0].path, bt, nw->procs[0].path, nt, bt > 0 ? 100 * (nt - bt) / bt : 0.0);
+	header(out, o, base->procs[0].path, bt, nw->procs[0].path, nt);
 	fprintf(out, "%9s %9s %9s %8s %6s %s\n", "base s", "new s", "delta s", "change", "%base",
 		"region");
 	int shown = 0, failed = 0;
@@ -62,15 +101,23 @@ int diff_views(FILE *out, const view *base, const view *nw, const opts *o, doubl
 			snprintf(change, sizeof change, "new");
 		else if (!rows[i].n)
 			snprintf(change, sizeof change, "gone");
+		else if (b > 0 && (int)snprintf(change, sizeof change, "%+.1f%%",
+						      100 * (x - b) / b) > 8)
+			snprintf(change, sizeof change, "%+.0e%%", 100 * (x - b) / b);
 		else if (b > 0)
-			snprintf(change, sizeof change, "%+.1f%%", 100 * (x - b) / b);
+			;
 		else
 			snprintf(change, sizeof change, "%s", x > 0 ? "+inf" : "0.0%");
 		if (!o->top || shown < o->top) {
 			shown++;
-			int len = fprintf(out, "%9.3f %9.3f %+9.3f %8s %5.1f%% ", b / 1e9, x / 1e9,
-					  (x - b) / 1e9, change,
-					  base->total ? 100 * b / (double)base->total : 0.0);
+			char bs[32], xs[32], ds[32], pb[32];
+			fmt_fit(bs, sizeof bs, 9, 3, b / 1e9);
+			fmt_fit(xs, sizeof xs, 9, 3, x / 1e9);
+			/* Signed like %+9.3f, in 9 columns at most. */
+			fmt_fit(ds + 1, sizeof ds - 1, 8, 3, (x < b ? b - x : x - b) / 1e9);
+			ds[0] = x < b ? '-' : '+';
+			fmt_pct(pb, sizeof pb, base->total ? 100 * b / (double)base->total : 0.0);
+			int len = fprintf(out, "%9s %9s %9s %8s %6s ", bs, xs, ds, change, pb);
 			put_name(out, o, len, r->name);
 		}
 	}

@@ -4,6 +4,9 @@
  * aggregates, not a timeline, so each thread's calling-context tree is
  * laid out as a flame chart: a node starts where its previous sibling
  * ended and lasts its inclusive time ("X" complete events, microseconds).
+ * args name the region (file, line) and nothing per node: speedscope
+ * tells frames apart by name and args, so a per-node count there would
+ * split one function into as many frames as it has call paths.
  */
 #include "report.h"
 #include <stdlib.h>
@@ -59,9 +62,8 @@ void export_chrome(FILE *out, const view *v, const opts *o)
 			fprintf(out, ",\n  {\"name\": ");
 			json_str(out, r->name);
 			fprintf(out, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, "
-				"\"pid\": %u, \"tid\": %llu, \"args\": {\"calls\": %llu, \"file\": ",
-				kind_name(r->kind), ts, dur, t->proc, (unsigned long long)t->index,
-				(unsigned long long)n->calls);
+				"\"pid\": %u, \"tid\": %llu, \"args\": {\"file\": ",
+				kind_name(r->kind), ts, dur, t->proc, (unsigned long long)t->index);
 			json_str(out, r->file);
 			fprintf(out, ", \"line\": %u}}", r->line);
 		}

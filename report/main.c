@@ -1,21 +1,29 @@
 /* selinst-report: command line.  See doc/report.md. */
 #include "report.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage[] =
 "usage: selinst-report [OPTIONS] FILE...          merge FILEs, print a view\n"
 "       selinst-report --diff [OPTIONS] BASE NEW  compare two profiles\n"
-"views:   (default) flat profile   --tree   --threads   --loops\n"
-"         --top N  --filter REGEX  --prune PCT (tree, default 0.1)  --wide\n"
-"formats: --format=text|json|folded|svg|dot|callgrind|chrome\n"
+"views:   --flat (default)   --tree   --threads   --loops\n"
+"         --top N (0 = all)  --filter REGEX  --prune PCT (tree, default 0.1)\n"
+"         --wide (do not cut long names at 80 columns)\n"
+"formats: --format=text|json|folded|svg|dot|callgrind|chrome (--diff: text)\n"
 "diff:    --fail-above PCT  exit 1 if a region with >= 1% of BASE's total\n"
 "                           got slower by more than PCT percent\n"
-"output:  -o FILE (default standard output)\n"
+"output:  -o FILE (default standard output; FILE is replaced only when the\n"
+"         report is complete)\n"
+"other:   -h, --help   --version\n"
 "exit:    0 ok, 1 --fail-above tripped, 2 bad usage or bad input\n";
 
 __attribute__((noreturn, format(printf, 1, 2)))
@@ -62,6 +70,92 @@ static render_fn *format_fn(const char *name)
 	die_usage("unknown format '%s' (%s)", name, names);
 }
 
+/*
+ * -o FILE: the report goes to a temporary file in FILE's directory that
+ * replaces FILE (rename) only once it is complete, so a failed run leaves
+ * an existing FILE untouched and no partial file behind.  A FILE that
+ * exists and is not a regular file (/dev/null, a FIFO) is written directly.
+ */
+static char tmp_path[PATH_MAX + 16], dest_path[PATH_MAX];
+static volatile sig_atomic_t tmp_live;
+
+static void tmp_remove(void)
+{
+	if (tmp_live) {
+		tmp_live = 0;
+		unlink(tmp_path);
+	}
+}
+
+static void on_signal(int sig)
+{
+	tmp_remove();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void die_write(const char *path, const char *what, int err)
+{
+	tmp_remove();
+	fprintf(stderr, "selinst-report: %s: %s: %s\n", path, what, strerror(err));
+	exit(2);
+}
+
+static FILE *open_output(const char *path)
+{
+	struct stat st;
+	bool exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		FILE *f = fopen(path, "w");
+		if (!f)
+			die_write(path, "cannot write", errno);
+		return f;
+	}
+	/* Through a symbolic link, the file it points to is replaced. */
+	struct stat lst;
+	if (!(exists && !lstat(path, &lst) && S_ISLNK(lst.st_mode) && realpath(path, dest_path)) &&
+	    snprintf(dest_path, sizeof dest_path, "%s", path) >= (int)sizeof dest_path)
+		die_write(path, "cannot write", ENAMETOOLONG);
+	snprintf(tmp_path, sizeof tmp_path, "%s.tmp.XXXXXX", dest_path);
+	atexit(tmp_remove);
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		signal(sigs[i], on_signal);
+	int fd = mkstemp(tmp_path);
+	if (fd < 0)
+		die_write(path, "cannot write", errno);
+	tmp_live = 1;
+	/* The mode FILE has, or that a new file gets (0666 less the umask). */
+	mode_t mode = st.st_mode & 07777;
+	if (!exists) {
+		mode_t um = umask(0);
+		umask(um);
+		mode = 0666 & ~um;
+	}
+	FILE *f = fchmod(fd, mode) ? NULL : fdopen(fd, "w");
+	if (!f)
+		die_write(path, "cannot write", errno);
+	return f;
+}
+
+/* Flushes and closes OUT (PATH, or standard output when NULL); a temporary
+ * file then replaces PATH. */
+static void close_output(FILE *out, const char *path)
+{
+	const char *name = path ? path : "standard output";
+	if (fflush(out) || ferror(out))
+		die_write(name, "write error", errno ? errno : EIO);
+	if (!path)
+		return;
+	if ((tmp_live && fsync(fileno(out))) || fclose(out))
+		die_write(path, "write error", errno);
+	if (tmp_live) {
+		if (rename(tmp_path, dest_path))
+			die_write(path, "cannot write", errno);
+		tmp_live = 0;
+	}
+}
+
 enum { O_TREE = 256, O_THREADS, O_LOOPS, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
        O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION };
 
@@ -87,6 +181,7 @@ int main(int argc, char **argv)
 	render_fn *view_fn = view_flat, *format = NULL;
 	const char *outpath = NULL;
 	bool diff = false;
+	const char *format_name = "text";
 	double fail_above = -1;
 	regex_t re;
 	int c;
@@ -104,6 +199,7 @@ int main(int argc, char **argv)
 			if (d != (int)d || d > 1e9)
 				die_usage("--top wants a whole number, not '%s'", optarg);
 			o.top = (int)d;
+			o.top_set = true;
 			break;
 		}
 		case O_PRUNE:
@@ -122,7 +218,7 @@ int main(int argc, char **argv)
 			o.regex = &re;
 			break;
 		}
-		case O_FORMAT: format = format_fn(optarg); break;
+		case O_FORMAT: format = format_fn(optarg); format_name = optarg; break;
 		case O_DIFF: diff = true; break;
 		case O_FAIL: fail_above = parse_num(optarg, "--fail-above"); break;
 		case 'o': outpath = optarg; break;
@@ -141,12 +237,10 @@ int main(int argc, char **argv)
 		die_usage("--diff wants exactly two profiles, BASE and NEW");
 	if (fail_above >= 0 && !diff)
 		die_usage("--fail-above needs --diff");
+	if (diff && format)
+		die_usage("--diff prints text only, not --format=%s", format_name);
 
-	FILE *out = stdout;
-	if (outpath && !(out = fopen(outpath, "w"))) {
-		fprintf(stderr, "selinst-report: %s: cannot write: %s\n", outpath, strerror(errno));
-		return 2;
-	}
+	/* Every input is read and checked before the output is opened. */
 	int rc = 0;
 	if (diff) {
 		view base, nw;
@@ -154,18 +248,17 @@ int main(int argc, char **argv)
 		view_init(&nw, false);
 		if (view_load(&base, files, 1) < 0 || view_load(&nw, files + 1, 1) < 0)
 			return 2;
+		FILE *out = outpath ? open_output(outpath) : stdout;
 		rc = diff_views(out, &base, &nw, &o, fail_above);
+		close_output(out, outpath);
 	} else {
 		view v;
 		view_init(&v, format == export_chrome);	/* chrome lays out each thread's tree */
 		if (view_load(&v, files, nfiles) < 0)
 			return 2;
+		FILE *out = outpath ? open_output(outpath) : stdout;
 		(format ? format : view_fn)(out, &v, &o);
-	}
-	if (fflush(out) || ferror(out)) {
-		fprintf(stderr, "selinst-report: %s: write error: %s\n",
-			outpath ? outpath : "standard output", strerror(errno));
-		return 2;
+		close_output(out, outpath);
 	}
 	return rc;
 }

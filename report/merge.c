@@ -93,8 +93,16 @@ static uint32_t cct_child(view *v, uint32_t parent, uint32_t reg)
 	return i;
 }
 
-void view_add(view *v, const profile *p)
+/* DST += X, remembering in *OVF the first sum that overflows 64 bits. */
+static inline void add64(uint64_t *dst, uint64_t x, const char **ovf, const char *what)
 {
+	if (__builtin_add_overflow(*dst, x, dst) && !*ovf)
+		*ovf = what;
+}
+
+int view_add(view *v, const profile *p, char *err, size_t errlen)
+{
+	const char *ovf = NULL;	/* what overflowed; the view is then unusable */
 	uint32_t proc = (uint32_t)v->nprocs++;
 	v->procs = xrealloc(v->procs, v->nprocs * sizeof *v->procs);
 	procinfo *pi = &v->procs[proc];
@@ -172,26 +180,26 @@ void view_add(view *v, const profile *p)
 			uint32_t m = cct_child(v, mp, g);
 			midx[i] = m;
 			cnode *c = &v->nodes[m];
-			c->calls += n->calls;
-			c->incl += n->incl;
-			c->excl += n->excl;
-			c->iters += n->iters;
+			add64(&c->calls, n->calls, &ovf, "calls");
+			add64(&c->incl, n->incl, &ovf, "inclusive_ns");
+			add64(&c->excl, n->excl, &ovf, "exclusive_ns");
+			add64(&c->iters, n->iters, &ovf, "iterations");
 			region *r = &v->regions[g];
-			r->calls += n->calls;
-			r->excl += n->excl;
-			r->iters += n->iters;
+			add64(&r->calls, n->calls, &ovf, "calls");
+			add64(&r->excl, n->excl, &ovf, "exclusive_ns");
+			add64(&r->iters, n->iters, &ovf, "iterations");
 			for (uint32_t k = 0; k < n->trip_n; k++) {
 				const trip *tr = &p->trips[n->trip_off + k];
-				r->trips[tr->bucket] += tr->count;
+				add64(&r->trips[tr->bucket], tr->count, &ovf, "trip counts");
 			}
 			if (!tseen[lr]) {
 				tseen[lr] = true;
 				touched[ntouched++] = lr;
 			}
 			if (!rec[i])
-				tincl[lr] += n->incl;
-			texcl[lr] += n->excl;
-			t->total += n->excl;
+				add64(&tincl[lr], n->incl, &ovf, "inclusive_ns");
+			add64(&texcl[lr], n->excl, &ovf, "exclusive_ns");
+			add64(&t->total, n->excl, &ovf, "exclusive_ns");
 			if (v->keep_trees) {
 				depth[i] = n->pidx == UINT32_MAX ? 0 : depth[n->pidx] + 1;
 				t->tree[t->ntree++] = (tnode){ g, depth[i], n->calls, n->incl };
@@ -205,18 +213,18 @@ void view_add(view *v, const profile *p)
 			uint32_t lr = touched[k], g = gmap[lr];
 			region *r = &v->regions[g];
 			r->nthreads++;
-			r->incl += tincl[lr];
+			add64(&r->incl, tincl[lr], &ovf, "inclusive_ns");
 			t->reg[k] = g;
 			t->excl[k] = texcl[lr];
 			t->incl[k] = tincl[lr];
-			pexcl[lr] += texcl[lr];
-			pincl[lr] += tincl[lr];
+			add64(&pexcl[lr], texcl[lr], &ovf, "exclusive_ns");
+			add64(&pincl[lr], tincl[lr], &ovf, "inclusive_ns");
 			pseen[lr] = true;
 			texcl[lr] = tincl[lr] = 0;
 			tseen[lr] = false;
 		}
 		t->nreg = ntouched;
-		v->total += t->total;
+		add64(&v->total, t->total, &ovf, "exclusive_ns");
 		free(midx);
 		free(depth);
 	}
@@ -243,6 +251,12 @@ void view_add(view *v, const profile *p)
 	free(pseen);
 	free(tseen);
 	free(touched);
+	if (ovf) {
+		snprintf(err, errlen, "%s: %s values too large: their sum overflows 64 bits "
+			 "when merged", p->path, ovf);
+		return -1;
+	}
+	return 0;
 }
 
 static int cmp_proc(const procinfo *a, const procinfo *b)
@@ -471,7 +485,10 @@ static void *load_worker(void *arg)
 			continue;
 		}
 		pthread_mutex_lock(&L->lock);
-		view_add(L->v, &p);
+		if (!L->failed && view_add(L->v, &p, err, sizeof err) < 0) {
+			L->errs[i] = xstrdup(err);
+			L->failed = true;
+		}
 		pthread_mutex_unlock(&L->lock);
 		profile_free(&p);
 	}

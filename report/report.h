@@ -57,6 +57,14 @@ void trip_bucket_name(int b, char *buf, size_t n);
 /* Seconds with 3 significant decimals in at most WIDTH columns. */
 void fmt_secs(char *buf, size_t n, double s);
 
+/* D with PREC decimals in at most WIDTH columns (scientific notation when
+ * it is too large for that). */
+void fmt_fit(char *buf, size_t n, int width, int prec, double d);
+/* X in at most WIDTH columns (as fmt_fit when it has too many digits). */
+void fmt_count(char *buf, size_t n, int width, uint64_t x);
+/* A percentage in at most 6 columns: "12.3%", "1234%", ">9999%". */
+void fmt_pct(char *buf, size_t n, double p);
+
 /* ---- ydom.c ---------------------------------------------------------- */
 enum { Y_SCALAR = 1, Y_SEQ, Y_MAP };
 typedef struct ynode {
@@ -174,7 +182,9 @@ typedef struct view {
 	bool keep_trees;
 } view;
 void view_init(view *v, bool keep_trees);
-void view_add(view *v, const profile *p);
+/* Adds P to V; -1 with ERR = "FILE: message" when a sum of P's times or
+ * counts with what V holds overflows 64 bits (V is then unusable). */
+int view_add(view *v, const profile *p, char *err, size_t errlen);
 void view_finish(view *v);
 void view_free(view *v);
 /* Index of the region of V with the identity of Q, or -1. */
@@ -203,6 +213,7 @@ int view_load(view *v, char **files, int nfiles);
 /* ---- options shared by views ------------------------------------------ */
 typedef struct opts {
 	int top;			/* 0 = all */
+	bool top_set;			/* --top was given (--threads: 10 if not) */
 	bool wide;			/* do not cut names to 80 columns */
 	double prune;			/* percent of total */
 	const char *filter;		/* regex on region names */

@@ -260,12 +260,41 @@ void fmt_time(char *buf, size_t n, double ns)
 	}
 	if (u == 0)
 		snprintf(buf, n, "%.0f%s", ns, unit[u]);
+	else if (ns >= 99999.5)		/* over a day: keep within 8 columns */
+		snprintf(buf, n, "%.1e%s", ns, unit[u]);
 	else if (ns >= 99.95)
 		snprintf(buf, n, "%.0f%s", ns, unit[u]);
 	else if (ns >= 9.995)
 		snprintf(buf, n, "%.1f%s", ns, unit[u]);
 	else
 		snprintf(buf, n, "%.2f%s", ns, unit[u]);
+}
+
+void fmt_fit(char *buf, size_t n, int width, int prec, double d)
+{
+	if ((int)snprintf(buf, n, "%.*f", prec, d) <= width)
+		return;
+	/* Too wide: scientific notation, as precise as WIDTH allows. */
+	for (int p = width - 6; p >= 0; p--)
+		if ((int)snprintf(buf, n, "%.*e", p, d) <= width)
+			return;
+	snprintf(buf, n, "%.*s", width, "*********************");
+}
+
+void fmt_count(char *buf, size_t n, int width, uint64_t x)
+{
+	if ((int)snprintf(buf, n, "%llu", (unsigned long long)x) > width)
+		fmt_fit(buf, n, width, 0, (double)x);
+}
+
+void fmt_pct(char *buf, size_t n, double p)
+{
+	if (p < 999.95)
+		snprintf(buf, n, "%.1f%%", p);
+	else if (p < 99999.5)
+		snprintf(buf, n, "%.0f%%", p);
+	else
+		snprintf(buf, n, ">9999%%");
 }
 
 void put_name(FILE *out, const opts *o, int used, const char *name)

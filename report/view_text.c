@@ -14,9 +14,12 @@ static double secs(uint64_t ns) { return (double)ns / 1e9; }
 /* How many of N listed regions a table shows: TOP, or all when TOP is 0. */
 static size_t top_of(size_t n, int top) { return top > 0 && (size_t)top < n ? (size_t)top : n; }
 
-static double pct(const view *v, uint64_t ns)
+/* NS as a percentage of the total, in at most 6 columns (an odd profile
+ * can have an inclusive time above the total). */
+static const char *pct(char buf[32], const view *v, uint64_t ns)
 {
-	return v->total ? 100.0 * (double)ns / (double)v->total : 0.0;
+	fmt_pct(buf, 32, v->total ? 100.0 * (double)ns / (double)v->total : 0.0);
+	return buf;
 }
 
 static const char *kind_short(int kind)
@@ -45,15 +48,16 @@ void view_flat(FILE *out, const view *v, const opts *o)
 	uint32_t *ix = view_listed_regions(v, o, false, false, 0, &n);
 	for (size_t i = 0; i < top_of(n, o->top); i++) {
 		const region *r = &v->regions[ix[i]];
-		char e[32], in[32], pc[32];
+		char e[32], in[32], pc[32], pb[32], cb[32];
 		fmt_secs(e, sizeof e, secs(r->excl));
 		fmt_secs(in, sizeof in, secs(r->incl));
 		if (r->calls)
 			fmt_time(pc, sizeof pc, (double)r->incl / (double)r->calls);
 		else
 			snprintf(pc, sizeof pc, "-");
-		fprintf(out, "%9s %9s %5.1f%% %11llu %9s %-4s ", e, in, pct(v, r->excl),
-			(unsigned long long)r->calls, pc, kind_short(r->kind));
+		fmt_count(cb, sizeof cb, 11, r->calls);
+		fprintf(out, "%9s %9s %6s %11s %9s %-4s ", e, in, pct(pb, v, r->excl), cb, pc,
+			kind_short(r->kind));
 		put_name(out, o, 9 + 1 + 9 + 1 + 6 + 1 + 11 + 1 + 9 + 1 + 4 + 1, r->name);
 	}
 	if (v->nprocs > 1 && n) {
@@ -61,15 +65,16 @@ void view_flat(FILE *out, const view *v, const opts *o)
 			v->nprocs);
 		fprintf(out, "%9s %9s %9s %8s %5s %s\n", "min", "mean", "max", "max/mean",
 			"procs", "region");
-		for (size_t i = 0; i < top_of(n, o->top ? o->top : 20); i++) {
+		for (size_t i = 0; i < top_of(n, o->top); i++) {
 			const region *r = &v->regions[ix[i]];
 			double mean = (double)r->excl / (double)v->nprocs;
-			char a[32], b[32], c[32];
+			char a[32], b[32], c[32], mm[32], np[32];
 			fmt_secs(a, sizeof a, secs(r->pmin_excl));
 			fmt_secs(b, sizeof b, mean / 1e9);
 			fmt_secs(c, sizeof c, secs(r->pmax_excl));
-			fprintf(out, "%9s %9s %9s %8.2f %5u ", a, b, c,
-				mean > 0 ? (double)r->pmax_excl / mean : 0.0, r->nprocs);
+			fmt_fit(mm, sizeof mm, 8, 2, mean > 0 ? (double)r->pmax_excl / mean : 0.0);
+			fmt_count(np, sizeof np, 5, r->nprocs);
+			fprintf(out, "%9s %9s %9s %8s %5s ", a, b, c, mm, np);
 			put_name(out, o, 9 + 1 + 9 + 1 + 9 + 1 + 8 + 1 + 5 + 1, r->name);
 		}
 	}
@@ -90,7 +95,7 @@ static bool tree_visit(const view *v, uint32_t n, int depth, const uint32_t *pat
 		t->pruned++;
 		return false;
 	}
-	char in[32], e[32], buf[400];
+	char in[32], e[32], buf[400], pb[32], cb[32];
 	fmt_secs(in, sizeof in, secs(c->incl));
 	fmt_secs(e, sizeof e, secs(c->excl));
 	int ind = 2 * (depth - 1);
@@ -101,8 +106,8 @@ static bool tree_visit(const view *v, uint32_t n, int depth, const uint32_t *pat
 			 (unsigned long long)c->iters);
 	else
 		snprintf(buf, sizeof buf, "%*s%s", ind, "", r->name);
-	fprintf(t->out, "%9s %5.1f%% %9s %11llu ", in, pct(v, c->incl), e,
-		(unsigned long long)c->calls);
+	fmt_count(cb, sizeof cb, 11, c->calls);
+	fprintf(t->out, "%9s %6s %9s %11s ", in, pct(pb, v, c->incl), e, cb);
 	put_name(t->out, t->o, 9 + 1 + 6 + 1 + 9 + 1 + 11 + 1, buf);
 	return true;
 }
@@ -149,14 +154,14 @@ void view_threads(FILE *out, const view *v, const opts *o)
 	fprintf(out, "\n%-12s %10s %9s %6s\n", "thread", "tid", "excl s", "%total");
 	for (size_t i = 0; i < v->nthreads; i++) {
 		const thrinfo *t = &v->threads[i];
-		char nm[64], s[32];
+		char nm[64], s[32], pb[32], tid[32];
 		thread_name(v, t, nm, sizeof nm);
 		fmt_secs(s, sizeof s, secs(t->total));
-		fprintf(out, "%-12s %10llu %9s %5.1f%%\n", nm, (unsigned long long)t->tid, s,
-			pct(v, t->total));
+		fmt_count(tid, sizeof tid, 10, t->tid);
+		fprintf(out, "%-12s %10s %9s %6s\n", nm, tid, s, pct(pb, v, t->total));
 	}
 	size_t n;
-	uint32_t *ix = view_listed_regions(v, o, false, false, o->top ? o->top : 10, &n);
+	uint32_t *ix = view_listed_regions(v, o, false, false, o->top_set ? o->top : 10, &n);
 	fprintf(out, "\nTop regions: exclusive seconds per thread (over the threads that entered them)\n");
 	fprintf(out, "%7s %9s %9s %9s %9s %s\n", "threads", "min", "mean", "max", "max/mean",
 		"region");
@@ -177,11 +182,13 @@ void view_threads(FILE *out, const view *v, const opts *o)
 		if (!cnt)
 			mn = 0;
 		double mean = cnt ? (double)sum / cnt : 0;
-		char a[32], b[32], c[32];
+		char a[32], b[32], c[32], mm[32], nt[32];
 		fmt_secs(a, sizeof a, secs(mn));
 		fmt_secs(b, sizeof b, mean / 1e9);
 		fmt_secs(c, sizeof c, secs(mx));
-		fprintf(out, "%7u %9s %9s %9s %9.2f ", cnt, a, b, c, mean > 0 ? (double)mx / mean : 0.0);
+		fmt_fit(mm, sizeof mm, 9, 2, mean > 0 ? (double)mx / mean : 0.0);
+		fmt_count(nt, sizeof nt, 7, cnt);
+		fprintf(out, "%7s %9s %9s %9s %9s ", nt, a, b, c, mm);
 		put_name(out, o, 7 + 1 + 9 + 1 + 9 + 1 + 9 + 1 + 9 + 1, r->name);
 	}
 	if (v->nthreads > 1 && v->nthreads <= 6) {
@@ -223,13 +230,14 @@ void view_loops(FILE *out, const view *v, const opts *o)
 	uint32_t *ix = view_listed_regions(v, o, true, true, o->top, &n);
 	for (size_t i = 0; i < n; i++) {
 		const region *r = &v->regions[ix[i]];
-		char in[32], e[32], buf[400];
+		char in[32], e[32], buf[400], pb[32], en[32], it[32], ipe[32];
 		fmt_time(in, sizeof in, (double)r->incl);
 		fmt_time(e, sizeof e, (double)r->excl);
 		snprintf(buf, sizeof buf, "%s", r->name);
-		fprintf(out, "%9s %5.1f%% %9s %10llu %12llu %8.1f ", in, pct(v, r->incl), e,
-			(unsigned long long)r->calls, (unsigned long long)r->iters,
-			r->calls ? (double)r->iters / (double)r->calls : 0.0);
+		fmt_count(en, sizeof en, 10, r->calls);
+		fmt_count(it, sizeof it, 12, r->iters);
+		fmt_fit(ipe, sizeof ipe, 8, 1, r->calls ? (double)r->iters / (double)r->calls : 0.0);
+		fprintf(out, "%9s %6s %9s %10s %12s %8s ", in, pct(pb, v, r->incl), e, en, it, ipe);
 		put_name(out, o, 9 + 1 + 6 + 1 + 9 + 1 + 10 + 1 + 12 + 1 + 8 + 1, buf);
 		/* Trip-count histogram, wrapped at 80 columns. */
 		int col = fprintf(out, "%10s in %s; trips:", "", r->function ? r->function : "?");

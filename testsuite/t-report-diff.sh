@@ -48,7 +48,32 @@ expect_eq "reversed: slower everywhere" 1 "$(gate faster.prof base.prof 50)"
 "$REPORT" --diff base.prof work10.prof > d.txt || fail "diff exit $?"
 cat d.txt
 expect_eq "first row" "9.000 9.900 +0.900 +10.0% 89.6% work" "$(sed -n 4p d.txt | xargs)"
-expect_eq "header" "Diff of exclusive time: base.prof (10.050 s) -> work10.prof (10.950 s), total +9.0%" "$(head -1 d.txt)"
+expect_eq "header" "Exclusive time: base.prof (10.050 s) -> work10.prof (10.950 s), total +9.0%" "$(head -1 d.txt)"
+
+# A tripped gate is still a valid report: -o FILE gets it (exit 1).
+echo old > gate.txt
+"$REPORT" --diff base.prof work10.prof --fail-above 5 -o gate.txt > out.txt
+expect_eq "-o with the gate tripped: exit" 1 $?
+[ ! -s out.txt ] || fail "-o: diff went to stdout"
+grep -q '^FAIL: work: ' gate.txt || { cat gate.txt; fail "-o: no FAIL line in FILE"; }
+expect_eq "-o: diff header" "$(head -1 d.txt)" "$(head -1 gate.txt)"
+expect_eq "-o: no temporary file" "gate.txt" "$(ls gate.txt*)"
+
+# Long file names are cut with '+' to keep the header in 80 columns, the
+# room shared between the two names; --wide prints them whole.
+long=ci-artifacts/nightly-build-with-a-long-name/profiles
+mkdir -p $long
+cp base.prof $long/baseline-of-the-reference-run.prof
+cp work10.prof $long/candidate-of-this-change.prof
+"$REPORT" --diff $long/baseline-of-the-reference-run.prof $long/candidate-of-this-change.prof > long.txt || fail "long: exit $?"
+awk 'length > 80 { exit 1 }' long.txt || { head -1 long.txt; fail "diff wider than 80 columns"; }
+awk 'length > 80 { exit 1 }' d.txt || { head -1 d.txt; fail "diff of short names wider than 80 columns"; }
+expect_eq "long header" "Exclusive time: ci-artifact+ (10.050 s) -> ci-artifacts+ (10.950 s), total +9.0%" "$(head -1 long.txt)"
+"$REPORT" --diff base.prof $long/candidate-of-this-change.prof > long2.txt
+expect_eq "one long name takes the room the short one leaves" \
+	"Exclusive time: base.prof (10.050 s) -> ci-artifacts/ni+ (10.950 s), total +9.0%" "$(head -1 long2.txt)"
+"$REPORT" --wide --diff base.prof $long/candidate-of-this-change.prof > wide.txt
+expect_eq "--wide header" "Exclusive time: base.prof (10.050 s) -> $long/candidate-of-this-change.prof (10.950 s), total +9.0%" "$(head -1 wide.txt)"
 
 # New and vanished regions.
 sed 's/name: tiny/name: other/' base.prof > renamed.prof

@@ -60,6 +60,25 @@ sed 's/region: 4/region: 9/' "$D/simple.yaml" > region.prof
 check "bad region" "selinst-report: region.prof:78: node 5 names region 9, but the profile has 5 regions" region.prof
 sed 's/exclusive_ns: 3000000000}/exclusive_ns: 9000000000}/' "$D/simple-r1.yaml" > excl.prof
 check "excl > incl" "selinst-report: excl.prof:25: exclusive_ns 9000000000 is greater than inclusive_ns 6000000000" excl.prof
+# Times whose sums overflow 64-bit nanoseconds when merged (three nodes of
+# 2^63-1 ns): an error naming the file, not a wrapped total.
+{
+	printf 'format: selinst-profile\nversion: 1\nregions:\n'
+	printf '  - {id: 0, name: f, kind: function, file: a.c, line: 1}\nthreads:\n'
+	for t in 0 1 2; do
+		printf '  - index: %d\n    nodes:\n' $t
+		printf '      - {id: 1, parent: 0, region: 0, calls: 1, inclusive_ns: 9223372036854775807, exclusive_ns: 9223372036854775807}\n'
+	done
+	printf 'end: true\n'
+} > huge.prof
+check "sum overflow" "selinst-report: huge.prof: inclusive_ns values too large: their sum overflows 64 bits when merged" huge.prof
+head -n 8 huge.prof > huge1.prof; echo 'end: true' >> huge1.prof
+"$REPORT" huge1.prof "$D/simple.yaml" > /dev/null || fail "one huge node alone must merge"
+cp huge1.prof huge2.prof; cp huge1.prof huge3.prof
+"$REPORT" huge1.prof huge2.prof huge3.prof > out.txt 2> err.txt
+expect_eq "overflow over files: exit" 2 $?
+grep -q "^selinst-report: huge[123].prof: [a-z_]* values too large: their sum overflows 64 bits when merged$" err.txt ||
+	fail "overflow over files: $(cat err.txt)"
 sed 's/calls: 40$/calls: -40/' "$D/simple.yaml" > neg.prof
 check "negative" "selinst-report: neg.prof:73: 'calls' must be a non-negative integer, not '-40'" neg.prof
 sed '/^threads:/,/^end:/{/^end:/!d}' "$D/simple.yaml" > nothreads.prof
@@ -80,6 +99,47 @@ check "no file" "selinst-report: no profile given (try --help)"
 check "bad format option" "selinst-report: unknown format 'xml' (text, json, folded, svg, dot, callgrind, chrome) (try --help)" --format=xml "$D/simple.yaml"
 check "bad regex" "selinst-report: --filter '(': Unmatched ( or \\( (try --help)" --filter '(' "$D/simple.yaml"
 check "diff arity" "selinst-report: --diff wants exactly two profiles, BASE and NEW (try --help)" --diff "$D/simple.yaml"
+check "diff with another format" "selinst-report: --diff prints text only, not --format=json (try --help)" --diff --format=json "$D/simple.yaml" "$D/simple-r1.yaml"
+check "diff with svg" "selinst-report: --diff prints text only, not --format=svg (try --help)" --format=svg --diff "$D/simple.yaml" "$D/simple-r1.yaml"
+"$REPORT" --diff --format=text "$D/simple.yaml" "$D/simple-r1.yaml" > out.txt || fail "--diff --format=text: exit $?"
+# --help: one line per option group, within 80 columns, and it names every
+# long option the command line accepts (the getopt table in report/main.c).
+"$REPORT" --help > help.txt || fail "--help exit $?"
+awk 'length > 80 { exit 1 }' help.txt || fail "--help wider than 80 columns"
+for opt in $(sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", [a-z_]*_argument.*/\1/p' "$SELINST_ROOT/report/main.c"); do
+	grep -q -- "--$opt\b" help.txt || fail "--help does not list --$opt"
+done
+grep -q -- '--flat' help.txt && grep -q -- '--version' help.txt || fail "--help lacks --flat or --version"
+
+# -o FILE: a failed run leaves an existing FILE as it was and no file
+# behind (neither FILE nor a temporary one); a successful one replaces it.
+mkdir outdir
+echo keep > outdir/keep.txt
+check "-o, missing input" "selinst-report: nosuch.prof: cannot open: No such file or directory" -o outdir/keep.txt nosuch.prof
+expect_eq "-o FILE kept on a missing input" keep "$(cat outdir/keep.txt)"
+check "-o, bad among good" "selinst-report: newer.prof:4: profile format version 2 is newer than this selinst-report reads (1); upgrade selinst" -o outdir/keep.txt --format=json "$D/simple.yaml" newer.prof
+expect_eq "-o FILE kept on bad input" keep "$(cat outdir/keep.txt)"
+check "-o, diff with a bad NEW" "selinst-report: cut1.prof:80: YAML error: could not find expected ':' while scanning a simple key" -o outdir/keep.txt --diff "$D/simple.yaml" cut1.prof
+expect_eq "-o FILE kept on a bad diff" keep "$(cat outdir/keep.txt)"
+check "-o, usage error" "selinst-report: --diff prints text only, not --format=json (try --help)" -o outdir/keep.txt --diff --format=json "$D/simple.yaml" "$D/simple-r1.yaml"
+check "-o, new file, bad input" "selinst-report: nosuch.prof: cannot open: No such file or directory" -o outdir/new.txt nosuch.prof
+expect_eq "-o: nothing left behind" keep.txt "$(ls -A outdir)"
+check "-o into a missing directory" "selinst-report: nodir/x.txt: cannot write: No such file or directory" -o nodir/x.txt "$D/simple.yaml"
+check "-o a directory" "selinst-report: outdir: cannot write: Is a directory" -o outdir "$D/simple.yaml"
+"$REPORT" -o outdir/keep.txt "$D/simple.yaml" > out.txt || fail "-o: exit $?"
+[ ! -s out.txt ] || fail "-o: wrote to stdout"
+"$REPORT" "$D/simple.yaml" | cmp -s - outdir/keep.txt || fail "-o FILE differs from stdout"
+chmod 640 outdir/keep.txt
+"$REPORT" -o outdir/keep.txt --tree "$D/simple.yaml" || fail "-o again: exit $?"
+expect_eq "-o keeps the mode of FILE" 640 "$(stat -c %a outdir/keep.txt)"
+(umask 027; "$REPORT" -o outdir/new.txt "$D/simple.yaml") || fail "-o new: exit $?"
+expect_eq "-o: a new file's mode follows the umask" 640 "$(stat -c %a outdir/new.txt)"
+ln -s keep.txt outdir/link.txt
+"$REPORT" -o outdir/link.txt --loops "$D/loops.yaml" || fail "-o link: exit $?"
+[ -L outdir/link.txt ] || fail "-o replaced a symbolic link instead of its file"
+grep -q '^Loops:' outdir/keep.txt || fail "-o through a link did not write the file"
+expect_eq "-o: no temporary files" "keep.txt link.txt new.txt" "$(ls -A outdir | xargs)"
+"$REPORT" -o /dev/null "$D/simple.yaml" || fail "-o /dev/null: exit $?"
 # A valid empty profile is fine.
 printf 'format: selinst-profile\nversion: 1\nregions: []\nthreads: []\nend: true\n' > empty-ok.prof
 "$REPORT" empty-ok.prof > /dev/null || fail "empty but valid profile: exit $?"

@@ -51,6 +51,20 @@ for i in 0 1 2 3 4 5 6 7; do
 done
 expect_eq "generated calls sum" "$sum" "$(jget g.json 'sum(r["calls"] for r in d["regions"])')"
 expect_eq "generated threads" 16 "$(jget g.json 'd["threads"]')"
+# The per-process table follows --top like the flat table: all rows by
+# default and with --top 0 (more than 20 here), N with --top N.
+nreg=$(jget g.json 'len(d["regions"])')
+[ "$nreg" -gt 20 ] || fail "want more than 20 regions, have $nreg"
+pp_rows() { awk '/^Per process/ {p=1; getline; next} p && NF' "$1" | wc -l; }
+for top in "" "--top 0"; do
+	"$REPORT" $top r*.prof > g.txt || fail "text merge $top: exit $?"
+	expect_eq "per-process rows ($top)" "$nreg" "$(pp_rows g.txt)"
+	expect_eq "flat rows ($top)" "$nreg" "$(awk 'NR>3 && /^$/ {exit} NR>3' g.txt | wc -l)"
+done
+"$REPORT" --top 25 r*.prof > g25.txt
+expect_eq "per-process rows (--top 25)" 25 "$(pp_rows g25.txt)"
+"$REPORT" --top 3 r*.prof > g3.txt
+expect_eq "per-process rows (--top 3)" 3 "$(pp_rows g3.txt)"
 ls r*.prof | sort -r | xargs "$REPORT" --format=json > g2.json
 expect_eq "generated regions order-free" "$(jget g.json '[(r["name"], r["calls"], r["exclusive_seconds"]) for r in d["regions"]]')" \
 	"$(jget g2.json '[(r["name"], r["calls"], r["exclusive_seconds"]) for r in d["regions"]]')"

@@ -24,6 +24,42 @@ expect_eq "leaf by thread" "3.000 2.000 leaf" "$(awk '/^Exclusive seconds by thr
 expect_eq "rec by thread" "3.000 - rec" "$(awk '/^Exclusive seconds by thread/ {p=1} p && $NF == "rec"' thr.txt | xargs)"
 "$REPORT" --threads "$D/simple.yaml" "$D/simple-r1.yaml" > thr2.txt
 grep -q '^r1.t0 ' thr2.txt || fail "rank-qualified thread names missing"
+# Odd but accepted values (children's inclusive above the parent's, as on
+# folded cycles; counts near 2^64) keep every column aligned within 80.
+{
+	printf 'format: selinst-profile\nversion: 1\nregions:\n'
+	printf '  - {id: 0, name: f, kind: function, file: a.c, line: 1}\n'
+	printf '  - {id: 1, name: g, kind: function, file: a.c, line: 2}\n'
+	printf '  - {id: 2, name: "a.c:3", kind: loop, file: a.c, line: 3, function: f}\n'
+	printf 'threads:\n  - index: 0\n    tid: 99999999999999\n    nodes:\n'
+	printf '      - {id: 1, parent: 0, region: 0, calls: 1, inclusive_ns: 1000, exclusive_ns: 10}\n'
+	printf '      - {id: 2, parent: 1, region: 1, calls: 9999999999999999999, inclusive_ns: 2000000000000, exclusive_ns: 1}\n'
+	printf '      - {id: 3, parent: 1, region: 2, calls: 3, inclusive_ns: 9000000000000000000, exclusive_ns: 2, iterations: 9999999999999999999}\n'
+	printf 'end: true\n'
+} > odd.prof
+"$REPORT" --tree --prune 0 odd.prof > odd-tree.txt || fail "odd tree exit $?"
+cat odd-tree.txt
+expect_eq "odd tree: % column" "16 16 16" "$(awk 'NR>4 { printf "%s%d", s, index($0, "%"); s=" " }' odd-tree.txt)"
+"$REPORT" odd.prof > odd-flat.txt || fail "odd flat exit $?"
+cat odd-flat.txt
+expect_eq "odd flat: % column" "26 26 26" "$(awk 'NR>3 { printf "%s%d", s, index($0, "%"); s=" " }' odd-flat.txt)"
+expect_eq "odd flat: kind column" "func func loop" "$(awk 'NR>3 { print substr($0, 50, 4) }' odd-flat.txt | sort | xargs)"
+"$REPORT" --loops odd.prof > odd-loops.txt || fail "odd loops exit $?"
+"$REPORT" --threads odd.prof > odd-thr.txt || fail "odd threads exit $?"
+cat odd-loops.txt odd-thr.txt
+for f in odd-tree.txt odd-flat.txt odd-loops.txt odd-thr.txt; do
+	expect_eq "$f: lines over 80 columns" "" "$(awk 'length($0) > 80' $f)"
+done
+expect_eq "odd loops: % column" 16 "$(awk '/ a.c:3$/ { print index($0, "%") }' odd-loops.txt)"
+expect_eq "odd threads: t0 row" 40 "$(grep '^t0 ' odd-thr.txt | awk '{ print length($0) }')"
+# --threads lists 10 regions by default; --top 0 lists all, --top N N.
+python3 "$D/gen-profile.py" --paths 200 --regions 40 -o many.prof
+nreg=$(python3 -c 'import sys,yaml; d=yaml.safe_load(open(sys.argv[1])); print(len({n["region"] for t in d["threads"] for n in t["nodes"]}))' many.prof)
+[ "$nreg" -gt 10 ] || fail "many.prof has only $nreg regions"
+thr_rows() { "$REPORT" --threads "$@" many.prof | awk '/^Top regions/ {p=1; getline; next} p && NF' | wc -l; }
+expect_eq "threads default rows" 10 "$(thr_rows)"
+expect_eq "threads --top 0 rows" "$nreg" "$(thr_rows --top 0)"
+expect_eq "threads --top 3 rows" 3 "$(thr_rows --top 3)"
 
 "$REPORT" --loops "$D/loops.yaml" > loops.txt || fail "loops exit $?"
 cat loops.txt

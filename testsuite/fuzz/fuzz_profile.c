@@ -56,7 +56,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	view v;
 	view_init(&v, true);
-	view_add(&v, &p);
+	if (view_add(&v, &p, err, sizeof err) < 0) {
+		if (strncmp(err, "fuzz.prof", 9) || strchr(err, '\n'))
+			abort();
+		view_free(&v);
+		profile_free(&p);
+		return 0;
+	}
 	view_finish(&v);
 	opts o = { .prune = 0.1 };
 	export_json(null, &v, &o);
