@@ -29,7 +29,7 @@ print(len(vs), file=open(sys.argv[2] + ".n", "w"))
 PY
 n=$(cat "$tmp/data.n")
 gnuplot <<GP
-set terminal svg size 900,480 dynamic font "sans,11"
+set terminal svg size 900,480 dynamic font "sans,11" background rgb "white"
 set output "$out"
 set title "$title"
 set style data histograms

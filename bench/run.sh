@@ -8,4 +8,5 @@ run_section() { echo; bash "$here/$1" || { echo "bench section $1 failed"; rc=1;
 run_section report-merge.sh
 run_section rt-pair.sh
 run_section overhead.sh
+run_section compile-time.sh
 exit $rc
