@@ -17,6 +17,7 @@ python3 "$root/bench/gen-large-tu.py" > "$tmp/large.c"
 lines=$(wc -l < "$tmp/large.c")
 
 cpu() { local TIMEFORMAT='%U %S'; { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{print $1 + $2}'; }
+over() { awk -v a="$1" -v p="$2" 'BEGIN{print (a/p-1)*100}'; }	# percent of A over P
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 : > "$tmp/plain"; : > "$tmp/analysis"; : > "$tmp/default"; : > "$tmp/noloops"
@@ -40,9 +41,9 @@ p=$(median < "$tmp/plain"); a=$(median < "$tmp/analysis"); d=$(median < "$tmp/de
 n=$(median < "$tmp/noloops")
 echo "compile time, gcc -O2 -c, $lines lines, $total functions, median of $runs (CPU s):"
 printf '  %-44s %7.2f s\n' "without the plugin" "$p"
-printf '  %-44s %7.2f s  %+6.1f%%\n' "plugin, threshold above every score" "$a" "$(awk -v a="$a" -v p="$p" 'BEGIN{print (a/p-1)*100}')"
-printf '  %-44s %7.2f s  %+6.1f%%  (%s of %s functions, %s of %s loops)\n' "plugin, default threshold 204800" "$d" "$(awk -v a="$d" -v p="$p" 'BEGIN{print (a/p-1)*100}')" "$selected" "$total" "$lsel" "$ltotal"
-printf '  %-44s %7.2f s  %+6.1f%%\n' "plugin, default threshold, loops=off" "$n" "$(awk -v a="$n" -v p="$p" 'BEGIN{print (a/p-1)*100}')"
+printf '  %-44s %7.2f s  %+6.1f%%\n' "plugin, threshold above every score" "$a" "$(over "$a" "$p")"
+printf '  %-44s %7.2f s  %+6.1f%%  (%s of %s functions, %s of %s loops)\n' "plugin, default threshold 204800" "$d" "$(over "$d" "$p")" "$selected" "$total" "$lsel" "$ltotal"
+printf '  %-44s %7.2f s  %+6.1f%%\n' "plugin, default threshold, loops=off" "$n" "$(over "$n" "$p")"
 pass=$(gcc -O2 -fplugin="$plugin" -ftime-report -c "$tmp/large.c" -o "$tmp/c.o" 2>&1 \
 	| awk '/plugin execution/ {print $4}')
 printf '  %-44s %7.2f s  %+6.1f%% of the plain compile\n' "plugin pass itself (-ftime-report)" "$pass" \

@@ -393,8 +393,8 @@ static bool call_target_may_leave(tree fn, int flags)
 		return true;
 	node = node->ultimate_alias_target();
 	if (!may_leave)
-		classify_functions();
-	return may_leave->contains(node) || node_may_leave_directly(node);
+		classify_functions();	/* the pass runs once and makes no functions */
+	return may_leave->contains(node);
 }
 
 /* May call S leave the loop without coming back through it? */
@@ -403,6 +403,14 @@ static bool call_may_not_return_here(gimple *s)
 	if (!is_gimple_call(s) || gimple_call_internal_p(s))
 		return false;
 	return call_target_may_leave(gimple_call_fndecl(s), gimple_call_flags(s));
+}
+
+/* "*CELL = COUNT" (the cell comes from the enter hook: it never traps). */
+static gimple *count_store(tree cell, tree count)
+{
+	tree mem = build_simple_mem_ref(cell);
+	TREE_THIS_NOTRAP(mem) = 1;
+	return gimple_build_assign(mem, count);
 }
 
 /* Before each such call in block B of LOOP, "*CELL = count": the entry's
@@ -423,9 +431,7 @@ static void store_count_before_calls(basic_block b, class loop *loop, bool test_
 							  build_int_cst(TREE_TYPE(next), 1));
 			gsi_insert_before(&gsi, dec, GSI_SAME_STMT);
 		}
-		tree mem = build_simple_mem_ref(cell);
-		TREE_THIS_NOTRAP(mem) = 1;
-		gimple *store = gimple_build_assign(mem, count);
+		gimple *store = count_store(cell, count);
 		gimple_set_location(store, gimple_location(s));
 		gsi_insert_before(&gsi, store, GSI_SAME_STMT);
 	}
@@ -524,11 +530,8 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 		    || in_counted_inner_loop(inner->header, loop, *counted, inner))
 			continue;
 		FOR_EACH_EDGE(e, ei, inner->header->preds)
-			if (!flow_bb_inside_loop_p(inner, e->src)) {
-				tree mem = build_simple_mem_ref(cell);
-				TREE_THIS_NOTRAP(mem) = 1;
-				gsi_insert_on_edge(e, gimple_build_assign(mem, next));
-			}
+			if (!flow_bb_inside_loop_p(inner, e->src))
+				gsi_insert_on_edge(e, count_store(cell, next));
 	}
 	unsigned i;
 	FOR_EACH_VEC_ELT(exits, i, e) {

@@ -101,12 +101,11 @@ int diff_views(FILE *out, const view *base, const view *nw, const opts *o, doubl
 			snprintf(change, sizeof change, "new");
 		else if (!rows[i].n)
 			snprintf(change, sizeof change, "gone");
-		else if (b > 0 && (int)snprintf(change, sizeof change, "%+.1f%%",
-						      100 * (x - b) / b) > 8)
-			snprintf(change, sizeof change, "%+.0e%%", 100 * (x - b) / b);
-		else if (b > 0)
-			;
-		else
+		else if (b > 0) {
+			double pc = 100 * (x - b) / b;
+			if (snprintf(change, sizeof change, "%+.1f%%", pc) > 8)
+				snprintf(change, sizeof change, "%+.0e%%", pc);	/* 8 columns */
+		} else
 			snprintf(change, sizeof change, "%s", x > 0 ? "+inf" : "0.0%");
 		if (!o->top || shown < o->top) {
 			shown++;

@@ -18,7 +18,7 @@
 
 extern char **environ;
 
-unsigned si_hist_bucket(uint64_t n)
+static unsigned hist_bucket(uint64_t n)
 {
 	if (n < 16)
 		return (unsigned)n;
@@ -77,13 +77,10 @@ static inline void pop_frame(struct si_thread *t, struct si_frame *f, uint64_t n
 	t->top = f - 1;
 }
 
-/* Count N iterations for one entry of loop node LN. */
-static void add_iterations(struct si_node *ln, uint64_t n)
+void si_loop_count(struct si_loop *l, uint64_t n)
 {
-	if (ln->loop) {
-		ln->loop->iterations += n;
-		ln->loop->hist[si_hist_bucket(n)]++;
-	}
+	l->iterations += n;
+	l->hist[hist_bucket(n)]++;
 }
 
 /* Close the frames above DEPTH at NOW.  A loop frame gets its count from
@@ -95,7 +92,7 @@ void si_pop_to(struct si_thread *t, uint32_t depth, uint64_t now)
 	while (si_depth(t) > depth) {
 		struct si_frame *f = t->top;
 		if (f->node->loop)
-			add_iterations(f->node, *si_loop_cell(t, (uint32_t)(f - t->stack)));
+			si_loop_count(f->node->loop, *si_loop_cell(t, (uint32_t)(f - t->stack)));
 		pop_frame(t, f, now);
 	}
 }
@@ -288,11 +285,12 @@ __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 	barrier();
 	uint32_t d = si_depth(t);
 	if (likely(d > 1)) {
-		uint32_t i = d - 1;
 		if (likely(t->top->region == region)) {	/* the usual case */
-			add_iterations(t->top->node, iterations);
+			if (t->top->node->loop)
+				si_loop_count(t->top->node->loop, iterations);
 			pop_frame(t, t->top, now);
 		} else {
+			uint32_t i = d - 1;
 			while (i >= 1 && t->stack[i].region != region)
 				i--;
 			if (i >= 1) {

@@ -189,6 +189,10 @@ SI_HIDDEN void si_registry_lock(void);
 SI_HIDDEN void si_registry_unlock(void);
 SI_HIDDEN void si_pop_to(struct si_thread *t, uint32_t depth, uint64_t now);
 SI_HIDDEN void *si_mmap(size_t bytes);
+/* S, digits only (no sign, blanks or prefix: strtoull takes "-5" as
+ * 2^64-5), into *OUT: 0, or -1 when S is not such a number, 1 when it is
+ * outside MIN..MAX (*OUT then unchanged). */
+SI_HIDDEN int si_parse_decimal(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 SI_HIDDEN uint64_t *si_loop_cell_slow(struct si_thread *t, uint32_t frame);
 
 /* The iteration cell of frame index FRAME (see struct si_thread). */
@@ -209,7 +213,8 @@ extern int si_overflowed;
 /* hooks.c */
 SI_HIDDEN void si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp);
 SI_HIDDEN void si_exit(struct si_thread *t, const struct selinst_region *r, uint64_t now);
-SI_HIDDEN unsigned si_hist_bucket(uint64_t n);
+/* Count N iterations (one entry) for loop L: total and trip histogram. */
+SI_HIDDEN void si_loop_count(struct si_loop *l, uint64_t n);
 
 /* output.c */
 SI_HIDDEN int si_write_profile(const char *path, int final, int from_signal, int signo);

@@ -45,36 +45,47 @@ static void set_start(void)
 	pid = getpid();
 }
 
+int si_parse_decimal(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *p = s;
+	uint64_t x = 0;
+	int big = 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		x = x * 10 + (uint64_t)(*p - '0');
+		if (x > max) {
+			big = 1;
+			x = max;	/* no wrap-around however long */
+		}
+	}
+	if (p == s || *p)
+		return -1;
+	if (big || x < min)
+		return 1;
+	*out = x;
+	return 0;
+}
+
 /* The first of NAMES whose value is a decimal integer in MIN..INT_MAX,
  * written to OUT without leading zeros; OUT is "" when there is none.  A
  * variable that is set but invalid (empty, a sign, blanks, anything not a
  * digit, out of range) is ignored with a warning and the next one tried. */
-static void env_first(char *out, size_t n, const char *const *names, unsigned long min)
+static void env_first(char *out, size_t n, const char *const *names, uint64_t min)
 {
 	out[0] = 0;
 	for (; *names; names++) {
 		const char *v = getenv(*names);
+		uint64_t x;
 		if (!v)
 			continue;
-		const char *p = v;
-		unsigned long x = 0;
-		int big = 0;
-		while (*p >= '0' && *p <= '9') {
-			x = x * 10 + (unsigned long)(*p - '0');
-			if (x > INT_MAX) {
-				big = 1;
-				x = INT_MAX;
-			}
-			p++;
-		}
-		if (p == v || *p)
+		int bad = si_parse_decimal(v, min, INT_MAX, &x);
+		if (bad < 0)
 			fprintf(stderr, "selinst: ignoring %s='%s': not a non-negative decimal integer\n",
 				*names, v);
-		else if (big || x < min)
-			fprintf(stderr, "selinst: ignoring %s=%s: out of range (%lu..%d)\n",
-				*names, v, min, INT_MAX);
+		else if (bad)
+			fprintf(stderr, "selinst: ignoring %s=%s: out of range (%llu..%d)\n",
+				*names, v, (unsigned long long)min, INT_MAX);
 		else {
-			snprintf(out, n, "%lu", x);
+			snprintf(out, n, "%llu", (unsigned long long)x);
 			return;
 		}
 	}
@@ -505,9 +516,7 @@ static int emit_thread(struct em *m, struct si_thread *t, struct rtab *rt,
 			x->loop = c;
 			x->own = 1;
 		}
-		uint64_t so_far = *si_loop_cell(t, i);
-		x->loop->iterations += so_far;
-		x->loop->hist[si_hist_bucket(so_far)]++;
+		si_loop_count(x->loop, *si_loop_cell(t, i));
 	}
 	map_start(m, 0);
 	kint(m, "index", t->index);

@@ -80,27 +80,15 @@ static void global_init_once(void)
 	si_clock_init();
 	const char *e = getenv("SELINST_MAX_NODES");
 	if (e && *e) {
-		/* Digits only (strtoull would take "-5" as 2^64-5).  Node ids
-		 * are 32-bit, root 0 and the overflow node included. */
+		/* Node ids are 32-bit, root 0 and the overflow node included. */
 		const uint64_t lim = UINT32_MAX - 1;
-		uint64_t v = 0;
-		int big = 0;
-		const char *p = e;
-		for (; *p >= '0' && *p <= '9'; p++) {
-			v = v * 10 + (uint64_t)(*p - '0');
-			if (v > lim) {
-				big = 1;
-				v = lim;
-			}
-		}
-		if (p == e || *p)
+		int bad = si_parse_decimal(e, 1, lim, &max_nodes);
+		if (bad < 0)
 			fprintf(stderr, "selinst: SELINST_MAX_NODES=%s is not a positive integer; using %llu\n",
 				e, (unsigned long long)max_nodes);
-		else if (big || v < 1)
+		else if (bad)
 			fprintf(stderr, "selinst: SELINST_MAX_NODES=%s is out of range (1..%llu); using %llu\n",
 				e, (unsigned long long)lim, (unsigned long long)max_nodes);
-		else
-			max_nodes = v;
 	}
 	pthread_key_create(&exit_key, thread_exit);
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
