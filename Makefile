@@ -1,13 +1,15 @@
 # selinst - top-level build.  `make`, `make check`, `make install PREFIX=DIR`,
-# `make bench`.  Everything is built into build/.
+# `make deb`, `make bench`.  Everything is built into build/ (build-gcc-11/
+# and the like for `make PLUGIN_GCC=gcc-11`).
+VERSION   := $(shell cat VERSION)
 PREFIX    ?= /usr/local
 CC        ?= gcc
-CXX       ?= g++
 # The plugin must be built by the C++ compiler matching the GCC it will be
 # loaded into; GCC names the plugin headers' folder itself.
 PLUGIN_GCC ?= gcc
+PLUGIN_CXX ?= $(subst gcc,g++,$(PLUGIN_GCC))
 PLUGIN_INC := $(shell $(PLUGIN_GCC) -print-file-name=plugin)/include
-B         := build
+B         := build$(if $(filter-out gcc,$(PLUGIN_GCC)),-$(notdir $(PLUGIN_GCC)))
 
 WARN      := -Wall -Wextra
 CFLAGS    ?= -O2 -g
@@ -32,8 +34,8 @@ all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst.a $(B)/selinst-report
 $(B) $(B)/rt-pic $(B)/rt-static:
 	mkdir -p $@
 
-$(B)/selinst.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)
-	$(CXX) $(PLUGIN_CXXFLAGS) -shared -o $@ $(PLUGIN_SRC) -lgmp -lyaml
+$(B)/selinst.so: $(PLUGIN_SRC) $(PLUGIN_HDR) include/selinst.h | $(B)
+	$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -shared -o $@ $(PLUGIN_SRC) -lgmp -lyaml
 
 $(B)/rt-pic/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-pic
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
@@ -50,15 +52,21 @@ RT_STATIC_SRC := $(filter-out runtime/exec.c,$(RT_SRC))
 $(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_STATIC_SRC))
 	rm -f $@; ar rcs $@ $^
 
-$(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) | $(B)
-	$(CC) $(REPORT_CFLAGS) -o $@ $(REPORT_SRC) -lyaml -lm
+$(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) VERSION | $(B)
+	$(CC) $(REPORT_CFLAGS) -DSELINST_VERSION='"$(VERSION)"' -o $@ $(REPORT_SRC) -lyaml -lm
 
 # The example the README's first command runs.
 demo: all
 	bash examples/run-demo.sh
 
+# The tests use the build of this PLUGIN_GCC, and `gcc`, `g++`, `gfortran`
+# stand for that GCC's drivers (testsuite/run.sh).  check-full adds the
+# long corpus run.
+TEST_ENV = SELINST_BUILD=$(abspath $(B)) SELINST_GCC=$(PLUGIN_GCC)
 check: all
-	bash testsuite/run.sh
+	$(TEST_ENV) bash testsuite/run.sh
+check-full: all
+	$(TEST_ENV) SELINST_FULL=1 bash testsuite/run.sh
 
 bench: all
 	bash bench/run.sh
@@ -68,13 +76,45 @@ bench-instructions: all
 	bash bench/instructions.sh
 .PHONY: bench-instructions
 
+# Install.  The plugin goes where GCC looks for plugins, so that
+# -fplugin=selinst works; PLUGINDIR=DIR puts it elsewhere (an install
+# without root).  The spec file and the wrappers name the installed paths
+# (scripts/gen-install.sh); DESTDIR only prefixes where files are copied.
+BINDIR    ?= $(PREFIX)/bin
+LIBDIR    ?= $(PREFIX)/lib
+INCDIR    ?= $(PREFIX)/include
+MANDIR    ?= $(PREFIX)/share/man
+PLUGINDIR ?= $(shell $(PLUGIN_GCC) -print-file-name=plugin)
+# GCC finds -specs=selinst.specs by name in its own library folder.
+SPECSDIR  ?= $(patsubst %/plugin,%,$(PLUGINDIR))
+WRAPPERS  := selinst-gcc selinst-g++ selinst-gfortran selinst-mpicc
+GEN_ENV    = VERSION=$(VERSION) BINDIR=$(BINDIR) LIBDIR=$(LIBDIR) INCDIR=$(INCDIR) \
+	PLUGINDIR=$(PLUGINDIR) SPECSDIR=$(SPECSDIR) PREFIX=$(PREFIX) PLUGIN_GCC=$(PLUGIN_GCC)
+
+GEN       ?= $(B)/gen
 install: all
-	install -d $(DESTDIR)$(PREFIX)/lib/selinst $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
-	install -m 755 $(B)/selinst.so $(DESTDIR)$(PREFIX)/lib/selinst/selinst.so
-	install -m 755 $(B)/libselinst.so $(DESTDIR)$(PREFIX)/lib/libselinst.so
-	install -m 644 $(B)/libselinst.a $(DESTDIR)$(PREFIX)/lib/libselinst.a
-	install -m 644 include/selinst.h $(DESTDIR)$(PREFIX)/include/selinst.h
-	install -m 755 $(B)/selinst-report $(DESTDIR)$(PREFIX)/bin/selinst-report
+	rm -rf $(GEN) && mkdir -p $(GEN)
+	$(GEN_ENV) bash scripts/gen-install.sh $(GEN)
+	install -d $(DESTDIR)$(PLUGINDIR) $(DESTDIR)$(SPECSDIR) $(DESTDIR)$(LIBDIR)/selinst \
+		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -m 644 $(B)/selinst.so $(DESTDIR)$(PLUGINDIR)/selinst.so
+	install -m 644 $(B)/selinst.so $(DESTDIR)$(LIBDIR)/selinst/selinst.so
+	install -m 644 $(GEN)/selinst.specs $(DESTDIR)$(SPECSDIR)/selinst.specs
+	install -m 644 $(B)/libselinst.so $(DESTDIR)$(LIBDIR)/libselinst.so
+	install -m 644 $(B)/libselinst.a $(DESTDIR)$(LIBDIR)/libselinst.a
+	install -m 644 $(GEN)/selinst.pc $(DESTDIR)$(LIBDIR)/pkgconfig/selinst.pc
+	install -m 644 include/selinst.h $(DESTDIR)$(INCDIR)/selinst.h
+	install -m 755 $(B)/selinst-report $(DESTDIR)$(BINDIR)/selinst-report
+	for w in $(WRAPPERS); do install -m 755 $(GEN)/$$w $(DESTDIR)$(BINDIR)/$$w; done
+	install -m 644 doc/man/selinst-report.1 doc/man/selinst-gcc.1 $(DESTDIR)$(MANDIR)/man1/
+	for w in $(filter-out selinst-gcc,$(WRAPPERS)); do \
+		echo '.so man1/selinst-gcc.1' > $(DESTDIR)$(MANDIR)/man1/$$w.1; done
+	install -m 644 doc/man/selinst.7 $(DESTDIR)$(MANDIR)/man7/selinst.7
+
+# A Debian package for the GCC the plugin is built for (scripts/make-deb.sh).
+deb: all
+	PLUGIN_GCC=$(PLUGIN_GCC) B=$(B) VERSION=$(VERSION) bash scripts/make-deb.sh
 
 clean:
 	rm -rf $(B)
@@ -89,4 +129,4 @@ fuzz-report: | $(B)
 	$(B)/fuzz-report -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
 		-dict=testsuite/fuzz/profile.dict $(B)/fuzz-corpus testsuite/fuzz/corpus
 
-.PHONY: all demo check bench install clean fuzz-report
+.PHONY: all demo check check-full bench install deb clean fuzz-report

@@ -2,8 +2,9 @@
  * gcc-compat.h - every GCC header selinst needs, in the order GCC needs
  * them, and every difference between the GCC versions it builds against.
  *
- * Tested: GCC 12 (Debian 12's default).  GCC 11 and 13/14 differences
- * known from their headers are guarded here and nowhere else.
+ * Tested: GCC 11 and 12 (both in Debian 12; `make PLUGIN_GCC=gcc-11`).
+ * GCC 13/14 differences known from their headers are guarded here and
+ * nowhere else.
  */
 #ifndef SELINST_GCC_COMPAT_H
 #define SELINST_GCC_COMPAT_H
@@ -49,11 +50,16 @@ static inline const void *selinst_gcc_version_ref(void) { return &gcc_version; }
 #error "selinst needs GCC 11 or later"
 #endif
 
-/* Thunks: GCC 11 had node->thunk.thunk_p; GCC 12 a bit field. */
-#if GCCPLUGIN_VERSION_MAJOR >= 12
+/* Thunks: a bit field of cgraph_node since GCC 11 (GCC 10's
+ * node->thunk.thunk_p is below the minimum). */
 #define SELINST_NODE_IS_THUNK(node) ((node)->thunk)
-#else
-#define SELINST_NODE_IS_THUNK(node) ((node)->thunk.thunk_p)
+
+/* GCC 12's system.h added startswith; GCC 11 lacks it. */
+#if GCCPLUGIN_VERSION_MAJOR < 12
+static inline bool startswith (const char *str, const char *prefix)
+{
+	return strncmp (str, prefix, strlen (prefix)) == 0;
+}
 #endif
 
 /* Loop iteration: GCC 12 added loops_list; GCC 11 has FOR_EACH_LOOP_FN. */

@@ -1,0 +1,85 @@
+#!/bin/bash
+# Writes the files `make install` generates with the install paths in them:
+# selinst.specs (GCC spec file), selinst.pc (pkg-config) and the compiler
+# wrappers selinst-gcc, selinst-g++, selinst-gfortran, selinst-mpicc.
+#   VERSION BINDIR LIBDIR INCDIR PLUGINDIR SPECSDIR PREFIX PLUGIN_GCC=... gen-install.sh OUTDIR
+set -eu
+out=$1
+: "$VERSION" "$LIBDIR" "$INCDIR" "$PLUGINDIR" "$SPECSDIR" "$PREFIX" "$PLUGIN_GCC"
+
+# The drivers of the GCC the plugin is built for: gcc-12, g++-12 and
+# gfortran-12 where they exist under that name, so that the wrappers keep
+# working when the system's default gcc moves on to another version.
+major=$("$PLUGIN_GCC" -dumpversion | cut -d. -f1)
+driver() {	# driver g++ -> g++-12 (or the name PLUGIN_GCC implies)
+	local name
+	name=$(basename "$PLUGIN_GCC")
+	name=${name/gcc/$1}
+	case $name in *-"$major") ;; *) command -v "$name-$major" >/dev/null && name=$name-$major ;; esac
+	echo "$name"
+}
+
+# The run path is left out for the folders the dynamic loader searches
+# anyway (a Debian package installs there).
+rpath=" -rpath $LIBDIR"
+case $LIBDIR in /usr/lib | /lib | /usr/lib/*-linux-gnu) rpath="" ;; esac
+incl=""
+[ "$INCDIR" = /usr/include ] || incl=$INCDIR
+
+# The plugin goes to every compiler proper (cc1, cc1plus, f951) through
+# cc1_options, before the user's options (a plugin's arguments must follow
+# the plugin); the runtime goes into the `lib` spec, which the driver uses
+# only when it links, after the objects and with --no-as-needed so that a
+# build system's own --as-needed cannot drop it.
+{
+	echo "# selinst $VERSION: gcc -specs=selinst.specs adds the plugin and the runtime."
+	echo "%rename cc1_options selinst_cc1_options"
+	echo
+	echo "*cc1_options:"
+	echo "-fplugin=$PLUGINDIR/selinst.so %(selinst_cc1_options)"
+	echo
+	if [ -n "$incl" ]; then
+		echo "*cpp_unique_options:"
+		echo "+ -I$incl"
+		echo
+	fi
+	echo "*lib:"
+	echo "+ --push-state --no-as-needed -L$LIBDIR -lselinst --pop-state$rpath"
+	echo
+} >"$out/selinst.specs"
+
+{
+	echo "prefix=$PREFIX"
+	echo "libdir=$LIBDIR"
+	echo "includedir=$INCDIR"
+	echo "plugindir=$PLUGINDIR"
+	echo
+	echo "Name: selinst"
+	echo "Description: selective instrumentation for GCC: plugin flag and runtime library"
+	echo "Version: $VERSION"
+	echo "Cflags: -fplugin=\${plugindir}/selinst.so -I\${includedir}"
+	echo "Libs: -L\${libdir}${rpath:+ -Wl,-rpath,\${libdir}} -Wl,--push-state,--no-as-needed -lselinst -Wl,--pop-state"
+} >"$out/selinst.pc"
+
+# wrapper NAME COMPILER [ENV-ASSIGNMENTS]
+wrapper() {
+	cat >"$out/$1" <<EOF
+#!/bin/sh
+# $1 (selinst $VERSION): $2 with the selinst plugin and runtime
+# (man selinst-gcc).  SELINST_PLUGIN_ARGS="threshold=N loops=off ..." adds
+# -fplugin-arg-selinst-threshold=N ...; SELINST_COMPILER names another
+# driver of the same GCC version.
+set -f
+for a in \${SELINST_PLUGIN_ARGS-}; do
+	set -- "-fplugin-arg-selinst-\$a" "\$@"
+done
+${3:+$3 }exec \${SELINST_COMPILER:-$2} -specs=$SPECSDIR/selinst.specs "\$@"
+EOF
+	chmod 755 "$out/$1"
+}
+cc=$(driver gcc)
+wrapper selinst-gcc "$cc"
+wrapper selinst-g++ "$(driver g++)"
+wrapper selinst-gfortran "$(driver gfortran)"
+# Open MPI's and MPICH's mpicc run the compiler these variables name.
+wrapper selinst-mpicc mpicc "OMPI_CC=\${OMPI_CC:-$cc} MPICH_CC=\${MPICH_CC:-$cc}"
