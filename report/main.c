@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <glob.h>
 #include <limits.h>
 #include <regex.h>
 #include <signal.h>
@@ -15,12 +16,14 @@
 static const char usage[] =
 "usage: selinst-report [OPTIONS] FILE...          merge FILEs, print a view\n"
 "       selinst-report --diff [OPTIONS] BASE NEW  compare two profiles\n"
+"FILE:    a profile, a folder (its *.prof files), a quoted pattern ('app*.prof')\n"
 "views:   --flat (default)   --tree   --threads   --loops\n"
 "         --top N (0 = all)  --filter REGEX  --prune PCT (tree, default 0.1)\n"
 "         --wide (do not cut long names at 80 columns)\n"
 "formats: --format=text|json|folded|svg|dot|callgrind|chrome (--diff: text)\n"
 "diff:    --fail-above PCT  exit 1 if a region with >= 1% of BASE's total\n"
 "                           got slower by more than PCT percent\n"
+"         --force           compare profiles of different programs\n"
 "output:  -o FILE (default standard output; FILE is replaced only when the\n"
 "         report is complete)\n"
 "other:   -h, --help   --version\n"
@@ -157,7 +160,61 @@ static void close_output(FILE *out, const char *path)
 }
 
 enum { O_TREE = 256, O_THREADS, O_LOOPS, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
-       O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION };
+       O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION, O_FORCE };
+
+#ifndef SELINST_VERSION
+#define SELINST_VERSION "unknown"
+#endif
+
+/* The FILE arguments as profiles to read: a folder stands for its *.prof
+ * files, a pattern no file is named after (quoted, so the shell left it)
+ * for its matches, each sorted.  A file named twice counts twice. */
+static char **expand_inputs(char **args, int nargs, int *nout)
+{
+	int cap = nargs + 16, n = 0;
+	char **list = xmalloc((size_t)cap * sizeof *list);
+	for (int i = 0; i < nargs; i++) {
+		struct stat st;
+		int isdir = stat(args[i], &st) == 0 && S_ISDIR(st.st_mode);
+		glob_t g = { 0 };
+		char pat[PATH_MAX];
+		if (isdir)
+			snprintf(pat, sizeof pat, "%s/*.prof", args[i]);
+		if (isdir ? glob(pat, 0, NULL, &g) != 0 :
+		    (access(args[i], F_OK) == 0 || !strpbrk(args[i], "*?[") ||
+		     glob(args[i], 0, NULL, &g) != 0)) {
+			if (isdir)
+				die_usage("%s: a folder without *.prof files", args[i]);
+			globfree(&g);
+			g.gl_pathc = 0;
+		}
+		size_t m = g.gl_pathc ? g.gl_pathc : 1;
+		if (n + (int)m > cap) {
+			cap = n + (int)m + 16;
+			list = xrealloc(list, (size_t)cap * sizeof *list);
+		}
+		for (size_t k = 0; k < m; k++)
+			list[n++] = xstrdup(g.gl_pathc ? g.gl_pathv[k] : args[i]);
+		if (g.gl_pathc)
+			globfree(&g);
+	}
+	*nout = n;
+	return list;
+}
+
+/* --diff compares a program with itself: profiles of different programs
+ * (the file names of their `program`) are an error unless --force. */
+static int check_same_program(const view *b, const view *n, char **files, bool force)
+{
+	if (b->nprograms == 1 && n->nprograms == 1 && !strcmp(b->programs[0], n->programs[0]))
+		return 0;
+	fprintf(stderr, "selinst-report: %s%s: %s is a profile of '%s', %s of '%s': not the same program%s\n",
+		force ? "warning" : "error", force ? " (--force)" : "",
+		files[0], b->nprograms ? b->programs[0] : "", files[1],
+		n->nprograms ? n->programs[0] : "",
+		force ? "; compared anyway" : " (--force compares them anyway)");
+	return force ? 0 : -1;
+}
 
 int main(int argc, char **argv)
 {
@@ -175,12 +232,13 @@ int main(int argc, char **argv)
 		{ "wide", no_argument, 0, O_WIDE },
 		{ "help", no_argument, 0, O_HELP },
 		{ "version", no_argument, 0, O_VERSION },
+		{ "force", no_argument, 0, O_FORCE },
 		{ 0, 0, 0, 0 }
 	};
 	opts o = { .prune = 0.1 };
 	render_fn *view_fn = view_flat, *format = NULL;
 	const char *outpath = NULL;
-	bool diff = false;
+	bool diff = false, force = false;
 	const char *format_name = "text";
 	double fail_above = -1;
 	regex_t re;
@@ -224,17 +282,22 @@ int main(int argc, char **argv)
 		case 'o': outpath = optarg; break;
 		case 'h':
 		case O_HELP: fputs(usage, stdout); return 0;
-		case O_VERSION: printf("selinst-report (profile format %d)\n", PROFILE_VERSION); return 0;
+		case O_VERSION:
+			printf("selinst-report %s (profile format %d)\n", SELINST_VERSION, PROFILE_VERSION);
+			return 0;
+		case O_FORCE: force = true; break;
 		case ':': die_usage("option %s needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	int nfiles = argc - optind;
-	char **files = argv + optind;
-	if (nfiles < 1)
+	if (argc - optind < 1)
 		die_usage("no profile given");
+	int nfiles;
+	char **files = expand_inputs(argv + optind, argc - optind, &nfiles);
 	if (diff && nfiles != 2)
 		die_usage("--diff wants exactly two profiles, BASE and NEW");
+	if (force && !diff)
+		die_usage("--force needs --diff");
 	if (fail_above >= 0 && !diff)
 		die_usage("--fail-above needs --diff");
 	if (diff && format)
@@ -247,6 +310,8 @@ int main(int argc, char **argv)
 		view_init(&base, false);
 		view_init(&nw, false);
 		if (view_load(&base, files, 1) < 0 || view_load(&nw, files + 1, 1) < 0)
+			return 2;
+		if (check_same_program(&base, &nw, files, force) < 0)
 			return 2;
 		FILE *out = outpath ? open_output(outpath) : stdout;
 		rc = diff_views(out, &base, &nw, &o, fail_above);

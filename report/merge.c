@@ -100,6 +100,36 @@ static inline void add64(uint64_t *dst, uint64_t x, const char **ovf, const char
 		*ovf = what;
 }
 
+const char *program_base(const char *program)
+{
+	const char *s = program ? strrchr(program, '/') : NULL;
+	return s ? s + 1 : program ? program : "";
+}
+
+/* The bit of P's program in V's program list (added when new). */
+static uint32_t program_bit(view *v, const char *program)
+{
+	const char *b = program_base(program);
+	size_t i = 0;
+	while (i < v->nprograms && strcmp(v->programs[i], b))
+		i++;
+	if (i == v->nprograms) {
+		v->programs = xrealloc(v->programs, (v->nprograms + 1) * sizeof *v->programs);
+		v->programs[v->nprograms++] = xstrdup(b);
+	}
+	return 1u << (i < 31 ? i : 31);
+}
+
+void node_programs(const view *v, uint32_t n, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < v->nprograms && i < 32 && o < len; i++)
+		if (v->nodes[n].programs & (1u << i))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "",
+					      i == 31 ? "(more)" : v->programs[i]);
+}
+
 int view_add(view *v, const profile *p, char *err, size_t errlen)
 {
 	const char *ovf = NULL;	/* what overflowed; the view is then unusable */
@@ -111,6 +141,7 @@ int view_add(view *v, const profile *p, char *err, size_t errlen)
 	pi->host = xstrdup(p->host ? p->host : "");
 	pi->rank = p->rank;
 	pi->pid = p->pid;
+	uint32_t pbit = program_bit(v, p->program);
 	if (!p->complete)
 		v->incomplete = true;
 	if (p->overflow)
@@ -180,6 +211,8 @@ int view_add(view *v, const profile *p, char *err, size_t errlen)
 			uint32_t m = cct_child(v, mp, g);
 			midx[i] = m;
 			cnode *c = &v->nodes[m];
+			if (mp == 0)
+				c->programs |= pbit;
 			add64(&c->calls, n->calls, &ovf, "calls");
 			add64(&c->incl, n->incl, &ovf, "inclusive_ns");
 			add64(&c->excl, n->excl, &ovf, "exclusive_ns");
@@ -289,8 +322,34 @@ static int cmp_procidx(const void *x, const void *y, void *arg)
 	return cmp_proc(&v->procs[*(const uint32_t *)x], &v->procs[*(const uint32_t *)y]);
 }
 
+/* Program names in name order, whatever order the files loaded in; the
+ * top-level nodes' bits follow. */
+static void sort_programs(view *v)
+{
+	size_t n = v->nprograms < 31 ? v->nprograms : 31;
+	uint32_t newbit[32] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		size_t rank = 0;
+		for (size_t j = 0; j < n; j++)
+			rank += strcmp(v->programs[j], v->programs[i]) < 0;
+		newbit[i] = 1u << rank;
+	}
+	for (uint32_t c = v->nodes[0].first; c; c = v->nodes[c].next) {
+		uint32_t old = v->nodes[c].programs, nw = old & (1u << 31);
+		for (size_t i = 0; i < n; i++)
+			if (old & (1u << i))
+				nw |= newbit[i];
+		v->nodes[c].programs = nw;
+	}
+	char *tmp[32];
+	for (size_t i = 0; i < n; i++)
+		tmp[__builtin_ctz(newbit[i])] = v->programs[i];
+	memcpy(v->programs, tmp, n * sizeof *tmp);
+}
+
 void view_finish(view *v)
 {
+	sort_programs(v);
 	for (size_t i = 0; i < v->nregions; i++) {
 		region *r = &v->regions[i];
 		if (r->nprocs < v->nprocs)
@@ -582,6 +641,9 @@ void view_free(view *v)
 		free(v->threads[i].incl);
 		free(v->threads[i].tree);
 	}
+	for (size_t i = 0; i < v->nprograms; i++)
+		free(v->programs[i]);
+	free(v->programs);
 	free(v->regions);
 	free(v->procs);
 	free(v->threads);

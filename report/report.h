@@ -152,6 +152,7 @@ typedef struct region {
 } region;
 typedef struct cnode {
 	uint32_t region, parent, first, next;	/* child lists; 0 = none */
+	uint32_t programs;		/* top-level nodes: bit i = view.programs[i] (31: 32nd and later) */
 	uint64_t calls, incl, excl, iters;
 } cnode;
 typedef struct tnode { uint32_t region, depth; uint64_t calls, incl; } tnode;
@@ -175,6 +176,8 @@ typedef struct view {
 	u64map cctmap;			/* (parent << 32 | region) -> node */
 	procinfo *procs;
 	size_t nprocs;
+	char **programs;		/* distinct program names (basenames), in load order */
+	size_t nprograms;
 	thrinfo *threads;
 	size_t nthreads;
 	uint64_t total;			/* ns: sum of all exclusive times */
@@ -209,6 +212,10 @@ void view_walk(const view *v,
 void fmt_time(char *buf, size_t n, double ns);
 /* Read and merge FILES; on error prints one line and returns -1. */
 int view_load(view *v, char **files, int nfiles);
+/* The program's file name without its folder ("" for none). */
+const char *program_base(const char *program);
+/* "app, other" for the programs of top-level node N's bits, in BUF. */
+void node_programs(const view *v, uint32_t n, char *buf, size_t len);
 
 /* ---- options shared by views ------------------------------------------ */
 typedef struct opts {

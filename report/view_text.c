@@ -37,6 +37,12 @@ static void header(FILE *out, const view *v, const char *what)
 		fprintf(out, "note: includes a snapshot taken while the program ran (complete: false)\n");
 	if (v->overflow)
 		fprintf(out, "note: a thread hit the node limit; see the [overflow] region\n");
+	if (v->nprograms > 1) {
+		fprintf(out, "note: %zu programs merged:", v->nprograms);
+		for (size_t i = 0; i < v->nprograms; i++)
+			fprintf(out, "%s %s", i ? "," : "", v->programs[i]);
+		fprintf(out, " (--tree names each top-level frame's)\n");
+	}
 }
 
 void view_flat(FILE *out, const view *v, const opts *o)
@@ -106,6 +112,12 @@ static bool tree_visit(const view *v, uint32_t n, int depth, const uint32_t *pat
 			 (unsigned long long)c->iters);
 	else
 		snprintf(buf, sizeof buf, "%*s%s", ind, "", r->name);
+	if (depth == 1 && v->nprograms > 1) {
+		char progs[256];
+		size_t l = strlen(buf);
+		node_programs(v, n, progs, sizeof progs);
+		snprintf(buf + l, sizeof buf - l, "  [program %s]", progs);
+	}
 	fmt_count(cb, sizeof cb, 11, c->calls);
 	fprintf(t->out, "%9s %6s %9s %11s ", in, pct(pb, v, c->incl), e, cb);
 	put_name(t->out, t->o, 9 + 1 + 6 + 1 + 9 + 1 + 11 + 1, buf);

@@ -127,16 +127,18 @@ void si_output_after_fork(void)
 	set_start();
 }
 
-/* The output path: SELINST_OUTPUT with %p %r %h %% expanded, or
+/* The output path: SELINST_OUTPUT with %p %r %h %e %% expanded, or
  * <program>[.<rank>].prof; a forked child adds its pid where the pattern
- * does not already contain it. */
-static int output_path(char *out, size_t n)
+ * does not already contain it.  *KEEP_EARLIER is set for the default name:
+ * a profile already there is moved aside, not replaced (place_profile). */
+static int output_path(char *out, size_t n, int *keep_earlier)
 {
 	const char *pat = getenv("SELINST_OUTPUT");
 	char pidbuf[32];
 	snprintf(pidbuf, sizeof pidbuf, "%d", (int)pid);
 	size_t o = 0;
 	int has_pid = 0;
+	*keep_earlier = !(pat && *pat);
 #define PUT(s) do { \
 		const char *s_ = (s); \
 		size_t l_ = strlen(s_); \
@@ -152,6 +154,7 @@ static int output_path(char *out, size_t n)
 				if (*p == 'p') { PUT(pidbuf); has_pid = 1; }
 				else if (*p == 'r') PUT(rank[0] ? rank : "0");
 				else if (*p == 'h') PUT(host);
+				else if (*p == 'e') PUT(prog_name);
 				else if (*p == '%') PUT("%");
 				else { char c[3] = { '%', *p, 0 }; PUT(c); }
 			} else {
@@ -171,6 +174,78 @@ static int output_path(char *out, size_t n)
 	}
 #undef PUT
 	out[o] = 0;
+	return 0;
+}
+
+/* The pid in the head of the profile at PATH; 0 when it cannot be read. */
+static long profile_pid(const char *path)
+{
+	char buf[1024];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t k = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[k > 0 ? k : 0] = 0;
+	const char *p = strstr(buf, "\npid: ");
+	return p ? strtol(p + 6, NULL, 10) : 0;
+}
+
+/* Renames FROM to TO unless TO exists (then -1, errno EEXIST).  Where the
+ * file system has no RENAME_NOREPLACE, a hard link does the same. */
+static int rename_noreplace(const char *from, const char *to)
+{
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		return -1;
+	if (link(from, to) != 0)
+		return -1;
+	unlink(from);
+	return 0;
+}
+
+/* Moves the profile at PATH (<stem>.prof) to <stem>.<its pid>.prof, or
+ * <stem>.<pid>-N.prof when that is taken; never over another file. */
+static int move_aside(const char *path)
+{
+	char aside[PATH_MAX];
+	long opid = profile_pid(path);
+	int stem = (int)strlen(path) - (int)strlen(".prof");
+	for (int k = 1; k < 1000; k++) {
+		if (k == 1)
+			snprintf(aside, sizeof aside, "%.*s.%ld.prof", stem, path, opid);
+		else
+			snprintf(aside, sizeof aside, "%.*s.%ld-%d.prof", stem, path, opid, k);
+		if (rename_noreplace(path, aside) == 0 || errno != EEXIST)
+			return 0;	/* moved, or gone: either way PATH may be free */
+	}
+	return -1;
+}
+
+/* Puts the finished profile TMP at PATH.  With KEEP_EARLIER (the default
+ * name) a profile another process left there is kept under its own pid's
+ * name first, so runs in sequence, in pipelines and in parallel all leave
+ * their profile and PATH holds the one finished last.  This process's own
+ * earlier snapshot is replaced. */
+static int place_profile(const char *tmp, const char *path, int keep_earlier)
+{
+	static pid_t placed_by;
+	if (!keep_earlier)
+		return rename(tmp, path);
+	for (int tries = 0; tries < 100; tries++) {
+		if (rename_noreplace(tmp, path) == 0)
+			break;
+		if (errno != EEXIST)
+			return -1;
+		if (placed_by == getpid() && profile_pid(path) == (long)placed_by)
+			return rename(tmp, path);
+		if (move_aside(path) != 0)
+			return rename(tmp, path);
+	}
+	if (access(tmp, F_OK) == 0 && rename(tmp, path) != 0)
+		return -1;
+	placed_by = getpid();
 	return 0;
 }
 
@@ -683,9 +758,9 @@ out:
 int si_write_profile(const char *path, int final, int from_signal, int signo)
 {
 	char pbuf[PATH_MAX], tmp[PATH_MAX + 64];
-	int saved = errno;
+	int saved = errno, keep_earlier = 0;
 	if (!path) {
-		if (output_path(pbuf, sizeof pbuf) < 0) {
+		if (output_path(pbuf, sizeof pbuf, &keep_earlier) < 0) {
 			fprintf(stderr, "selinst: cannot write profile: SELINST_OUTPUT too long\n");
 			errno = ENAMETOOLONG;
 			return -1;
@@ -723,7 +798,7 @@ int si_write_profile(const char *path, int final, int from_signal, int signo)
 		rc = -1;
 		err = errno;
 	}
-	if (!direct && rc == 0 && rename(tmp, path) != 0) {
+	if (!direct && rc == 0 && place_profile(tmp, path, keep_earlier) != 0) {
 		rc = -1;
 		err = errno;
 	}

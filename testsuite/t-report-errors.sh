@@ -93,7 +93,8 @@ printf 'format: selinst-profile\nversion: 1\nregions: &r []\nthreads: *r\nend: t
 check "alias" "selinst-report: alias.prof:4: YAML aliases are not allowed in a profile" alias.prof
 # One bad file among good ones: the bad one is named.
 check "bad among good" "selinst-report: newer.prof:4: profile format version 2 is newer than this selinst-report reads (1); upgrade selinst" "$D/simple.yaml" newer.prof "$D/loops.yaml"
-check "directory" "selinst-report: .: cannot read: Is a directory" .
+mkdir emptydir
+check "directory" "selinst-report: emptydir: a folder without *.prof files (try --help)" emptydir
 # Usage errors are exit 2 too.
 check "no file" "selinst-report: no profile given (try --help)"
 check "bad format option" "selinst-report: unknown format 'xml' (text, json, folded, svg, dot, callgrind, chrome) (try --help)" --format=xml "$D/simple.yaml"
