@@ -30,8 +30,12 @@ static const char *kind_short(int kind)
 static void header(FILE *out, const view *v, const char *what)
 {
 	char t[32];
-	fmt_secs(t, sizeof t, secs(v->total));
-	fprintf(out, "%s: %zu process%s, %zu thread%s, %s s total\n", what, v->nprocs,
+	if (v->total >= 1000000000ull) {
+		fmt_secs(t, sizeof t - 2, secs(v->total));
+		strcat(t, " s");
+	} else
+		fmt_time(t, sizeof t, (double)v->total);
+	fprintf(out, "%s: %zu process%s, %zu thread%s, %s total\n", what, v->nprocs,
 		v->nprocs == 1 ? "" : "es", v->nthreads, v->nthreads == 1 ? "" : "s", t);
 	if (v->incomplete)
 		fprintf(out, "note: includes a snapshot taken while the program ran (complete: false)\n");
@@ -45,18 +49,39 @@ static void header(FILE *out, const view *v, const char *what)
 	}
 }
 
+/* The flat view's time unit: seconds, or ms / us for a run whose total is
+ * below a second / a millisecond, so that short runs do not read 0.000. */
+static const char *flat_unit(const view *v, double *per_ns)
+{
+	if (v->total >= 1000000000ull) {
+		*per_ns = 1e-9;
+		return "s";
+	}
+	if (v->total >= 1000000ull) {
+		*per_ns = 1e-6;
+		return "ms";
+	}
+	*per_ns = 1e-3;
+	return "us";
+}
+
 void view_flat(FILE *out, const view *v, const opts *o)
 {
+	double per_ns;
+	const char *unit = flat_unit(v, &per_ns);
+	char eh[16], ih[16];
 	header(out, v, "Flat profile");
-	fprintf(out, "\n%9s %9s %6s %11s %9s %-4s %s\n", "excl s", "incl s", "%total",
+	snprintf(eh, sizeof eh, "excl %s", unit);
+	snprintf(ih, sizeof ih, "incl %s", unit);
+	fprintf(out, "\n%9s %9s %6s %11s %9s %-4s %s\n", eh, ih, "%total",
 		"calls", "incl/call", "kind", "region");
 	size_t n;
 	uint32_t *ix = view_listed_regions(v, o, false, false, 0, &n);
 	for (size_t i = 0; i < top_of(n, o->top); i++) {
 		const region *r = &v->regions[ix[i]];
 		char e[32], in[32], pc[32], pb[32], cb[32];
-		fmt_secs(e, sizeof e, secs(r->excl));
-		fmt_secs(in, sizeof in, secs(r->incl));
+		fmt_secs(e, sizeof e, (double)r->excl * per_ns);
+		fmt_secs(in, sizeof in, (double)r->incl * per_ns);
 		if (r->calls)
 			fmt_time(pc, sizeof pc, (double)r->incl / (double)r->calls);
 		else

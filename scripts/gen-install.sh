@@ -58,7 +58,9 @@ incl=""
 	echo "Description: selective instrumentation for GCC: plugin flag and runtime library"
 	echo "Version: $VERSION"
 	echo "Cflags: -fplugin=\${plugindir}/selinst.so -I\${includedir}"
-	echo "Libs: -L\${libdir}${rpath:+ -Wl,-rpath,\${libdir}} -Wl,--push-state,--no-as-needed -lselinst -Wl,--pop-state"
+	libs="-L\${libdir}"
+	[ -z "$rpath" ] || libs="$libs -Wl,-rpath,\${libdir}"
+	echo "Libs: $libs -Wl,--push-state,--no-as-needed -lselinst -Wl,--pop-state"
 } >"$out/selinst.pc"
 
 # wrapper NAME COMPILER [ENV-ASSIGNMENTS]

@@ -11,6 +11,17 @@ export SELINST_ROOT=$(dirname "$here")
 export SELINST_BUILD=${SELINST_BUILD:-$SELINST_ROOT/build}
 jobs=${TEST_JOBS:-2}
 logdir=$(mktemp -d /tmp/selinst-tests.XXXXXX)
+# SELINST_GCC=gcc-11 (make check PLUGIN_GCC=gcc-11): the tests' gcc, g++,
+# gfortran, cc and c++ are that GCC's drivers (mpicc runs gcc through PATH).
+if [ -n "${SELINST_GCC:-}" ] && [ "$SELINST_GCC" != gcc ]; then
+	mkdir "$logdir/bin"
+	pre=${SELINST_GCC%gcc*} suf=${SELINST_GCC##*gcc}	# /usr/bin/gcc-11: "/usr/bin/", "-11"
+	for d in gcc:gcc g++:g++ gfortran:gfortran cc:gcc c++:g++; do
+		real=$(command -v "$pre${d#*:}$suf") && ln -s "$real" "$logdir/bin/${d%%:*}"
+	done
+	export PATH=$logdir/bin:$PATH
+	echo "compilers: $(gcc -dumpfullversion) ($SELINST_GCC)"
+fi
 if [ $# -gt 0 ]; then tests=("$@"); else tests=("$here"/t-*.sh); fi
 
 run_one() {
