@@ -23,17 +23,37 @@
 #include <yaml.h>
 #include <sys/file.h>
 
-/* The path for this unit: "%u" -> the main input file's path as given,
- * without leading "./" or "/", each '/' made '_'. */
+/* The unit's source path as given, as one visible file name: its
+ * components joined by '_', "." components dropped, ".." written "up"
+ * and a leading '.' dropped (../common/wtime.c -> up_common_wtime.c). */
+static char *unit_name(const char *given)
+{
+	char *unit = XNEWVEC(char, 2 * strlen(given) + 8);
+	char *o = unit;
+	for (const char *p = given; *p; ) {
+		size_t n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			o = stpcpy(o, o == unit ? "up" : "_up");
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			if (o != unit)
+				*o++ = '_';
+			const char *c = p;
+			while (o == unit && c < p + n - 1 && *c == '.')
+				c++;
+			o = stpncpy(o, c, p + n - c);
+		}
+		p += n + (p[n] == '/');
+	}
+	*o = '\0';
+	if (!*unit)
+		strcpy(unit, "unit");
+	return unit;
+}
+
+/* The path for this unit: "%u" -> unit_name of the main input file. */
 static char *unit_path(const char *pattern)
 {
-	const char *given = main_input_filename ? main_input_filename : "unit";
-	while (given[0] == '/' || (given[0] == '.' && given[1] == '/'))
-		given += given[0] == '/' ? 1 : 2;
-	char *unit = xstrdup(*given ? given : "unit");
-	for (char *c = unit; *c; c++)
-		if (*c == '/')
-			*c = '_';
+	char *unit = unit_name(main_input_filename ? main_input_filename : "unit");
 	size_t len = strlen(pattern) + 1;
 	for (const char *p = pattern; (p = strstr(p, "%u")); p += 2)
 		len += strlen(unit);
@@ -49,7 +69,7 @@ static char *unit_path(const char *pattern)
 		}
 	}
 	*o = '\0';
-	free(unit);
+	XDELETEVEC(unit);
 	return out;
 }
 

@@ -165,6 +165,7 @@ int view_add(view *v, const profile *p, char *err, size_t errlen)
 		t->proc = proc;
 		t->index = th->index;
 		t->tid = th->tid;
+		t->cpu_ns = th->cpu_ns;
 		size_t nn = th->nnodes, ntouched = 0;
 		uint32_t *midx = xmalloc((nn + 1) * sizeof *midx);
 		uint32_t *depth = v->keep_trees ? xmalloc((nn + 1) * sizeof *depth) : NULL;

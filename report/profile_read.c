@@ -187,6 +187,8 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 	th->index = get_u64(c, t, "index", "thread");
 	ynode *tid = ymap_get(t, "tid");
 	th->tid = tid ? to_u64(c, tid, "tid") : 0;
+	ynode *cpu = ymap_get(t, "cpu_ns");	/* optional, may be null */
+	th->cpu_ns = cpu && !is_null(cpu) ? (int64_t)(to_u64(c, cpu, "cpu_ns") & INT64_MAX) : -1;
 	ynode *nodes = need(c, t, "nodes", 0, "thread");
 	if (is_null(nodes))
 		return;

@@ -114,6 +114,7 @@ typedef struct pnode {
 } pnode;
 typedef struct pthr {
 	uint64_t index, tid;
+	int64_t cpu_ns;		/* the thread's CPU time; -1 when not recorded */
 	pnode *nodes;
 	size_t nnodes;
 } pthr;
@@ -159,6 +160,7 @@ typedef struct tnode { uint32_t region, depth; uint64_t calls, incl; } tnode;
 typedef struct thrinfo {
 	uint32_t proc;			/* index into view.procs */
 	uint64_t index, tid;
+	int64_t cpu_ns;			/* -1: not recorded */
 	uint64_t total;			/* sum of exclusive */
 	uint32_t *reg;			/* sparse per-region times */
 	uint64_t *excl, *incl;

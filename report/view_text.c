@@ -188,14 +188,18 @@ static uint64_t thread_region(const thrinfo *t, uint32_t g, bool *found)
 void view_threads(FILE *out, const view *v, const opts *o)
 {
 	header(out, v, "Threads");
-	fprintf(out, "\n%-12s %10s %9s %6s\n", "thread", "tid", "excl s", "%total");
+	fprintf(out, "(elapsed time in regions per thread, running or waiting; cpu s: the\n"
+		" thread's CPU time, all of it, '-' where not recorded)\n");
+	fprintf(out, "\n%-12s %10s %9s %6s %9s\n", "thread", "tid", "excl s", "%total", "cpu s");
 	for (size_t i = 0; i < v->nthreads; i++) {
 		const thrinfo *t = &v->threads[i];
-		char nm[64], s[32], pb[32], tid[32];
+		char nm[64], s[32], pb[32], tid[32], cpu[32] = "-";
 		thread_name(v, t, nm, sizeof nm);
 		fmt_secs(s, sizeof s, secs(t->total));
 		fmt_count(tid, sizeof tid, 10, t->tid);
-		fprintf(out, "%-12s %10s %9s %6s\n", nm, tid, s, pct(pb, v, t->total));
+		if (t->cpu_ns >= 0)
+			fmt_secs(cpu, sizeof cpu, secs((uint64_t)t->cpu_ns));
+		fprintf(out, "%-12s %10s %9s %6s %9s\n", nm, tid, s, pct(pb, v, t->total), cpu);
 	}
 	size_t n;
 	uint32_t *ix = view_listed_regions(v, o, false, false, o->top_set ? o->top : 10, &n);

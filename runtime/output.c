@@ -443,6 +443,25 @@ struct onode {
 	struct si_loop *loop;
 };
 
+/* The CPU time of thread T: read when it exited, or now from its CPU
+ * clock, named by its kernel thread id the way glibc's
+ * pthread_getcpuclockid names it (Linux: (~tid << 3) | CPUCLOCK_PERTHREAD
+ * | CPUCLOCK_SCHED).  -1 when it cannot be read (a thread gone before the
+ * runtime saw it end, a child after fork). */
+static int thread_cpu_ns(const struct si_thread *t, int finished, uint64_t *out)
+{
+	if (finished) {
+		*out = t->cpu_ns;
+		return t->cpu_known ? 0 : -1;
+	}
+	struct timespec ts;
+	clockid_t id = (clockid_t)((~(unsigned)t->tid << 3) | 6);
+	if (t->tid <= 0 || clock_gettime(id, &ts) != 0)
+		return -1;
+	*out = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return 0;
+}
+
 static int emit_thread(struct em *m, struct si_thread *t, struct rtab *rt,
 		       uint64_t now, double npt)
 {
@@ -596,6 +615,11 @@ static int emit_thread(struct em *m, struct si_thread *t, struct rtab *rt,
 	map_start(m, 0);
 	kint(m, "index", t->index);
 	kint(m, "tid", (uint64_t)t->tid);
+	uint64_t cpu;
+	if (thread_cpu_ns(t, finished, &cpu) == 0)
+		kint(m, "cpu_ns", cpu);
+	else
+		kraw(m, "cpu_ns", "~");
 	kraw(m, "finished", finished ? "true" : "false");
 	plain(m, "nodes");
 	seq_start(m);
@@ -808,7 +832,8 @@ done:
 	if (locked)
 		si_registry_unlock();
 	if (rc != 0) {
-		fprintf(stderr, "selinst: cannot write profile %s: %s\n", path, strerror(err ? err : EIO));
+		fprintf(stderr, "selinst: cannot write profile %s: %s (SELINST_OUTPUT=PATH sets where)\n",
+			path, strerror(err ? err : EIO));
 		errno = err ? err : EIO;
 		return -1;
 	}

@@ -67,6 +67,11 @@ static void thread_exit(void *arg)
 	t->in_hook = 1;
 	si_pop_to(t, 1, now);
 	t->end_ticks = now;
+	struct timespec cpu;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0) {
+		t->cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
+		t->cpu_known = 1;
+	}
 	__atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
 	t->in_hook = 0;
 }

@@ -67,7 +67,7 @@ fi
 touch plainfile
 SELINST_OUTPUT=plainfile/p.prof ./prog plain 0 2> err.txt; rc=$?
 expect_eq "exit status (path under a file)" 0 $rc
-grep -q 'selinst: cannot write profile plainfile/p.prof: Not a directory' err.txt || fail "error message: $(cat err.txt)"
+grep -q 'selinst: cannot write profile plainfile/p.prof: Not a directory (SELINST_OUTPUT=PATH sets where)' err.txt || fail "error message: $(cat err.txt)"
 
 # A FIFO (like /dev/stdout) is written into, not renamed over.
 mkfifo fifo
