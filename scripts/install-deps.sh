@@ -8,6 +8,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 packages=(
 	make gcc g++ gfortran		# compilers the plugin and tests use
 	gcc-12-plugin-dev		# GCC's plugin headers
+	gcc-11 g++-11 gfortran-11 gcc-11-plugin-dev	# the other GCC: make PLUGIN_GCC=gcc-11 (CI)
+	cmake autoconf pkg-config	# t-install builds CMake, autoconf and pkg-config projects
 	libgmp-dev libyaml-dev		# exact scores; profile/decision files
 	python3 python3-yaml		# test assertions on YAML and JSON
 	graphviz valgrind chromium	# report exports checked by dot, callgrind_annotate, Chromium (~120 MB, ~10 s)
