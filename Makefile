@@ -76,15 +76,17 @@ bench-instructions: all
 	bash bench/instructions.sh
 .PHONY: bench-instructions
 
-# Install.  The plugin goes where GCC looks for plugins, so that
-# -fplugin=selinst works; PLUGINDIR=DIR puts it elsewhere (an install
-# without root).  The spec file and the wrappers name the installed paths
+# Install.  With a system PREFIX (/usr, /usr/local) the plugin goes where
+# GCC looks for plugins, so that -fplugin=selinst works; with any other
+# PREFIX (an install without root) under PREFIX/lib/selinst; PLUGINDIR=DIR
+# chooses.  The spec file and the wrappers name the installed paths
 # (scripts/gen-install.sh); DESTDIR only prefixes where files are copied.
 BINDIR    ?= $(PREFIX)/bin
 LIBDIR    ?= $(PREFIX)/lib
 INCDIR    ?= $(PREFIX)/include
 MANDIR    ?= $(PREFIX)/share/man
-PLUGINDIR ?= $(shell $(PLUGIN_GCC) -print-file-name=plugin)
+GCC_PLUGINDIR = $(shell $(PLUGIN_GCC) -print-file-name=plugin)
+PLUGINDIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),$(GCC_PLUGINDIR),$(PREFIX)/lib/selinst)
 # GCC finds -specs=selinst.specs by name in its own library folder.
 SPECSDIR  ?= $(patsubst %/plugin,%,$(PLUGINDIR))
 WRAPPERS  := selinst-gcc selinst-g++ selinst-gfortran selinst-mpicc

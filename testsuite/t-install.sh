@@ -8,7 +8,7 @@
 # SELINST_PLUGIN_ARGS, compile-only and preprocess-only calls.
 . "$(dirname "$0")/lib.sh"
 P=$WORK/inst
-make -s -C "$SELINST_ROOT" install PREFIX="$P" PLUGINDIR="$P/lib/selinst" GEN="$WORK/gen" \
+make -s -C "$SELINST_ROOT" install PREFIX="$P" GEN="$WORK/gen" \
 	PLUGIN_GCC="${SELINST_GCC:-gcc}" >install.log 2>&1 || fail "make install: $(tail -5 install.log)"
 export PATH=$P/bin:$PATH
 for f in bin/selinst-gcc bin/selinst-g++ bin/selinst-gfortran bin/selinst-mpicc bin/selinst-report \
