@@ -91,9 +91,29 @@ static const char *printable_name(tree decl)
 struct omp_origin {
 	size_t parent;
 	const char *construct;
-	const char *file;
+	const char *file;	/* base name, for the region's name */
+	const char *path;	/* as the location gives it */
 	int line;
 };
+
+/* Where the libgomp call at GSI launching TARGET comes from: its
+ * location, or (GCC 11 leaves the GOMP_taskloop call and the outlined
+ * body without one) the nearest located statement before it in its
+ * block, else the first located statement of TARGET's body. */
+static location_t omp_call_location(gimple_stmt_iterator gsi, tree target)
+{
+	for (; !gsi_end_p(gsi); gsi_prev(&gsi))
+		if (LOCATION_LOCUS(gimple_location(gsi_stmt(gsi))) != UNKNOWN_LOCATION)
+			return gimple_location(gsi_stmt(gsi));
+	function *body = DECL_STRUCT_FUNCTION(target);
+	basic_block bb;
+	if (body && body->cfg)
+		FOR_EACH_BB_FN(bb, body)
+			for (gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi))
+				if (LOCATION_LOCUS(gimple_location(gsi_stmt(gsi))) != UNKNOWN_LOCATION)
+					return gimple_location(gsi_stmt(gsi));
+	return DECL_SOURCE_LOCATION(target);
+}
 
 static void measure(struct selinst_function *fn, size_t index,
 		    std::vector<call_site> &sites,
@@ -150,13 +170,11 @@ static void measure(struct selinst_function *fn, size_t index,
 				sites.push_back(cs);
 				block_callees[bb->index].safe_push(target);
 				if (callee && !omp_origins.get(target)) {
-					location_t where = gimple_location(stmt);
-					if (LOCATION_LOCUS(where) == UNKNOWN_LOCATION)
-						where = DECL_SOURCE_LOCATION(target);
+					location_t where = omp_call_location(gsi, target);
 					expanded_location loc = expand_location(where);
 					omp_origin o = { index, omp_construct(callee, target),
 							 loc.file ? lbasename(loc.file) : "?",
-							 loc.line };
+							 loc.file ? loc.file : "", loc.line };
 					omp_origins.put(target, o);
 				}
 			}
@@ -207,6 +225,10 @@ static void name_omp_bodies(struct selinst_function *fns, size_t n,
 			fns[root].name, o->construct, o->file, o->line);
 		free(fns[i].name);
 		fns[i].name = name;
+		if (!fns[i].file[0]) {	/* a body without a location (GCC 11) */
+			fns[i].file = o->path;
+			fns[i].line = o->line;
+		}
 	}
 }
 
@@ -337,7 +359,8 @@ static unsigned int selinst_execute(void)
 		memset(&fn, 0, sizeof fn);
 		fn.decl = node->decl;
 		fn.symbol = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(node->decl));
-		fn.file = DECL_SOURCE_FILE(node->decl);
+		/* GCC 11 gives some OpenMP outlined bodies no location. */
+		fn.file = DECL_SOURCE_FILE(node->decl) ? DECL_SOURCE_FILE(node->decl) : "";
 		fn.line = DECL_SOURCE_LINE(node->decl);
 		cm_function_init(&fn.cm);
 		fns.push_back(fn);

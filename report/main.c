@@ -174,29 +174,28 @@ static char **expand_inputs(char **args, int nargs, int *nout)
 	int cap = nargs + 16, n = 0;
 	char **list = xmalloc((size_t)cap * sizeof *list);
 	for (int i = 0; i < nargs; i++) {
+		const char *a = args[i];
 		struct stat st;
-		int isdir = stat(args[i], &st) == 0 && S_ISDIR(st.st_mode);
-		glob_t g = { 0 };
 		char pat[PATH_MAX];
-		if (isdir)
-			snprintf(pat, sizeof pat, "%s/*.prof", args[i]);
-		if (isdir ? glob(pat, 0, NULL, &g) != 0 :
-		    (access(args[i], F_OK) == 0 || !strpbrk(args[i], "*?[") ||
-		     glob(args[i], 0, NULL, &g) != 0)) {
-			if (isdir)
-				die_usage("%s: a folder without *.prof files", args[i]);
-			globfree(&g);
-			g.gl_pathc = 0;
+		glob_t g = { 0 };
+		bool matched = false;
+		if (stat(a, &st) == 0 && S_ISDIR(st.st_mode)) {
+			snprintf(pat, sizeof pat, "%s/*.prof", a);
+			if (glob(pat, 0, NULL, &g) != 0)
+				die_usage("%s: a folder without *.prof files", a);
+			matched = true;
+		} else if (access(a, F_OK) != 0 && strpbrk(a, "*?[")) {
+			/* no match: read as a name, which fails naming it */
+			matched = glob(a, 0, NULL, &g) == 0;
 		}
-		size_t m = g.gl_pathc ? g.gl_pathc : 1;
+		size_t m = matched ? g.gl_pathc : 1;
 		if (n + (int)m > cap) {
 			cap = n + (int)m + 16;
 			list = xrealloc(list, (size_t)cap * sizeof *list);
 		}
 		for (size_t k = 0; k < m; k++)
-			list[n++] = xstrdup(g.gl_pathc ? g.gl_pathv[k] : args[i]);
-		if (g.gl_pathc)
-			globfree(&g);
+			list[n++] = xstrdup(matched ? g.gl_pathv[k] : a);
+		globfree(&g);
 	}
 	*nout = n;
 	return list;

@@ -88,8 +88,8 @@ struct si_thread {
 	pid_t tid;
 	int finished;
 	uint64_t end_ticks;
-	uint64_t cpu_ns;		/* the thread's CPU time at its exit, */
-	int cpu_known;			/* when cpu_known (thread_exit) */
+	uint64_t cpu_ns;		/* CPU time read at thread exit, */
+	int cpu_known;			/* if that read succeeded */
 	struct si_manual *manual;	/* per-thread manual-region cache */
 	size_t manual_cap, manual_used;
 	/* Loop iteration cells, one per frame index, in blocks that never
