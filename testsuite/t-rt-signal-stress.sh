@@ -11,23 +11,7 @@ si_cc -O2 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loops=off -pthre
 	"$T/programs/signal_window.c" -o sw || fail "compile"
 for i in $(seq 1 10); do
 	line=$(SELINST_OUTPUT=$WORK/jump.$i.prof ./sw jump 2000) || fail "D run $i: exit status $?"
-	# calls exact up to the jumps, checked on every run
-	python3 - jump.$i.prof "$line" <<'PY' || fail "D run $i"
-import sys, yaml
-p = yaml.load(open(sys.argv[1]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-out = sys.argv[2].split()
-body = {out[k]: int(out[k + 1]) for k in range(0, len(out), 2)}
-name = {r["id"]: r["name"] for r in p["regions"]}
-calls, incl = {}, {}
-for t in p["threads"]:
-    for n in t["nodes"]:
-        k = name[n["region"]]
-        calls[k] = calls.get(k, 0) + n["calls"]
-        incl[k] = incl.get(k, 0) + n["inclusive_ns"]
-for f in ("mid", "leaf", "spin"):
-    assert 0 <= calls[f] - body[f] <= body["jumps"], (f, calls[f], body)
-assert incl["mid"] >= 0.5 * incl["spin"] and incl["leaf"] >= 0.1 * incl["mid"], incl
-PY
+	python3 "$T/rt/sigcheck.py" --jump "$line" jump.$i.prof || fail "D run $i: see above"
 done
 for i in $(seq 1 25); do
 	out=$(SELINST_OUTPUT=$WORK/grow.$i.prof ./sw grow 40) || fail "E run $i: exit status $?"
