@@ -13,6 +13,10 @@
  *   signal_window growmain 0   the same once on the main thread, the
  *                          signal from a one-shot timer, then a snapshot
  *                          (selinst_dump) with main's regions open
+ *
+ * With SW_YIELD=1 in the environment, leaf and the bottom of the
+ * recursion sleep for 0 ns: ThreadSanitizer delivers signals only in
+ * library calls it intercepts as blocking, never in straight-line code.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -29,12 +33,21 @@
 static volatile long mid_body, leaf_body, spin_body, jumps, target;
 static volatile long sink;
 static sigjmp_buf jb;
+static int yield_points;	/* SW_YIELD: see above */
+
+static void pause_point(void)
+{
+	struct timespec ts = { 0, 0 };
+	nanosleep(&ts, NULL);
+}
 
 __attribute__((noinline)) static void leaf(int i)
 {
 	leaf_body++;
 	for (int k = 0; k < 8; k++)
 		sink += k ^ i;
+	if (yield_points)
+		pause_point();
 }
 
 __attribute__((noinline)) static void mid(int n)
@@ -93,6 +106,8 @@ __attribute__((noinline)) static void rec(int n)
 	depth_sink++;
 	if (n > 0)
 		rec(n - 1);
+	else if (yield_points)
+		pause_point();
 	depth_sink++;
 }
 
@@ -158,6 +173,7 @@ int main(int argc, char **argv)
 	if (argc != 3)
 		return 2;
 	target = atol(argv[2]);
+	yield_points = getenv("SW_YIELD") != NULL;
 	if (!strcmp(argv[1], "jump"))
 		run_jumps();
 	else if (!strcmp(argv[1], "grow"))
