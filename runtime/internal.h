@@ -110,7 +110,9 @@ struct si_thread {
 	 * loop left by longjmp (or open at thread end) keeps its count. */
 	uint64_t *cells[SI_CELL_BLOCKS];
 	uint64_t spare_cell;		/* for frames beyond the blocks */
-	struct si_cslot cache[1u << SI_CACHE_BITS];	/* pages touched on use */
+	/* Pages touched on use; given back when the thread ends (thread.c),
+	 * hence page-aligned. */
+	struct si_cslot cache[1u << SI_CACHE_BITS] __attribute__((aligned(4096)));
 };
 
 /* The cache slot of (CUR, R): the node address rotated away from the
