@@ -64,9 +64,17 @@ __attribute__((noinline)) static void spin(void)
 		mid(20);
 }
 
+/* Set once jb holds the loop's context: a signal before the first
+ * sigsetjmp (a preempted process gets its pending one as soon as it runs
+ * again) or during a later one must not jump to a buffer being written. */
+static volatile sig_atomic_t armed;
+
 static void on_alarm(int sig)
 {
 	(void)sig;
+	if (!armed)
+		return;
+	armed = 0;
 	if (++jumps >= target) {
 		struct itimerval off = { { 0, 0 }, { 0, 0 } };
 		setitimer(ITIMER_REAL, &off, NULL);
@@ -83,8 +91,10 @@ __attribute__((noinline)) static void run_jumps(void)
 	struct itimerval it = { { 0, 100 }, { 0, 100 } };
 	setitimer(ITIMER_REAL, &it, NULL);
 	while (jumps < target)
-		if (!sigsetjmp(jb, 1))
+		if (!sigsetjmp(jb, 1)) {
+			armed = 1;
 			spin();
+		}
 	printf("mid %ld leaf %ld spin %ld jumps %ld\n", mid_body, leaf_body, spin_body, jumps);
 }
 
