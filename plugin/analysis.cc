@@ -173,6 +173,8 @@ static void measure(struct selinst_function *fn, size_t index,
 			fn->cm.basic_blocks++;
 	}
 	selinst_measure_loops(fn, blocks, block_callees);
+	fn->cm.has_loops = fn->nloops > 0;
+	fn->cm.declared_inline = DECL_DECLARED_INLINE_P(fn->decl);
 	for (int b = 0; b < nblocks; b++)
 		block_callees[b].release();
 	XDELETEVEC(block_callees);
@@ -368,7 +370,7 @@ static unsigned int selinst_execute(void)
 		size_t *ci = index_of.get(callee->decl);
 		if (!ci)
 			continue;
-		cm_call_edge e = { sites[k].caller, *ci };
+		cm_call_edge e = { sites[k].caller, *ci, sites[k].depth };
 		edges.push_back(e);
 		struct cm_function *cf = &fns[*ci].cm;
 		if (sites[k].depth > cf->deepest_call_depth)

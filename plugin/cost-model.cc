@@ -16,6 +16,7 @@ void cm_constants_init_default(struct cm_constants *c)
 	mpz_init_set_ui(c->loop_unit, 2048);
 	mpz_init_set_ui(c->call_unit, 2048);
 	mpz_init_set_ui(c->threshold, 204800);
+	c->refined = 1;
 }
 
 void cm_constants_clear(struct cm_constants *c)
@@ -95,12 +96,70 @@ static void score_one(const struct cm_constants *c, struct cm_function *fns,
 		if (fns[a->callee[e]].instrument)
 			inst++;
 	fn->instrumented_call_sites = inst;
-	fn->loop_depth = fn->deepest_call_depth < 0 ? 0 : fn->deepest_call_depth;
+	if (!c->refined)
+		fn->loop_depth = fn->deepest_call_depth < 0 ? 0 : fn->deepest_call_depth;
 	cm_weight(fn->weight, c, fn->basic_blocks, fn->statements, fn->call_sites);
 	cm_loop_score(fn->loop_score, c, fn->loop_depth);
 	cm_callsite_score(fn->callsite_score, c, inst);
 	mpz_add(fn->score, fn->weight, fn->loop_score);
 	mpz_add(fn->score, fn->score, fn->callsite_score);
+}
+
+/* Whether F's body runs at its callers' depth and is never a region of
+ * its own (refinement depth-through). */
+static int passes_depth_through(const struct cm_function *fn)
+{
+	return fn->force == CM_FORCE_NEVER
+		|| (fn->force == CM_FORCE_NONE && fn->declared_inline && !fn->has_loops);
+}
+
+/* Refinement depth-through: each function's depth as the least fixed point
+ * of d(P) = max(local depth, depth(s) + d(C)) over call sites s in
+ * pass-through callers C, capped at loop_base (deeper scores 0 anyway). */
+static void effective_depths(const struct cm_constants *c, struct cm_function *fns,
+			     size_t nfns, const struct cm_call_edge *edges,
+			     size_t nedges)
+{
+	int cap = mpz_fits_sint_p(c->loop_base) ? (int) mpz_get_si(c->loop_base) : 1 << 20;
+	if (cap > (1 << 20))
+		cap = 1 << 20;
+	for (size_t i = 0; i < nfns; i++)
+		fns[i].loop_depth = fns[i].deepest_call_depth < 0 ? 0
+				    : fns[i].deepest_call_depth;
+	int changed = 1;
+	while (changed) {
+		changed = 0;
+		for (size_t e = 0; e < nedges; e++) {
+			const struct cm_function *caller = &fns[edges[e].caller];
+			struct cm_function *callee = &fns[edges[e].callee];
+			if (!passes_depth_through(caller))
+				continue;
+			int d = edges[e].depth + caller->loop_depth;
+			if (d > cap)
+				d = cap;
+			if (d > callee->loop_depth) {
+				callee->loop_depth = d;
+				changed = 1;
+			}
+		}
+	}
+}
+
+/* Refinement straight-line: why a function scoring above the threshold is
+ * still left out, or NULL.  Threshold 0 keeps its meaning: everything. */
+static const char *refinement_excludes(const struct cm_constants *c,
+				       const struct cm_function *fn)
+{
+	if (!c->refined || fn->force != CM_FORCE_NONE || mpz_sgn(c->threshold) == 0
+	    || fn->has_loops)
+		return NULL;
+	if (fn->declared_inline)
+		return "inline and loop-free: copied into its callers "
+		       "(refinement straight-line)";
+	if (fn->instrumented_call_sites == 0)
+		return "no loop and no instrumented callee "
+		       "(refinement straight-line)";
+	return NULL;
 }
 
 static int wants_instrument(const struct cm_constants *c,
@@ -110,7 +169,7 @@ static int wants_instrument(const struct cm_constants *c,
 		return 1;
 	if (fn->force == CM_FORCE_NEVER)
 		return 0;
-	return mpz_cmp(fn->score, c->threshold) >= 0;
+	return mpz_cmp(fn->score, c->threshold) >= 0 && !refinement_excludes(c, fn);
 }
 
 /* Least fixed point over one strongly connected component. */
@@ -135,11 +194,15 @@ static void decide_component(const struct cm_constants *c,
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct cm_function *fn = &fns[members[i]];
+		const char *excluded = refinement_excludes(c, fn);
 		if (fn->force != CM_FORCE_NONE)
 			fn->reason = fn->force_reason;
+		else if (fn->instrument)
+			fn->reason = "score >= threshold";
+		else if (excluded && mpz_cmp(fn->score, c->threshold) >= 0)
+			fn->reason = excluded;
 		else
-			fn->reason = fn->instrument ? "score >= threshold"
-						    : "score < threshold";
+			fn->reason = "score < threshold";
 	}
 }
 
@@ -150,6 +213,8 @@ void cm_decide(const struct cm_constants *c, struct cm_function *fns,
 {
 	struct adjacency a;
 	adjacency_build(&a, nfns, edges, nedges);
+	if (c->refined)
+		effective_depths(c, fns, nfns, edges, nedges);
 
 	const size_t UNSEEN = (size_t) -1;
 	size_t n1 = nfns ? nfns : 1;

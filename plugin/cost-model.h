@@ -29,6 +29,29 @@
  * this ends after at most |SCC| rounds and gives one answer whatever order
  * the members are listed in.
  *
+ * Models.  CM_MODEL_PAPER is the formula above and nothing else.
+ * CM_MODEL_DEFAULT is the formula plus two refinements, each named in the
+ * decision file's reason and tested (README "The cost model"):
+ *
+ *   straight-line  A function with no loop in its body and no call site to
+ *                  an instrumented function is not instrumented: it runs a
+ *                  bounded number of statements per call, so hooks would
+ *                  cost about as much as it does, and its time shows in its
+ *                  caller's region.  A function declared inline with no
+ *                  loop is never instrumented (the paper: "we avoid
+ *                  instrumenting any procedure that meets the criteria for
+ *                  inlining"); its body is copied into its callers.
+ *   depth-through  A call site inside a function that is never
+ *                  instrumented and whose body is copied into its callers
+ *                  or runs at its callers' depth (forced never:
+ *                  always_inline, system header, no_instrument_function,
+ *                  unsafe; or inline and loop-free) runs at that site's
+ *                  depth plus the depth that function runs at:
+ *                  d(P) = max over sites s in C calling P of
+ *                         depth(s) + (C passes depth through ? d(C) : 0),
+ *                  capped at loop_base (a least fixed point; cycles of
+ *                  pass-through functions cannot grow it past the cap).
+ *
  * This file has no GCC dependency so the model can be tested alone
  * (testsuite/unit/) against the paper's Table 1.
  */
@@ -44,7 +67,12 @@ struct cm_constants {
 	mpz_t loop_unit;	/* 2048 */
 	mpz_t call_unit;	/* 2048 */
 	mpz_t threshold;	/* 204800 */
+	int refined;		/* 1: CM_MODEL_DEFAULT, 0: CM_MODEL_PAPER */
 };
+
+/* The accepted values of -fplugin-arg-selinst-model=. */
+#define CM_MODEL_DEFAULT_NAME "default"
+#define CM_MODEL_PAPER_NAME "paper"
 
 /* A forced decision overrides the score. */
 enum cm_force {
@@ -60,13 +88,16 @@ struct cm_function {
 	unsigned long statements;
 	unsigned long call_sites;	/* every call statement */
 	int deepest_call_depth;		/* -1: no call site in view */
+	int has_loops;			/* a loop in its own body */
+	int declared_inline;		/* inline keyword (or in-class C++) */
 	enum cm_force force;
 	const char *force_reason;	/* with force: why */
 
 	/* Outputs of cm_decide. */
 	mpz_t weight, loop_score, callsite_score, score;
 	unsigned long instrumented_call_sites;
-	int loop_depth;			/* the d used in loop_score */
+	int loop_depth;			/* the d used in loop_score (default
+					   model: with depth-through) */
 	int instrument;
 	const char *reason;
 };
@@ -76,6 +107,7 @@ struct cm_function {
  * view have no edge: they are never instrumented here. */
 struct cm_call_edge {
 	size_t caller, callee;
+	int depth;		/* loop depth of the call in the caller */
 };
 
 void cm_constants_init_default(struct cm_constants *c);
