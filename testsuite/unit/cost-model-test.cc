@@ -90,13 +90,19 @@ static size_t add_fn(struct graph *g, unsigned long statements, int depth)
 	return g->nfn++;
 }
 
-static void add_call(struct graph *g, size_t caller, size_t callee)
+static void add_call_at(struct graph *g, size_t caller, size_t callee, int depth)
 {
 	g->edge[g->nedge].caller = caller;
 	g->edge[g->nedge].callee = callee;
+	g->edge[g->nedge].depth = depth;
 	g->nedge++;
 	g->fn[caller].call_sites++;
 	g->fn[caller].statements--;	/* keep weight as given */
+}
+
+static void add_call(struct graph *g, size_t caller, size_t callee)
+{
+	add_call_at(g, caller, callee, 0);
 }
 
 static void graph_clear(struct graph *g)
@@ -125,6 +131,9 @@ static void test_bt_decisions(struct cm_constants *c)
 		add_call(&g, adi, solvers[s]);
 	}
 	add_call(&g, mainf, adi); add_call(&g, mainf, exact);
+	/* BT's solvers and main loop over the grid; adi is straight-line. */
+	g.fn[xs].has_loops = g.fn[ys].has_loops = g.fn[zs].has_loops = 1;
+	g.fn[mainf].has_loops = 1;
 	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
 
 	const char *names[] = { "matvecsub", "binvchrs", "binvrhs", "matmul_sub",
@@ -144,6 +153,9 @@ static void test_bt_decisions(struct cm_constants *c)
 	check_mpz("matvecsub score", g.fn[matvec].score, "198679");
 	check_mpz("exact_solution score", g.fn[exact].score, "196631");
 	CHECK(g.fn[mainf].loop_depth == 0, "main depth %d", g.fn[mainf].loop_depth);
+	/* Straight-line adi is kept by its instrumented callees. */
+	CHECK(strcmp(g.fn[adi].reason, "score >= threshold") == 0, "adi reason %s",
+	      g.fn[adi].reason);
 	graph_clear(&g);
 }
 
@@ -227,14 +239,99 @@ static void test_exactness(struct cm_constants *c)
 	graph_clear(&g);
 }
 
+/* Refinement straight-line: loop-free functions without instrumented
+ * callees, and inline loop-free ones, stay out at any threshold but 0. */
+static void test_straight_line(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t helper = add_fn(&g, 9, 0);	/* LZ4_isLittleEndian's shape */
+	size_t looper = add_fn(&g, 30, 0);
+	size_t wrapper = add_fn(&g, 12, 0);	/* calls looper */
+	size_t inl = add_fn(&g, 12, 0);		/* inline, calls looper */
+	g.fn[looper].has_loops = 1;
+	g.fn[inl].declared_inline = 1;
+	add_call(&g, wrapper, looper); add_call(&g, inl, looper);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(!g.fn[helper].instrument, "straight-line leaf chosen");
+	CHECK(strstr(g.fn[helper].reason, "refinement straight-line") != NULL,
+	      "helper reason %s", g.fn[helper].reason);
+	check_mpz("helper score (the formula's)", g.fn[helper].score, "204809");
+	CHECK(g.fn[looper].instrument, "function with a loop left out");
+	CHECK(g.fn[wrapper].instrument, "caller of an instrumented function left out");
+	CHECK(!g.fn[inl].instrument, "inline loop-free caller chosen");
+	CHECK(strstr(g.fn[inl].reason, "inline and loop-free") != NULL, "inl reason %s",
+	      g.fn[inl].reason);
+	mpz_set_ui(c->threshold, 0);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[helper].instrument && g.fn[inl].instrument, "threshold 0: everything");
+	mpz_set_ui(c->threshold, 204800);
+	c->refined = 0;
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[helper].instrument && g.fn[inl].instrument, "paper: formula alone");
+	c->refined = 1;
+	graph_clear(&g);
+}
+
+/* Refinement depth-through: lz4's shape.  A function with a loop called at
+ * depth 0 inside an always_inline function (forced never) that runs at
+ * depth 3 runs at depth 3; through two such callers the depths add up; a
+ * caller that can be a region (adi) passes nothing. */
+static void test_depth_through(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t outer = add_fn(&g, 100, -1);
+	/* add_fn's depth is the deepest call site in the function's own
+	 * caller, as the plugin measures it. */
+	size_t forced = add_fn(&g, 50, 3), forced2 = add_fn(&g, 20, 1);
+	size_t work = add_fn(&g, 30, 0), work2 = add_fn(&g, 30, 1);
+	size_t plain = add_fn(&g, 20, 0), under_plain = add_fn(&g, 30, 0);
+	size_t cyc1 = add_fn(&g, 5, 1), cyc2 = add_fn(&g, 5, 1);
+	g.fn[outer].has_loops = g.fn[work].has_loops = g.fn[work2].has_loops = 1;
+	g.fn[under_plain].has_loops = 1;
+	g.fn[forced].force = g.fn[forced2].force = CM_FORCE_NEVER;
+	g.fn[forced].force_reason = g.fn[forced2].force_reason = "always_inline";
+	add_call_at(&g, outer, forced, 3);
+	add_call_at(&g, forced, work, 0);
+	add_call_at(&g, forced, forced2, 1);
+	add_call_at(&g, forced2, work2, 1);
+	add_call_at(&g, outer, plain, 0);
+	add_call_at(&g, plain, under_plain, 0);
+	/* Two inline loop-free functions calling each other in a loop: the
+	 * depth stops at loop_base. */
+	g.fn[cyc1].declared_inline = g.fn[cyc2].declared_inline = 1;
+	add_call_at(&g, outer, cyc1, 1);
+	add_call_at(&g, cyc1, cyc2, 1); add_call_at(&g, cyc2, cyc1, 1);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[work].loop_depth == 3, "work depth %d", g.fn[work].loop_depth);
+	CHECK(!g.fn[work].instrument, "work under always_inline at depth 3 chosen");
+	CHECK(g.fn[work2].loop_depth == 5, "work2 depth %d", g.fn[work2].loop_depth);
+	CHECK(g.fn[under_plain].loop_depth == 0 && g.fn[under_plain].instrument,
+	      "a possible region passed its depth");
+	CHECK(g.fn[cyc1].loop_depth == 100 && g.fn[cyc2].loop_depth == 100,
+	      "cycle depths %d %d", g.fn[cyc1].loop_depth, g.fn[cyc2].loop_depth);
+	c->refined = 0;
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[work].loop_depth == 0 && g.fn[work].instrument, "paper: local depth");
+	c->refined = 1;
+	graph_clear(&g);
+}
+
 int main(void)
 {
 	struct cm_constants c;
 	cm_constants_init_default(&c);
 	test_table1(&c);
-	test_bt_decisions(&c);
-	test_ft_decisions(&c);
+	/* The paper's decisions hold in both models. */
+	for (c.refined = 0; c.refined <= 1; c.refined++) {
+		test_bt_decisions(&c);
+		test_ft_decisions(&c);
+	}
+	c.refined = 0;		/* the recursion rule, on the formula alone */
 	test_recursion(&c);
+	test_exactness(&c);
+	c.refined = 1;
+	test_straight_line(&c);
+	test_depth_through(&c);
 	test_exactness(&c);
 	cm_constants_clear(&c);
 	printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
