@@ -62,7 +62,18 @@ fetch() {
 	(cd "$SRC" && apt-get source "$pkg" >/dev/null 2>&1) ||
 		{ echo "apt-get source $pkg failed" >&2; return 1; }
 }
-srcdir() { ls -d "$SRC/$(debpkg "$1")"-[0-9]*/ | head -1; }
+# Lua: Debian's patches make the build use libtool; upstream's own Makefile
+# is in the .orig tarball beside them.
+srcdir() {
+	if [ "$1" = lua ]; then
+		[ -d "$SRC/lua-upstream" ] || { mkdir -p "$SRC/lua-upstream" &&
+			tar xzf "$(ls "$SRC"/lua5.4_*.orig.tar.gz | head -1)" -C "$SRC/lua-upstream" \
+				--strip-components=1; }
+		echo "$SRC/lua-upstream"
+		return
+	fi
+	ls -d "$SRC/$(debpkg "$1")"-[0-9]*/ | head -1
+}
 
 # Compiler wrappers: our flags go last, so the -O level and the plugin win
 # over whatever the project's build system passes.
@@ -129,7 +140,7 @@ build() {
 	case $p in
 	lz4) make -C "$d" -j"$JOBS" CC="$CC" lz4 ;;
 	zstd) make -C "$d/programs" -j"$JOBS" CC="$CC" HAVE_ZLIB=0 HAVE_LZMA=0 HAVE_LZ4=0 zstd ;;
-	lua) make -C "$d/src" -j"$JOBS" CC="$CC -std=gnu99" MYCFLAGS= linux ;;
+	lua) make -C "$d/src" -j"$JOBS" CC="$CC -std=gnu99" linux ;;
 	cjson) make -C "$d" -j"$JOBS" CC="$CC" static &&
 		"$CC" -I"$d" "$d/fuzzing/afl.c" "$d/libcjson.a" -o "$d/cjson-run" ;;
 	yaml-cpp) cmake -S "$d" -B "$d/_b" -G Ninja -DCMAKE_BUILD_TYPE=None \

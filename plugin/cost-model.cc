@@ -110,7 +110,8 @@ static void score_one(const struct cm_constants *c, struct cm_function *fns,
 static int passes_depth_through(const struct cm_function *fn)
 {
 	return fn->force == CM_FORCE_NEVER
-		|| (fn->force == CM_FORCE_NONE && fn->declared_inline && !fn->has_loops);
+		|| (fn->force == CM_FORCE_NONE && fn->declared_inline && !fn->has_loops
+		    && !fn->recursive);
 }
 
 /* Refinement depth-through: each function's depth as the least fixed point
@@ -118,7 +119,7 @@ static int passes_depth_through(const struct cm_function *fn)
  * pass-through callers C, capped at loop_base (deeper scores 0 anyway). */
 static void effective_depths(const struct cm_constants *c, struct cm_function *fns,
 			     size_t nfns, const struct cm_call_edge *edges,
-			     size_t nedges)
+			     size_t nedges, const size_t *comp_of)
 {
 	int cap = mpz_fits_sint_p(c->loop_base) ? (int) mpz_get_si(c->loop_base) : 1 << 20;
 	if (cap > (1 << 20))
@@ -132,9 +133,13 @@ static void effective_depths(const struct cm_constants *c, struct cm_function *f
 		for (size_t e = 0; e < nedges; e++) {
 			const struct cm_function *caller = &fns[edges[e].caller];
 			struct cm_function *callee = &fns[edges[e].callee];
-			if (!passes_depth_through(caller))
+			/* Refinement recursion: a call that closes a cycle
+			 * repeats like one more loop around it. */
+			int recursive = comp_of[edges[e].caller] == comp_of[edges[e].callee];
+			int through = passes_depth_through(caller);
+			if (!through && !recursive)
 				continue;
-			int d = edges[e].depth + caller->loop_depth;
+			int d = edges[e].depth + recursive + (through ? caller->loop_depth : 0);
 			if (d > cap)
 				d = cap;
 			if (d > callee->loop_depth) {
@@ -151,14 +156,14 @@ static const char *refinement_excludes(const struct cm_constants *c,
 				       const struct cm_function *fn)
 {
 	if (!c->refined || fn->force != CM_FORCE_NONE || mpz_sgn(c->threshold) == 0
-	    || fn->has_loops)
+	    || fn->has_loops || fn->recursive)
 		return NULL;
 	if (fn->declared_inline)
 		return "inline and loop-free: copied into its callers "
 		       "(refinement straight-line)";
-	if (fn->instrumented_call_sites == 0)
-		return "no loop and no instrumented callee "
-		       "(refinement straight-line)";
+	if (fn->bounded_work && fn->instrumented_call_sites == 0)
+		return "bounded work: no loop, no recursion, no callee in view "
+		       "with either (refinement straight-line)";
 	return NULL;
 }
 
@@ -206,16 +211,19 @@ static void decide_component(const struct cm_constants *c,
 	}
 }
 
+/* Strongly connected components of the call graph, callees first. */
+struct components {
+	size_t *order;		/* members, component by component */
+	size_t *start;		/* count + 1 offsets into order */
+	size_t *comp_of;	/* component of each function */
+	size_t count;
+};
+
 /* Tarjan's algorithm, iterative so deep call chains cannot overflow the
  * compiler's stack.  Components come out callees first. */
-void cm_decide(const struct cm_constants *c, struct cm_function *fns,
-	       size_t nfns, const struct cm_call_edge *edges, size_t nedges)
+static void find_components(const struct adjacency *a, size_t nfns,
+			    struct components *out)
 {
-	struct adjacency a;
-	adjacency_build(&a, nfns, edges, nedges);
-	if (c->refined)
-		effective_depths(c, fns, nfns, edges, nedges);
-
 	const size_t UNSEEN = (size_t) -1;
 	size_t n1 = nfns ? nfns : 1;
 	size_t *index = (size_t *) malloc(n1 * sizeof(size_t));
@@ -224,8 +232,13 @@ void cm_decide(const struct cm_constants *c, struct cm_function *fns,
 	size_t *stack = (size_t *) malloc(n1 * sizeof(size_t));
 	size_t *call_f = (size_t *) malloc(n1 * sizeof(size_t));
 	size_t *call_e = (size_t *) malloc(n1 * sizeof(size_t));
-	size_t sp = 0, next_index = 0;
+	size_t sp = 0, next_index = 0, filled = 0;
 
+	out->order = (size_t *) malloc(n1 * sizeof(size_t));
+	out->start = (size_t *) malloc((n1 + 1) * sizeof(size_t));
+	out->comp_of = (size_t *) malloc(n1 * sizeof(size_t));
+	out->count = 0;
+	out->start[0] = 0;
 	for (size_t i = 0; i < nfns; i++)
 		index[i] = UNSEEN;
 
@@ -234,21 +247,21 @@ void cm_decide(const struct cm_constants *c, struct cm_function *fns,
 			continue;
 		size_t depth = 0;
 		call_f[0] = root;
-		call_e[0] = a.start[root];
+		call_e[0] = a->start[root];
 		index[root] = low[root] = next_index++;
 		stack[sp++] = root;
 		on_stack[root] = 1;
 		while (1) {
 			size_t f = call_f[depth];
-			if (call_e[depth] < a.start[f + 1]) {
-				size_t g = a.callee[call_e[depth]++];
+			if (call_e[depth] < a->start[f + 1]) {
+				size_t g = a->callee[call_e[depth]++];
 				if (index[g] == UNSEEN) {
 					index[g] = low[g] = next_index++;
 					stack[sp++] = g;
 					on_stack[g] = 1;
 					depth++;
 					call_f[depth] = g;
-					call_e[depth] = a.start[g];
+					call_e[depth] = a->start[g];
 				} else if (on_stack[g] && index[g] < low[f]) {
 					low[f] = index[g];
 				}
@@ -256,12 +269,13 @@ void cm_decide(const struct cm_constants *c, struct cm_function *fns,
 			}
 			/* All of f's callees done. */
 			if (low[f] == index[f]) {
-				size_t top = sp;
 				do {
 					sp--;
 					on_stack[stack[sp]] = 0;
+					out->comp_of[stack[sp]] = out->count;
+					out->order[filled++] = stack[sp];
 				} while (stack[sp] != f);
-				decide_component(c, fns, &a, stack + sp, top - sp);
+				out->start[++out->count] = filled;
 			}
 			if (depth == 0)
 				break;
@@ -273,5 +287,47 @@ void cm_decide(const struct cm_constants *c, struct cm_function *fns,
 	}
 	free(index); free(low); free(on_stack); free(stack);
 	free(call_f); free(call_e);
+}
+
+/* Recursion and bounded work, callees first: a function is recursive when
+ * its component has a cycle; its work per call is bounded when it has no
+ * loop, is not recursive and calls only bounded functions in view. */
+static void classify_work(struct cm_function *fns, const struct adjacency *a,
+			  const struct components *k)
+{
+	for (size_t c = 0; c < k->count; c++) {
+		const size_t *m = k->order + k->start[c];
+		size_t n = k->start[c + 1] - k->start[c];
+		int cyclic = n > 1, bounded = 1;
+		for (size_t i = 0; i < n; i++)
+			for (size_t e = a->start[m[i]]; e < a->start[m[i] + 1]; e++) {
+				size_t g = a->callee[e];
+				if (k->comp_of[g] == c)
+					cyclic = 1;
+				else if (!fns[g].bounded_work)
+					bounded = 0;
+			}
+		for (size_t i = 0; i < n; i++) {
+			fns[m[i]].recursive = cyclic;
+			fns[m[i]].bounded_work = bounded && !cyclic && !fns[m[i]].has_loops;
+		}
+	}
+}
+
+void cm_decide(const struct cm_constants *c, struct cm_function *fns,
+	       size_t nfns, const struct cm_call_edge *edges, size_t nedges)
+{
+	struct adjacency a;
+	struct components k;
+	adjacency_build(&a, nfns, edges, nedges);
+	find_components(&a, nfns, &k);
+	if (c->refined) {
+		classify_work(fns, &a, &k);
+		effective_depths(c, fns, nfns, edges, nedges, k.comp_of);
+	}
+	for (size_t i = 0; i < k.count; i++)
+		decide_component(c, fns, &a, k.order + k.start[i],
+				 k.start[i + 1] - k.start[i]);
+	free(k.order); free(k.start); free(k.comp_of);
 	free(a.start); free(a.callee);
 }

@@ -33,14 +33,20 @@
  * CM_MODEL_DEFAULT is the formula plus two refinements, each named in the
  * decision file's reason and tested (README "The cost model"):
  *
- *   straight-line  A function with no loop in its body and no call site to
- *                  an instrumented function is not instrumented: it runs a
- *                  bounded number of statements per call, so hooks would
- *                  cost about as much as it does, and its time shows in its
- *                  caller's region.  A function declared inline with no
- *                  loop is never instrumented (the paper: "we avoid
+ *   straight-line  A function whose work per call is bounded (no loop,
+ *                  not recursive, and every callee with a body in view
+ *                  bounded too) and that calls no instrumented function is
+ *                  not instrumented: hooks would cost about as much as it
+ *                  does, and its time shows in its caller's region.  A
+ *                  function declared inline with no loop and no recursion
+ *                  is never instrumented (the paper: "we avoid
  *                  instrumenting any procedure that meets the criteria for
  *                  inlining"); its body is copied into its callers.
+ *   recursion      A call site that closes a call-graph cycle counts one
+ *                  loop level deeper (depth(s) + 1): recursion repeats
+ *                  the cycle's members like a loop, so a recursive
+ *                  descent's members are not chosen for being called
+ *                  outside loops; the function that enters the cycle is.
  *   depth-through  A call site inside a function that is never
  *                  instrumented and whose body is copied into its callers
  *                  or runs at its callers' depth (forced never:
@@ -97,7 +103,11 @@ struct cm_function {
 	mpz_t weight, loop_score, callsite_score, score;
 	unsigned long instrumented_call_sites;
 	int loop_depth;			/* the d used in loop_score (default
-					   model: with depth-through) */
+					   model: with depth-through and
+					   recursion) */
+	int recursive;			/* in a call-graph cycle (default model) */
+	int bounded_work;		/* no loop, no recursion, callees in
+					   view likewise (default model) */
 	int instrument;
 	const char *reason;
 };

@@ -164,6 +164,7 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 		scalar(em, "called_in_view"); scalar(em, fn->cm.deepest_call_depth >= 0 ? "true" : "false");
 		scalar(em, "has_loops");  scalar(em, fn->cm.has_loops ? "true" : "false");
 		scalar(em, "declared_inline"); scalar(em, fn->cm.declared_inline ? "true" : "false");
+		scalar(em, "recursive");  scalar(em, fn->cm.recursive ? "true" : "false");
 		scalar(em, "loop_score"); num_mpz(em, fn->cm.loop_score);
 		scalar(em, "instrumented_call_sites"); num_ul(em, fn->cm.instrumented_call_sites);
 		scalar(em, "callsite_score"); num_mpz(em, fn->cm.callsite_score);
