@@ -125,8 +125,8 @@ local s = table.concat(parts, ",")
 local n = 0
 for w in s:gmatch("%d+:") do n = n + 1 end
 local src = {}
-for i = 1, 300 do src[#src+1] = "local a" .. i .. " = {x=" .. i .. ", y=function(z) return z*" .. i .. " end}" end
-for i = 1, 20 do assert(load(table.concat(src, "\n"))) end
+for i = 1, 150 do src[#src+1] = "local a" .. i .. " = {x=" .. i .. ", y=function(z) return z*" .. i .. " end}" end
+for i = 1, 40 do assert(load(table.concat(src, "\n")))() end
 local obj = setmetatable({}, {__index = function(_, k) return k * 2 end})
 local acc = 0
 for i = 1, 50000 do acc = acc + obj[i] end

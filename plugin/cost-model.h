@@ -30,8 +30,9 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus two refinements, each named in the
- * decision file's reason and tested (README "The cost model"):
+ * CM_MODEL_DEFAULT is the formula plus three refinements, each named in
+ * the decision file and tested (README "The cost model"); with threshold
+ * 0 every model instruments everything it safely can.
  *
  *   straight-line  A function whose work per call is bounded (no loop,
  *                  not recursive, and every callee with a body in view
@@ -42,21 +43,22 @@
  *                  is never instrumented (the paper: "we avoid
  *                  instrumenting any procedure that meets the criteria for
  *                  inlining"); its body is copied into its callers.
- *   recursion      A call site that closes a call-graph cycle counts one
- *                  loop level deeper (depth(s) + 1): recursion repeats
- *                  the cycle's members like a loop, so a recursive
- *                  descent's members are not chosen for being called
- *                  outside loops; the function that enters the cycle is.
- *   depth-through  A call site inside a function that is never
- *                  instrumented and whose body is copied into its callers
- *                  or runs at its callers' depth (forced never:
- *                  always_inline, system header, no_instrument_function,
- *                  unsafe; or inline and loop-free) runs at that site's
- *                  depth plus the depth that function runs at:
+ *   depth-through  A call site inside a function that passes its depth
+ *                  through runs at the site's depth plus that function's:
  *                  d(P) = max over sites s in C calling P of
  *                         depth(s) + (C passes depth through ? d(C) : 0),
- *                  capped at loop_base (a least fixed point; cycles of
- *                  pass-through functions cannot grow it past the cap).
+ *                  computed callers first, capped at loop_base.  Passing
+ *                  through: never instrumented and copied into or run at
+ *                  its callers' depth (forced never: always_inline, system
+ *                  header, no_instrument_function, unsafe; or inline and
+ *                  loop-free), or recursive (below).
+ *   recursion      The members of a call-graph cycle share one depth: the
+ *                  deepest call into the cycle from outside plus the
+ *                  deepest call inside it plus one (recursion repeats
+ *                  them like a loop), and the calls they make run at that
+ *                  depth.  A recursive descent and its helpers are then
+ *                  not chosen for being called outside loops; the function
+ *                  that enters it is.
  *
  * This file has no GCC dependency so the model can be tested alone
  * (testsuite/unit/) against the paper's Table 1.

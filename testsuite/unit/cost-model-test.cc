@@ -297,7 +297,8 @@ static void test_depth_through(struct cm_constants *c)
 	add_call_at(&g, outer, plain, 0);
 	add_call_at(&g, plain, under_plain, 0);
 	/* Two inline loop-free functions calling each other in a loop are
-	 * recursive, so not passed through: depth 1 + 1 for the cycle. */
+	 * one cycle: entered at depth 1, inner call at depth 1 + 1 for the
+	 * recursion: 3. */
 	g.fn[cyc1].declared_inline = g.fn[cyc2].declared_inline = 1;
 	add_call_at(&g, outer, cyc1, 1);
 	add_call_at(&g, cyc1, cyc2, 1); add_call_at(&g, cyc2, cyc1, 1);
@@ -307,7 +308,7 @@ static void test_depth_through(struct cm_constants *c)
 	CHECK(g.fn[work2].loop_depth == 5, "work2 depth %d", g.fn[work2].loop_depth);
 	CHECK(g.fn[under_plain].loop_depth == 0 && g.fn[under_plain].instrument,
 	      "a possible region passed its depth");
-	CHECK(g.fn[cyc1].loop_depth == 2 && g.fn[cyc2].loop_depth == 2,
+	CHECK(g.fn[cyc1].loop_depth == 3 && g.fn[cyc2].loop_depth == 3,
 	      "cycle depths %d %d", g.fn[cyc1].loop_depth, g.fn[cyc2].loop_depth);
 	CHECK(g.fn[cyc1].recursive && !g.fn[work].recursive, "recursive flags");
 	c->refined = 0;
@@ -327,8 +328,9 @@ static void test_recursion_refined(struct cm_constants *c)
 	struct graph g; g.nfn = g.nedge = 0;
 	size_t entry = add_fn(&g, 40, 0), value = add_fn(&g, 120, 1);
 	size_t array = add_fn(&g, 150, 0), object = add_fn(&g, 200, 0);
-	size_t helper = add_fn(&g, 15, 0);
-	g.fn[array].has_loops = g.fn[object].has_loops = 1;
+	size_t helper = add_fn(&g, 15, 0), number = add_fn(&g, 200, 0);
+	g.fn[array].has_loops = g.fn[object].has_loops = g.fn[number].has_loops = 1;
+	add_call_at(&g, value, number, 0);	/* parse_number */
 	add_call_at(&g, entry, value, 0);
 	add_call_at(&g, value, array, 0); add_call_at(&g, value, object, 0);
 	add_call_at(&g, array, value, 1); add_call_at(&g, object, value, 1);
@@ -336,17 +338,22 @@ static void test_recursion_refined(struct cm_constants *c)
 	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
 	CHECK(g.fn[value].recursive && g.fn[array].recursive && !g.fn[entry].recursive,
 	      "recursive flags");
-	CHECK(g.fn[value].loop_depth == 2 && g.fn[array].loop_depth == 1
-	      && g.fn[object].loop_depth == 1, "cycle depths %d %d %d",
+	/* One depth for the cycle: entered at 0, inner calls at 1 + 1. */
+	CHECK(g.fn[value].loop_depth == 2 && g.fn[array].loop_depth == 2
+	      && g.fn[object].loop_depth == 2, "cycle depths %d %d %d",
 	      g.fn[value].loop_depth, g.fn[array].loop_depth, g.fn[object].loop_depth);
 	CHECK(!g.fn[value].instrument && !g.fn[array].instrument && !g.fn[object].instrument,
 	      "default: a cycle member chosen");
+	/* The cycle is a loop around the calls it makes. */
+	CHECK(g.fn[number].loop_depth == 2 && !g.fn[number].instrument, "number depth %d",
+	      g.fn[number].loop_depth);
 	CHECK(g.fn[entry].instrument && !g.fn[entry].bounded_work, "default: entry left out");
 	CHECK(!g.fn[helper].instrument && g.fn[helper].bounded_work, "default: helper chosen");
 	c->refined = 0;
 	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
 	CHECK(g.fn[value].instrument && g.fn[array].instrument && g.fn[object].instrument
-	      && g.fn[entry].instrument && g.fn[helper].instrument, "paper: all five");
+	      && g.fn[entry].instrument && g.fn[helper].instrument
+	      && g.fn[number].instrument, "paper: all six");
 	c->refined = 1;
 	graph_clear(&g);
 }
