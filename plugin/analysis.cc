@@ -303,6 +303,28 @@ static bool has_attribute(tree decl, const char *name)
 	return lookup_attribute(name, DECL_ATTRIBUTES(decl)) != NULL_TREE;
 }
 
+/* sites-out: each call to a function with external linkage, at the depth
+ * it runs at (the caller's own depth added where it passes it through). */
+static void write_sites(const selinst_function *fns, const std::vector<call_site> &sites)
+{
+	std::vector<const char *> symbols;
+	std::vector<int> depths;
+	for (size_t k = 0; k < sites.size(); k++) {
+		tree callee = sites[k].callee;
+		if (!TREE_PUBLIC(callee) || DECL_IS_UNDECLARED_BUILTIN(callee))
+			continue;
+		const cm_function *caller = &fns[sites[k].caller].cm;
+		int depth = sites[k].depth;
+		if (cm_passes_depth_through(&selinst_opts.model, caller))
+			depth += caller->loop_depth;
+		symbols.push_back(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)));
+		depths.push_back(depth);
+	}
+	selinst_sites_write(selinst_opts.sites_out,
+			    symbols.empty() ? NULL : &symbols[0],
+			    depths.empty() ? NULL : &depths[0], symbols.size());
+}
+
 static bool source_order(const selinst_function &a, const selinst_function &b)
 {
 	int c = strcmp(a.file, b.file);
@@ -377,6 +399,11 @@ static unsigned int selinst_execute(void)
 			cf->deepest_call_depth = sites[k].depth;
 	}
 
+	/* Calls from other units, recorded by an earlier build. */
+	for (size_t i = 0; i < fns.size(); i++)
+		if (TREE_PUBLIC(fns[i].decl))
+			fns[i].cm.external_depth = selinst_sites_depth(fns[i].symbol);
+
 	/* Forced decisions. */
 	for (size_t i = 0; i < fns.size(); i++) {
 		selinst_function *fn = &fns[i];
@@ -415,6 +442,8 @@ static unsigned int selinst_execute(void)
 
 	for (size_t i = 0; i < fns.size(); i++)
 		selinst_decide_loops(&fns[i], &fns[0], fns.size());
+	if (selinst_opts.sites_out)
+		write_sites(&fns[0], sites);
 
 	/* Instrument: loops first, so that on a path leaving loops and the
 	 * function at once the loop exits run before the function's exit. */

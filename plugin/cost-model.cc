@@ -29,6 +29,7 @@ void cm_function_init(struct cm_function *f)
 {
 	memset(f, 0, sizeof *f);
 	f->deepest_call_depth = -1;
+	f->external_depth = -1;
 	mpz_inits(f->weight, f->loop_score, f->callsite_score, f->score, NULL);
 }
 
@@ -96,8 +97,11 @@ static void score_one(const struct cm_constants *c, struct cm_function *fns,
 		if (fns[a->callee[e]].instrument)
 			inst++;
 	fn->instrumented_call_sites = inst;
-	if (!c->refined)
+	if (!c->refined) {
 		fn->loop_depth = fn->deepest_call_depth < 0 ? 0 : fn->deepest_call_depth;
+		if (fn->external_depth > fn->loop_depth)
+			fn->loop_depth = fn->external_depth;
+	}
 	cm_weight(fn->weight, c, fn->basic_blocks, fn->statements, fn->call_sites);
 	cm_loop_score(fn->loop_score, c, fn->loop_depth);
 	cm_callsite_score(fn->callsite_score, c, inst);
@@ -280,6 +284,11 @@ static void classify_work(struct cm_function *fns, const struct adjacency *a,
 	}
 }
 
+int cm_passes_depth_through(const struct cm_constants *c, const struct cm_function *f)
+{
+	return c->refined && passes_depth_through(f);
+}
+
 /* Refinements depth-through and recursion: each function's depth, callers
  * first (components in reverse order).  A call site s in C reaching P
  * counts depth(s), plus d(C) when C passes its depth through.  All members
@@ -322,9 +331,13 @@ static void effective_depths(const struct cm_constants *c, struct cm_function *f
 				outside = d;
 		}
 		/* A function alone also counts its sites known only as a
-		 * depth (the unit test's graphs give no edge for them). */
+		 * depth (the unit test's graphs give no edge for them); any
+		 * member its calls from other units. */
 		if (inside < 0 && fns[k->order[k->start[ci]]].deepest_call_depth > outside)
 			outside = fns[k->order[k->start[ci]]].deepest_call_depth;
+		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++)
+			if (fns[k->order[j]].external_depth > outside)
+				outside = fns[k->order[j]].external_depth;
 		long d = (long) outside + (inside > 0 ? inside : 0);
 		if (d > cap)
 			d = cap;

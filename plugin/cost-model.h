@@ -96,6 +96,8 @@ struct cm_function {
 	unsigned long statements;
 	unsigned long call_sites;	/* every call statement */
 	int deepest_call_depth;		/* -1: no call site in view */
+	int external_depth;		/* -1, or the deepest depth other units
+					   call it at (sites=FILE) */
 	int has_loops;			/* a loop in its own body */
 	int declared_inline;		/* inline keyword (or in-class C++) */
 	enum cm_force force;
@@ -136,6 +138,10 @@ void cm_weight(mpz_t out, const struct cm_constants *c, unsigned long blocks,
 void cm_loop_score(mpz_t out, const struct cm_constants *c, int depth);
 void cm_callsite_score(mpz_t out, const struct cm_constants *c,
 		       unsigned long instrumented_sites);
+
+/* Whether the calls F makes run at F's depth (default model; valid after
+ * cm_decide): where its call sites to other units' functions run. */
+int cm_passes_depth_through(const struct cm_constants *c, const struct cm_function *f);
 
 /* Decide every function: fills the outputs.  Deterministic for a given
  * input whatever the order of EDGES. */

@@ -20,6 +20,8 @@
  *   loops=on|off        loop regions (default on)
  *   model=default|paper the paper's formula plus refinements (default), or
  *                       the formula alone; see cost-model.h
+ *   sites-out=FILE      append this unit's calls to external functions
+ *   sites=FILE          take call depths from other units (see sites.cc)
  *
  * Attributes: __attribute__((selinst_instrument)) forces instrumentation;
  * no_instrument_function forbids it.
@@ -43,7 +45,8 @@ static struct plugin_info selinst_info = {
 
 static const char accepted_keys[] =
 	"threshold=N, decisions=FILE, verbose, loop-threshold=N, loops=on|off, "
-	"model=default|paper, block-weight=N, loop-base=N, loop-unit=N, call-unit=N";
+	"model=default|paper, sites=FILE, sites-out=FILE, "
+	"block-weight=N, loop-base=N, loop-unit=N, call-unit=N";
 
 /* model=default (the paper's formula plus the refinements documented in
  * cost-model.h) or model=paper (the formula alone). */
@@ -125,6 +128,16 @@ static bool parse_arguments(struct plugin_name_args *info)
 			}
 		} else if (strcmp(key, "model") == 0)
 			ok &= parse_model(value);
+		else if (strcmp(key, "sites") == 0 || strcmp(key, "sites-out") == 0) {
+			if (value == NULL || *value == '\0') {
+				error("selinst: argument %qs needs a file name: "
+				      "%<-fplugin-arg-selinst-%s=FILE%>", key, key);
+				ok = false;
+			} else if (strcmp(key, "sites") == 0)
+				ok &= selinst_sites_read(value);
+			else
+				selinst_opts.sites_out = xstrdup(value);
+		}
 		else if (strcmp(key, "block-weight") == 0)
 			ok &= parse_natural(key, value, selinst_opts.model.block_weight);
 		else if (strcmp(key, "loop-base") == 0)
