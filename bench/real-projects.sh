@@ -18,9 +18,11 @@
 #   WORK      scratch folder (default /tmp/selinst-real); sources in $WORK/src
 #             unless REALSRC names a folder with them already unpacked
 #   PROJECTS  default "lz4 zstd lua cjson yaml-cpp"
-#   VARIANTS  default "plain paper default t0": paper is -fplugin-arg-
-#             selinst-model=paper (the formula alone, the default before
-#             issue 10), t0 is threshold=0 (everything)
+#   VARIANTS  default "plain paper default sites t0": paper is -fplugin-
+#             arg-selinst-model=paper (the formula alone, the default before
+#             issue 10); sites is the default built twice, the second build
+#             reading the call sites the first recorded (sites-out=,
+#             sites=); t0 is threshold=0 (everything)
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
 #             the project they are measured on (default lua); DIAL= skips it
 #   OPT       optimization level (default -O2)
@@ -31,9 +33,9 @@ B=$ROOT/build
 WORK=${WORK:-/tmp/selinst-real}
 SRC=${REALSRC:-$WORK/src}
 PROJECTS=${PROJECTS:-lz4 zstd lua cjson yaml-cpp}
-VARIANTS=${VARIANTS:-plain paper default t0}
+VARIANTS=${VARIANTS:-plain paper default sites t0}
 DIAL_PROJECT=${DIAL_PROJECT:-lua}
-DIAL=${DIAL-0 150000 198656 200704 202752 204800 204900 205000 206848 300000}
+DIAL=${DIAL-0 198656 200704 202752 204800 204900 205000 205300 206848}
 OPT=${OPT:--O2}
 JOBS=${JOBS:-2}
 
@@ -170,7 +172,7 @@ flags_of() {
 	case $1 in
 	plain) echo "$OPT" ;;
 	paper) echo "$OPT $plug -fplugin-arg-selinst-model=paper" ;;
-	default) echo "$OPT $plug" ;;
+	default|sites) echo "$OPT $plug" ;;
 	t*) echo "$OPT $plug -fplugin-arg-selinst-threshold=${1#t}" ;;
 	esac
 }
@@ -179,9 +181,21 @@ flags_of() {
 # callgrind; writes $WORK/res/PROJECT-VARIANT.{ir,dec,prof}.
 measure() {
 	local p=$1 v=$2 d=$WORK/build/$1-$2 r=$WORK/res/$1-$2
-	rm -rf "$d" "$r".*; mkdir -p "$d/dec" "$d/prof"
+	rm -rf "$d"; rm -f "$r".*; mkdir -p "$d/dec" "$d/prof"
 	cp -a "$(srcdir "$p")/." "$d"
+	# sites: the default, built twice; the first build records every unit's
+	# calls to external functions, the second reads them.
+	if [ "$v" = sites ]; then
+		rm -rf "$d.pass1"; mkdir -p "$d.pass1"
+		cp -a "$(srcdir "$p")/." "$d.pass1"
+		rm -f "$r.sites"
+		SELFLAGS="$(flags_of default) -fplugin-arg-selinst-sites-out=$r.sites" \
+			build "$p" "$d.pass1" > "$r.pass1.log" 2>&1 ||
+			{ echo "  $p $v: first build failed, see $r.pass1.log" >&2; return 1; }
+		rm -rf "$d.pass1"
+	fi
 	SELFLAGS="$(flags_of "$v") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml"
+	[ "$v" = sites ] && SELFLAGS="$SELFLAGS -fplugin-arg-selinst-sites=$r.sites"
 	[ "$v" = plain ] && SELFLAGS=$(flags_of plain)
 	export SELFLAGS
 	if ! (build "$p" "$d") > "$r.build.log" 2>&1; then

@@ -145,6 +145,31 @@ static const char *refinement_excludes(const struct cm_constants *c,
 	return NULL;
 }
 
+/* Refinement pull-depth: the callsite score pulls a caller in only when it
+ * runs at depth 0 or 1 (the paper's adi); a deeper caller qualifies on
+ * its own weight and loop score or not at all. */
+static const char *pull_excludes(const struct cm_constants *c,
+				 const struct cm_function *fn)
+{
+	if (!c->refined || fn->force != CM_FORCE_NONE || mpz_sgn(c->threshold) == 0
+	    || fn->loop_depth < 2 || fn->instrumented_call_sites == 0)
+		return NULL;
+	mpz_t own;
+	mpz_init(own);
+	mpz_add(own, fn->weight, fn->loop_score);
+	int below = mpz_cmp(own, c->threshold) < 0;
+	mpz_clear(own);
+	return below ? "called at loop depth 2 or deeper: instrumented callees "
+		       "do not pull it in (refinement pull-depth)" : NULL;
+}
+
+static const char *refinement_excludes_any(const struct cm_constants *c,
+					   const struct cm_function *fn)
+{
+	const char *why = refinement_excludes(c, fn);
+	return why ? why : pull_excludes(c, fn);
+}
+
 static int wants_instrument(const struct cm_constants *c,
 			    const struct cm_function *fn)
 {
@@ -152,7 +177,7 @@ static int wants_instrument(const struct cm_constants *c,
 		return 1;
 	if (fn->force == CM_FORCE_NEVER)
 		return 0;
-	return mpz_cmp(fn->score, c->threshold) >= 0 && !refinement_excludes(c, fn);
+	return mpz_cmp(fn->score, c->threshold) >= 0 && !refinement_excludes_any(c, fn);
 }
 
 /* Least fixed point over one strongly connected component. */
@@ -177,7 +202,7 @@ static void decide_component(const struct cm_constants *c,
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct cm_function *fn = &fns[members[i]];
-		const char *excluded = refinement_excludes(c, fn);
+		const char *excluded = refinement_excludes_any(c, fn);
 		if (fn->force != CM_FORCE_NONE)
 			fn->reason = fn->force_reason;
 		else if (fn->instrument)
