@@ -55,6 +55,16 @@ if p["common_prefix"]["loop_depth"] != 0: bad("paper common_prefix depth")
 r = d["report_total"]
 if r["instrument"] or "inline and loop-free" not in r["reason"] or not r["declared_inline"]:
     bad("default report_total: %r" % r)
+# recursion: the walk is entered at depth 0 but runs as its own loop.
+t = d["sum_tree"]
+if t["instrument"] or not t["recursive"] or t["loop_depth"] != 1: bad("default sum_tree: %r" % t)
+if not p["sum_tree"]["instrument"]: bad("paper: sum_tree not instrumented")
+# pull-depth: count_bits (a loop, depth 0 in its caller) is chosen; its
+# caller, two loops deep in main, is not pulled in by it.
+if not d["count_bits"]["instrument"]: bad("default: count_bits not instrumented")
+w = d["row_weight"]
+if w["instrument"] or "pull-depth" not in w["reason"] or w["loop_depth"] != 2: bad("default row_weight: %r" % w)
+if not p["row_weight"]["instrument"]: bad("paper: row_weight not pulled in")
 for name in ["scan_block", "print_digits", "main"]:
     if not d[name]["instrument"]: bad("default: %s not instrumented" % name)
 sys.exit(0 if ok else 1)

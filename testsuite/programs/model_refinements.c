@@ -63,6 +63,36 @@ static void print_digits(unsigned v)
 	putchar('\n');
 }
 
+/* Recursion: a tree walk, entered once, no loop in its body. */
+struct tree_node { int value; const struct tree_node *left, *right; };
+
+static int sum_tree(const struct tree_node *n)
+{
+	if (!n)
+		return 0;
+	return n->value + sum_tree(n->left) + sum_tree(n->right);
+}
+
+/* Pull-depth: a loop called at depth 0 from a function that runs two
+ * loops deep in main. */
+static int count_bits(unsigned v)
+{
+	int c = 0;
+	while (v) {
+		c += v & 1;
+		v >>= 1;
+	}
+	return c;
+}
+
+static int row_weight(unsigned row, unsigned col)
+{
+	int w = 0;
+	for (unsigned k = 0; k < 3; k++)
+		w += (int) (row ^ col ^ k);
+	return w + count_bits(row * 31 + col);
+}
+
 /* Inline and loop-free: left out by the default even though it calls an
  * instrumented function; the paper's formula takes it. */
 static inline void report_total(unsigned v)
@@ -77,6 +107,14 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < n; i++)
 		buf[i] = (unsigned char) ((i * 7) % 3);
 	report_total(scan_block(buf, n));
+	static const struct tree_node leaf1 = { 1, 0, 0 }, leaf2 = { 2, 0, 0 };
+	static const struct tree_node mid = { 3, &leaf1, &leaf2 };
+	static const struct tree_node root = { 4, &mid, &leaf1 };
+	int bits = 0;
+	for (unsigned r = 0; r < 20; r++)
+		for (unsigned c = 0; c < 20; c++)
+			bits += row_weight(r, c);
+	printf("%d %d\n", sum_tree(&root), bits);
 	free(buf);
 	return 0;
 }

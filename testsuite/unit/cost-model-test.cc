@@ -358,6 +358,29 @@ static void test_recursion_refined(struct cm_constants *c)
 	graph_clear(&g);
 }
 
+/* Refinement pull-depth: a leaf with a loop chosen at depth 0 in its
+ * caller pulls that caller in when the caller runs at depth 1 (adi's
+ * case), not at depth 2. */
+static void test_pull_depth(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t shallow = add_fn(&g, 50, 1), deep = add_fn(&g, 50, 2);
+	size_t leaf1 = add_fn(&g, 40, 0), leaf2 = add_fn(&g, 40, 0);
+	g.fn[leaf1].has_loops = g.fn[leaf2].has_loops = 1;
+	g.fn[shallow].has_loops = g.fn[deep].has_loops = 1;
+	add_call(&g, shallow, leaf1); add_call(&g, deep, leaf2);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[leaf1].instrument && g.fn[leaf2].instrument, "leaves");
+	CHECK(g.fn[shallow].instrument, "depth 1 caller not pulled in");
+	CHECK(!g.fn[deep].instrument && strstr(g.fn[deep].reason, "pull-depth"),
+	      "depth 2 caller: %d %s", g.fn[deep].instrument, g.fn[deep].reason);
+	c->refined = 0;
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[deep].instrument, "paper: depth 2 caller pulled in");
+	c->refined = 1;
+	graph_clear(&g);
+}
+
 int main(void)
 {
 	struct cm_constants c;
@@ -375,6 +398,7 @@ int main(void)
 	test_straight_line(&c);
 	test_depth_through(&c);
 	test_recursion_refined(&c);
+	test_pull_depth(&c);
 	test_exactness(&c);
 	cm_constants_clear(&c);
 	printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
