@@ -145,22 +145,32 @@ static const char *refinement_excludes(const struct cm_constants *c,
 	return NULL;
 }
 
-/* Refinement pull-depth: the callsite score pulls a caller in only when it
- * runs at depth 0 or 1 (the paper's adi); a deeper caller qualifies on
- * its own weight and loop score or not at all. */
+/* Refinement pull-depth: the callsite score pulls a caller (or a loop) in
+ * only when it runs at depth 0 or 1 (the paper's adi); deeper, it
+ * qualifies on its own weight and loop score or not at all. */
+int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
+			   unsigned long instrumented_sites, const mpz_t weight,
+			   const mpz_t loop_score, const mpz_t threshold)
+{
+	if (!c->refined || mpz_sgn(threshold) == 0 || depth < 2
+	    || instrumented_sites == 0)
+		return 0;
+	mpz_t own;
+	mpz_init(own);
+	mpz_add(own, weight, loop_score);
+	int below = mpz_cmp(own, threshold) < 0;
+	mpz_clear(own);
+	return below;
+}
+
 static const char *pull_excludes(const struct cm_constants *c,
 				 const struct cm_function *fn)
 {
-	if (!c->refined || fn->force != CM_FORCE_NONE || mpz_sgn(c->threshold) == 0
-	    || fn->loop_depth < 2 || fn->instrumented_call_sites == 0)
+	if (fn->force != CM_FORCE_NONE
+	    || !cm_pull_depth_excludes(c, fn->loop_depth, fn->instrumented_call_sites,
+				       fn->weight, fn->loop_score, c->threshold))
 		return NULL;
-	mpz_t own;
-	mpz_init(own);
-	mpz_add(own, fn->weight, fn->loop_score);
-	int below = mpz_cmp(own, c->threshold) < 0;
-	mpz_clear(own);
-	return below ? "called at loop depth 2 or deeper: instrumented callees "
-		       "do not pull it in (refinement pull-depth)" : NULL;
+	return CM_PULL_DEPTH_REASON;
 }
 
 static const char *refinement_excludes_any(const struct cm_constants *c,

@@ -30,7 +30,7 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus three refinements, each named in
+ * CM_MODEL_DEFAULT is the formula plus four refinements, each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
  *
@@ -52,6 +52,11 @@
  *                  its callers' depth (forced never: always_inline, system
  *                  header, no_instrument_function, unsafe; or inline and
  *                  loop-free), or recursive (below).
+ *   pull-depth     The callsite score pulls a function (or loop) in only
+ *                  when it runs at depth 0 or 1, as the paper's adi does;
+ *                  deeper, instrumented callees do not make it a region
+ *                  (its hooks would run a loop's trip count more often
+ *                  than theirs).
  *   recursion      The members of a call-graph cycle share one depth: the
  *                  deepest call into the cycle from outside plus the
  *                  deepest call inside it plus one (recursion repeats
@@ -138,6 +143,15 @@ void cm_weight(mpz_t out, const struct cm_constants *c, unsigned long blocks,
 void cm_loop_score(mpz_t out, const struct cm_constants *c, int depth);
 void cm_callsite_score(mpz_t out, const struct cm_constants *c,
 		       unsigned long instrumented_sites);
+
+/* Refinement pull-depth, for functions and loops: whether a score that
+ * reaches THRESHOLD only through its callsite score is refused because it
+ * runs at depth 2 or deeper (default model). */
+int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
+			   unsigned long instrumented_sites, const mpz_t weight,
+			   const mpz_t loop_score, const mpz_t threshold);
+#define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper: instrumented callees " \
+	"do not pull it in (refinement pull-depth)"
 
 /* Whether the calls F makes run at F's depth (default model; valid after
  * cm_decide): where its call sites to other units' functions run. */
