@@ -304,7 +304,8 @@ static bool has_attribute(tree decl, const char *name)
 }
 
 /* sites-out: each call to a function with external linkage, at the depth
- * it runs at (the caller's own depth added where it passes it through). */
+ * it runs at below the nearest region (the caller's context depth added
+ * when the caller is not a region). */
 static void write_sites(const selinst_function *fns, const std::vector<call_site> &sites)
 {
 	std::vector<const char *> symbols;
@@ -314,9 +315,7 @@ static void write_sites(const selinst_function *fns, const std::vector<call_site
 		if (!TREE_PUBLIC(callee) || DECL_IS_UNDECLARED_BUILTIN(callee))
 			continue;
 		const cm_function *caller = &fns[sites[k].caller].cm;
-		int depth = sites[k].depth;
-		if (cm_passes_depth_through(&selinst_opts.model, caller))
-			depth += caller->loop_depth;
+		int depth = sites[k].depth + cm_site_base_depth(&selinst_opts.model, caller);
 		symbols.push_back(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)));
 		depths.push_back(depth);
 	}

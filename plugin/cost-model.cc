@@ -319,27 +319,17 @@ static void classify_work(struct cm_function *fns, const struct adjacency *a,
 	}
 }
 
-int cm_passes_depth_through(const struct cm_constants *c, const struct cm_function *f)
+int cm_site_base_depth(const struct cm_constants *c, const struct cm_function *f)
 {
-	return c->refined && passes_depth_through(f);
+	return c->refined && !f->instrument ? f->context_depth : 0;
 }
 
-/* Refinements depth-through and recursion: each function's depth, callers
- * first (components in reverse order).  A call site s in C reaching P
- * counts depth(s), plus d(C) when C passes its depth through.  All members
- * of a cycle share one depth: the deepest entry from outside plus the
- * deepest call inside the cycle, one level deeper for the recursion.
- * Capped at loop_base: deeper scores 0 anyway. */
-static void effective_depths(const struct cm_constants *c, struct cm_function *fns,
-			     size_t nfns, const struct cm_call_edge *edges,
-			     size_t nedges, const struct components *k)
+/* Edge indexes grouped by the callee's component: component i's edges
+ * are by_comp[first[i] .. first[i + 1]). */
+static void group_edges_by_callee(const struct cm_call_edge *edges, size_t nedges,
+				  const struct components *k, size_t *first,
+				  size_t *by_comp)
 {
-	int cap = mpz_fits_sint_p(c->loop_base) ? (int) mpz_get_si(c->loop_base) : 1 << 20;
-	if (cap > (1 << 20) || cap < 0)
-		cap = cap < 0 ? 0 : 1 << 20;
-	/* Edges grouped by the callee's component. */
-	size_t *first = (size_t *) calloc(k->count + 1, sizeof(size_t));
-	size_t *by_comp = (size_t *) malloc((nedges ? nedges : 1) * sizeof(size_t));
 	for (size_t e = 0; e < nedges; e++)
 		first[k->comp_of[edges[e].callee] + 1]++;
 	for (size_t i = 0; i < k->count; i++)
@@ -348,9 +338,51 @@ static void effective_depths(const struct cm_constants *c, struct cm_function *f
 	memcpy(fill, first, k->count * sizeof(size_t));
 	for (size_t e = 0; e < nedges; e++)
 		by_comp[fill[k->comp_of[edges[e].callee]]++] = e;
-	for (size_t i = 0; i < nfns; i++)
-		fns[i].loop_depth = 0;
+	free(fill);
+}
 
+/* A function chosen at a shallower depth is scored again at DEPTH, the
+ * depth it runs at below the nearest region, and dropped when it no
+ * longer reaches the threshold (refinement context-depth). */
+static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
+			   int depth, mpz_t scratch)
+{
+	fn->context_depth = depth;
+	if (!fn->instrument || fn->force != CM_FORCE_NONE || depth <= fn->loop_depth)
+		return;
+	cm_loop_score(scratch, c, depth);
+	mpz_add(scratch, scratch, fn->weight);
+	mpz_add(scratch, scratch, fn->callsite_score);
+	if (mpz_cmp(scratch, c->threshold) >= 0)
+		return;
+	/* The depth that decided; its loops use it too. */
+	fn->instrument = 0;
+	fn->reason = CM_CONTEXT_DEPTH_REASON;
+	fn->loop_depth = depth;
+	cm_loop_score(fn->loop_score, c, depth);
+	mpz_set(fn->score, scratch);
+}
+
+/* Depths, callers first (components in reverse order).  A call site s in
+ * C reaching P counts depth(s), plus C's depth when C passes it through:
+ * before the decisions (AFTER = 0) when passes_depth_through(C), after
+ * them (AFTER = 1) when C is not a region, and then each component is
+ * offered to drop_if_deeper before its callees are visited.  All members
+ * of a cycle share one depth: the deepest entry from outside plus the
+ * deepest call inside plus one.  Capped at loop_base. */
+static void component_depths(const struct cm_constants *c, struct cm_function *fns,
+			     const struct cm_call_edge *edges, size_t nedges,
+			     const struct components *k, int after)
+{
+	int cap = mpz_fits_sint_p(c->loop_base) ? (int) mpz_get_si(c->loop_base) : 1 << 20;
+	if (cap > (1 << 20) || cap < 0)
+		cap = cap < 0 ? 0 : 1 << 20;
+	size_t *first = (size_t *) calloc(k->count + 1, sizeof(size_t));
+	size_t *by_comp = (size_t *) malloc((nedges ? nedges : 1) * sizeof(size_t));
+	int *depth = (int *) calloc(k->count ? k->count : 1, sizeof(int));
+	group_edges_by_callee(edges, nedges, k, first, by_comp);
+	mpz_t scratch;
+	mpz_init(scratch);
 	for (size_t ci = k->count; ci-- > 0;) {
 		int outside = 0, inside = -1;
 		for (size_t j = first[ci]; j < first[ci + 1]; j++) {
@@ -361,7 +393,8 @@ static void effective_depths(const struct cm_constants *c, struct cm_function *f
 					inside = e->depth + 1;
 				continue;
 			}
-			int d = e->depth + (passes_depth_through(caller) ? caller->loop_depth : 0);
+			int through = after ? !caller->instrument : passes_depth_through(caller);
+			int d = e->depth + (through ? depth[k->comp_of[e->caller]] : 0);
 			if (d > outside)
 				outside = d;
 		}
@@ -374,12 +407,39 @@ static void effective_depths(const struct cm_constants *c, struct cm_function *f
 			if (fns[k->order[j]].external_depth > outside)
 				outside = fns[k->order[j]].external_depth;
 		long d = (long) outside + (inside > 0 ? inside : 0);
-		if (d > cap)
-			d = cap;
-		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++)
-			fns[k->order[j]].loop_depth = (int) d;
+		depth[ci] = d > cap ? cap : (int) d;
+		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
+			if (after)
+				drop_if_deeper(c, &fns[k->order[j]], depth[ci], scratch);
+			else
+				fns[k->order[j]].loop_depth = depth[ci];
+		}
 	}
-	free(first); free(by_comp); free(fill);
+	mpz_clear(scratch);
+	free(first); free(by_comp); free(depth);
+}
+
+/* Refinement context-depth, after the decisions: component_depths drops
+ * what no longer qualifies at the depth it runs at below the nearest
+ * region (callees, visited later, see it as no region); then callers
+ * chosen only through the callsite score of dropped callees are dropped,
+ * callees first.  Only ever drops: one answer, in two passes. */
+static void context_depths(const struct cm_constants *c, struct cm_function *fns,
+			   const struct cm_call_edge *edges, size_t nedges,
+			   const struct adjacency *a, const struct components *k)
+{
+	component_depths(c, fns, edges, nedges, k, 1);
+	for (size_t ci = 0; ci < k->count; ci++)
+		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
+			struct cm_function *fn = &fns[k->order[j]];
+			if (!fn->instrument || fn->force != CM_FORCE_NONE)
+				continue;
+			score_one(c, fns, a, k->order[j]);
+			if (mpz_cmp(fn->score, c->threshold) < 0) {
+				fn->instrument = 0;
+				fn->reason = CM_CONTEXT_DEPTH_REASON;
+			}
+		}
 }
 
 void cm_decide(const struct cm_constants *c, struct cm_function *fns,
@@ -391,11 +451,16 @@ void cm_decide(const struct cm_constants *c, struct cm_function *fns,
 	find_components(&a, nfns, &k);
 	if (c->refined) {
 		classify_work(fns, &a, &k);
-		effective_depths(c, fns, nfns, edges, nedges, &k);
+		component_depths(c, fns, edges, nedges, &k, 0);
 	}
 	for (size_t i = 0; i < k.count; i++)
 		decide_component(c, fns, &a, k.order + k.start[i],
 				 k.start[i + 1] - k.start[i]);
+	if (c->refined && mpz_sgn(c->threshold) != 0)
+		context_depths(c, fns, edges, nedges, &a, &k);
+	else
+		for (size_t i = 0; i < nfns; i++)
+			fns[i].context_depth = fns[i].loop_depth;
 	free(k.order); free(k.start); free(k.comp_of);
 	free(a.start); free(a.callee);
 }

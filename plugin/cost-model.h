@@ -30,7 +30,7 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus four refinements, each named in
+ * CM_MODEL_DEFAULT is the formula plus five refinements, each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
  *
@@ -57,6 +57,14 @@
  *                  deeper, instrumented callees do not make it a region
  *                  (its hooks would run a loop's trip count more often
  *                  than theirs).
+ *   context-depth  After the decisions, callers first: a chosen function
+ *                  is scored again at the depth it runs at below the
+ *                  nearest region (call depths added up through callers
+ *                  that are not regions) and dropped if it no longer
+ *                  reaches the threshold; then callers that only dropped
+ *                  callees pulled in are dropped, callees first.  The
+ *                  paper's BT keeps its decisions: adi is a region, so
+ *                  the solvers run at depth 0 below it.
  *   recursion      The members of a call-graph cycle share one depth: the
  *                  deepest call into the cycle from outside plus the
  *                  deepest call inside it plus one (recursion repeats
@@ -114,6 +122,8 @@ struct cm_function {
 	int loop_depth;			/* the d used in loop_score (default
 					   model: with depth-through and
 					   recursion) */
+	int context_depth;		/* depth below the nearest region (default
+					   model; else loop_depth) */
 	int recursive;			/* in a call-graph cycle (default model) */
 	int bounded_work;		/* no loop, no recursion, callees in
 					   view likewise (default model) */
@@ -150,12 +160,15 @@ void cm_callsite_score(mpz_t out, const struct cm_constants *c,
 int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
 			   unsigned long instrumented_sites, const mpz_t weight,
 			   const mpz_t loop_score, const mpz_t threshold);
+#define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
+	"through callers that are not regions (refinement context-depth)"
 #define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper: instrumented callees " \
 	"do not pull it in (refinement pull-depth)"
 
-/* Whether the calls F makes run at F's depth (default model; valid after
- * cm_decide): where its call sites to other units' functions run. */
-int cm_passes_depth_through(const struct cm_constants *c, const struct cm_function *f);
+/* After cm_decide: the depth added to F's own call depths for calls to
+ * other units' functions (sites-out): F's context depth when F is not a
+ * region in the default model, else 0. */
+int cm_site_base_depth(const struct cm_constants *c, const struct cm_function *f);
 
 /* Decide every function: fills the outputs.  Deterministic for a given
  * input whatever the order of EDGES. */

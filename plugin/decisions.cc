@@ -168,6 +168,7 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 		}
 		scalar(em, "has_loops");  scalar(em, fn->cm.has_loops ? "true" : "false");
 		scalar(em, "declared_inline"); scalar(em, fn->cm.declared_inline ? "true" : "false");
+		scalar(em, "context_depth"); num_ul(em, fn->cm.context_depth);
 		scalar(em, "recursive");  scalar(em, fn->cm.recursive ? "true" : "false");
 		scalar(em, "loop_score"); num_mpz(em, fn->cm.loop_score);
 		scalar(em, "instrumented_call_sites"); num_ul(em, fn->cm.instrumented_call_sites);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # model=default|paper (issue 10): the default model's refinements
-# (straight-line, depth-through) on lz4's shape, the paper's formula alone
+# (straight-line, depth-through, recursion, pull-depth, context-depth), the paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to
 # the plain build, a bad model name refused; and an inline function whose
 # label address is taken stays inlined (GCC's 990208-1 idea) in every model.
@@ -59,9 +59,13 @@ if r["instrument"] or "inline and loop-free" not in r["reason"] or not r["declar
 t = d["sum_tree"]
 if t["instrument"] or not t["recursive"] or t["loop_depth"] != 1: bad("default sum_tree: %r" % t)
 if not p["sum_tree"]["instrument"]: bad("paper: sum_tree not instrumented")
-# pull-depth: count_bits (a loop, depth 0 in its caller) is chosen; its
-# caller, two loops deep in main, is not pulled in by it.
-if not d["count_bits"]["instrument"]: bad("default: count_bits not instrumented")
+# pull-depth: count_bits (a loop, depth 0 in its caller) would pull its
+# caller in, but that caller runs two loops deep in main; context-depth:
+# count_bits then runs at depth 2 below main, the nearest region.
+b = d["count_bits"]
+if b["instrument"] or "context-depth" not in b["reason"] or b["loop_depth"] != 2:
+    bad("default count_bits: %r" % b)
+if not p["count_bits"]["instrument"]: bad("paper: count_bits not instrumented")
 w = d["row_weight"]
 if w["instrument"] or "pull-depth" not in w["reason"] or w["loop_depth"] != 2: bad("default row_weight: %r" % w)
 if not p["row_weight"]["instrument"]: bad("paper: row_weight not pulled in")

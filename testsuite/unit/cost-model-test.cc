@@ -358,9 +358,10 @@ static void test_recursion_refined(struct cm_constants *c)
 	graph_clear(&g);
 }
 
-/* Refinement pull-depth: a leaf with a loop chosen at depth 0 in its
- * caller pulls that caller in when the caller runs at depth 1 (adi's
- * case), not at depth 2. */
+/* Refinements pull-depth and context-depth: a leaf with a loop chosen at
+ * depth 0 in its caller pulls that caller in when the caller runs at depth
+ * 1 (adi's case), not at depth 2; there the leaf itself runs at depth 2
+ * below the nearest region and is dropped. */
 static void test_pull_depth(struct cm_constants *c)
 {
 	struct graph g; g.nfn = g.nedge = 0;
@@ -370,13 +371,18 @@ static void test_pull_depth(struct cm_constants *c)
 	g.fn[shallow].has_loops = g.fn[deep].has_loops = 1;
 	add_call(&g, shallow, leaf1); add_call(&g, deep, leaf2);
 	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
-	CHECK(g.fn[leaf1].instrument && g.fn[leaf2].instrument, "leaves");
+	/* context-depth: leaf2 runs at depth 0 + 2 below the nearest region
+	 * once deep is not one; leaf1's caller is a region. */
+	CHECK(g.fn[leaf1].instrument, "leaf1");
+	CHECK(!g.fn[leaf2].instrument && strstr(g.fn[leaf2].reason, "context-depth")
+	      && g.fn[leaf2].loop_depth == 2, "leaf2: %d %s depth %d", g.fn[leaf2].instrument,
+	      g.fn[leaf2].reason, g.fn[leaf2].loop_depth);
 	CHECK(g.fn[shallow].instrument, "depth 1 caller not pulled in");
 	CHECK(!g.fn[deep].instrument && strstr(g.fn[deep].reason, "pull-depth"),
 	      "depth 2 caller: %d %s", g.fn[deep].instrument, g.fn[deep].reason);
 	c->refined = 0;
 	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
-	CHECK(g.fn[deep].instrument, "paper: depth 2 caller pulled in");
+	CHECK(g.fn[deep].instrument && g.fn[leaf2].instrument, "paper: depth 2 caller pulled in");
 	c->refined = 1;
 	graph_clear(&g);
 }
