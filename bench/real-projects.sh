@@ -17,7 +17,7 @@
 # Variables:
 #   WORK      scratch folder (default /tmp/selinst-real); sources in $WORK/src
 #             unless REALSRC names a folder with them already unpacked
-#   PROJECTS  default "lz4 zstd lua cjson yaml-cpp"
+#   PROJECTS  default "lz4 cjson lua zstd yaml-cpp"
 #   VARIANTS  default "plain paper default sites t0": paper is -fplugin-
 #             arg-selinst-model=paper (the formula alone, the default before
 #             issue 10); sites is the default built twice, the second build
@@ -26,16 +26,17 @@
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
 #             the project they are measured on (default lua); DIAL= skips it
 #   OPT       optimization level (default -O2)
+#   REUSE=1   keep results already in $WORK/res (measure only what is missing)
 # Run it under `nice` on a shared machine; callgrind counts do not care.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=$ROOT/build
 WORK=${WORK:-/tmp/selinst-real}
 SRC=${REALSRC:-$WORK/src}
-PROJECTS=${PROJECTS:-lz4 zstd lua cjson yaml-cpp}
+PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp}
 VARIANTS=${VARIANTS:-plain paper default sites t0}
 DIAL_PROJECT=${DIAL_PROJECT:-lua}
-DIAL=${DIAL-0 198656 200704 202752 204800 204900 205000 205300 206848}
+DIAL=${DIAL-0 198656 202752 204800 204900 205300 206848}
 OPT=${OPT:--O2}
 JOBS=${JOBS:-2}
 
@@ -181,6 +182,10 @@ flags_of() {
 # callgrind; writes $WORK/res/PROJECT-VARIANT.{ir,dec,prof}.
 measure() {
 	local p=$1 v=$2 d=$WORK/build/$1-$2 r=$WORK/res/$1-$2
+	if [ -n "${REUSE:-}" ] && [ -s "$r.ir" ]; then
+		echo "  $p $v: $(cat "$r.ir") instructions (reused)"
+		return 0
+	fi
 	rm -rf "$d"; rm -f "$r".*; mkdir -p "$d/dec" "$d/prof"
 	cp -a "$(srcdir "$p")/." "$d"
 	# sites: the default, built twice; the first build records every unit's
