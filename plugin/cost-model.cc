@@ -352,7 +352,9 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
 		return;
 	cm_loop_score(scratch, c, depth);
 	mpz_add(scratch, scratch, fn->weight);
-	mpz_add(scratch, scratch, fn->callsite_score);
+	/* pull-depth holds here too: from depth 2 on, callees pull nothing. */
+	if (depth < 2)
+		mpz_add(scratch, scratch, fn->callsite_score);
 	if (mpz_cmp(scratch, c->threshold) >= 0)
 		return;
 	/* The depth that decided; its loops use it too. */
@@ -360,7 +362,8 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
 	fn->reason = CM_CONTEXT_DEPTH_REASON;
 	fn->loop_depth = depth;
 	cm_loop_score(fn->loop_score, c, depth);
-	mpz_set(fn->score, scratch);
+	mpz_add(fn->score, fn->weight, fn->loop_score);
+	mpz_add(fn->score, fn->score, fn->callsite_score);
 }
 
 /* Depths, callers first (components in reverse order).  A call site s in

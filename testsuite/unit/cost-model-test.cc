@@ -380,6 +380,34 @@ static void test_pull_depth(struct cm_constants *c)
 	CHECK(g.fn[shallow].instrument, "depth 1 caller not pulled in");
 	CHECK(!g.fn[deep].instrument && strstr(g.fn[deep].reason, "pull-depth"),
 	      "depth 2 caller: %d %s", g.fn[deep].instrument, g.fn[deep].reason);
+	graph_clear(&g);
+
+	/* Lua's lexer: top (a region) -> glue at depth 2 (no region) -> lex
+	 * at depth 0 (a loop; calls read) -> read at depth 0 (a loop).  The
+	 * formula takes lex and read; below top they run at depth 2, where
+	 * lex's callsite score pulls nothing: both are dropped. */
+	g.nfn = g.nedge = 0;
+	size_t top = add_fn(&g, 300, -1), glue = add_fn(&g, 30, 0);
+	size_t lex = add_fn(&g, 800, 0), rd = add_fn(&g, 100, 0);
+	g.fn[top].has_loops = g.fn[glue].has_loops = 1;
+	g.fn[lex].has_loops = g.fn[rd].has_loops = 1;
+	add_call_at(&g, top, glue, 2);
+	add_call_at(&g, glue, lex, 0);
+	add_call_at(&g, lex, rd, 0);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[top].instrument && !g.fn[glue].instrument, "top, glue");
+	CHECK(!g.fn[lex].instrument && g.fn[lex].context_depth == 2
+	      && strstr(g.fn[lex].reason, "context-depth"), "lex: %d depth %d %s",
+	      g.fn[lex].instrument, g.fn[lex].context_depth, g.fn[lex].reason);
+	CHECK(!g.fn[rd].instrument && g.fn[rd].context_depth == 2, "read: %d depth %d",
+	      g.fn[rd].instrument, g.fn[rd].context_depth);
+	graph_clear(&g);
+	g.nfn = g.nedge = 0;
+	shallow = add_fn(&g, 50, 1); deep = add_fn(&g, 50, 2);
+	leaf1 = add_fn(&g, 40, 0); leaf2 = add_fn(&g, 40, 0);
+	g.fn[leaf1].has_loops = g.fn[leaf2].has_loops = 1;
+	g.fn[shallow].has_loops = g.fn[deep].has_loops = 1;
+	add_call(&g, shallow, leaf1); add_call(&g, deep, leaf2);
 	c->refined = 0;
 	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
 	CHECK(g.fn[deep].instrument && g.fn[leaf2].instrument, "paper: depth 2 caller pulled in");
