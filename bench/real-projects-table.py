@@ -5,7 +5,9 @@ usage: real-projects-table.py RESDIR SELINST-REPORT "PROJECTS" "VARIANTS" DIAL_P
 
 Per project and selection: functions instrumented / total (unique symbols
 over all decision files of the build), instructions (callgrind, all
-processes of the workload) and their excess over the plain build, the
+processes of the workload) and their excess over the plain build, with
+and without the runtime writing the profile at exit (a fixed cost per
+process that grows with the profile, not with the calls made), the
 largest share of exclusive time one region holds, the top regions by
 inclusive time.  Then the default's top regions beside threshold 0's, and
 the threshold dial.
@@ -72,8 +74,8 @@ def short(name, width=34):
     return name if len(name) <= width else name[:width - 3] + "..."
 
 
-def ir(res, name):
-    v = read(os.path.join(res, name + ".ir"))
+def ir(res, name, ext=".ir"):
+    v = read(os.path.join(res, name + ext))
     return int(v) if v and v.strip().isdigit() and int(v) > 0 else None
 
 
@@ -84,8 +86,9 @@ def pct(x, base):
 def project_table(res, report, p, variants):
     base = ir(res, p + "-plain")
     print("\n%s" % p)
-    print("  %-8s %18s %14s %10s %26s  %s" % ("variant", "instrumented/total",
-          "instructions", "vs plain", "max exclusive share", "top regions by inclusive time"))
+    print("  %-8s %18s %14s %10s %11s %26s  %s" % ("variant", "instrumented/total",
+          "instructions", "vs plain", "w/o write", "max exclusive share",
+          "top regions by inclusive time"))
     profiles = {}
     for v in variants:
         name = "%s-%s" % (p, v)
@@ -94,9 +97,11 @@ def project_table(res, report, p, variants):
         profiles[v] = regs
         share, who = max_exclusive_share(regs) if regs else (None, None)
         tops = ", ".join(short(r["name"], 24) for r in top(regs, 3)) if regs else ""
-        print("  %-8s %18s %14s %10s %26s  %s" % (
-            v, "%d/%d" % fc if fc else "-", ir(res, name) or "-",
-            pct(ir(res, name), base) if v != "plain" else "",
+        total, write = ir(res, name), ir(res, name, ".write")
+        print("  %-8s %18s %14s %10s %11s %26s  %s" % (
+            v, "%d/%d" % fc if fc else "-", total or "-",
+            pct(total, base) if v != "plain" else "",
+            pct(total - write, base) if total and write and v != "plain" else "",
             "%.0f%% %s" % (100 * share, short(who, 20)) if share is not None else "-",
             tops))
     if profiles.get("default") is not None and profiles.get("t0") is not None:

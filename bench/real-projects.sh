@@ -20,13 +20,15 @@
 #   PROJECTS  default "lz4 cjson lua zstd yaml-cpp"
 #   VARIANTS  default "plain paper default sites t0": paper is -fplugin-
 #             arg-selinst-model=paper (the formula alone, the default before
-#             issue 10); sites is the default built twice, the second build
-#             reading the call sites the first recorded (sites-out=,
-#             sites=); t0 is threshold=0 (everything)
+#             issue 10); sites is the default built SITES_ROUNDS + 1 times,
+#             each build reading the call sites the one before recorded
+#             (sites-out=, sites=); t0 is threshold=0 (everything)
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
 #             the project they are measured on (default lua); DIAL= skips it
+#   SITES_ROUNDS  recording builds before the measured sites build (2)
 #   OPT       optimization level (default -O2)
 #   REUSE=1   keep results already in $WORK/res (measure only what is missing)
+#   REUSE_BUILDS=1  run again, without building, what an earlier run built
 # Run it under `nice` on a shared machine; callgrind counts do not care.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +38,7 @@ SRC=${REALSRC:-$WORK/src}
 PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp}
 VARIANTS=${VARIANTS:-plain paper default sites t0}
 DIAL_PROJECT=${DIAL_PROJECT:-lua}
+SITES_ROUNDS=${SITES_ROUNDS:-2}
 DIAL=${DIAL-0 198656 202752 204800 204900 205300 206848}
 OPT=${OPT:--O2}
 JOBS=${JOBS:-2}
@@ -81,7 +84,7 @@ srcdir() {
 # Compiler wrappers: our flags go last, so the -O level and the plugin win
 # over whatever the project's build system passes.
 for c in gcc g++; do
-	printf '#!/bin/sh\nexec %s "$@" $SELFLAGS\n' "$c" > "$WORK/bin/sel-$c"
+	printf '#!/bin/sh\nexec %s "$@" $SELFLAGS $SELFLAGS_READ\n' "$c" > "$WORK/bin/sel-$c"
 	chmod +x "$WORK/bin/sel-$c"
 done
 CC=$WORK/bin/sel-gcc
@@ -186,18 +189,31 @@ measure() {
 		echo "  $p $v: $(cat "$r.ir") instructions (reused)"
 		return 0
 	fi
+	if [ -n "${REUSE_BUILDS:-}" ] && [ -f "$d/.built" ]; then
+		rm -rf "$d/prof"; mkdir -p "$d/prof"
+		run_workload "$p" "$v" "$d" "$r"
+		return
+	fi
 	rm -rf "$d"; rm -f "$r".*; mkdir -p "$d/dec" "$d/prof"
 	cp -a "$(srcdir "$p")/." "$d"
-	# sites: the default, built twice; the first build records every unit's
-	# calls to external functions, the second reads them.
+	# sites: the default, built SITES_ROUNDS + 1 times; each build records
+	# every unit's calls to external functions and reads what the one
+	# before recorded, so depths travel one unit-to-unit call further per
+	# round; the last build is measured.
 	if [ "$v" = sites ]; then
-		rm -rf "$d.pass1"; mkdir -p "$d.pass1"
-		cp -a "$(srcdir "$p")/." "$d.pass1"
-		rm -f "$r.sites"
-		SELFLAGS="$(flags_of default) -fplugin-arg-selinst-sites-out=$r.sites" \
-			build "$p" "$d.pass1" > "$r.pass1.log" 2>&1 ||
-			{ echo "  $p $v: first build failed, see $r.pass1.log" >&2; return 1; }
-		rm -rf "$d.pass1"
+		local round prev=
+		for round in $(seq 1 "$SITES_ROUNDS"); do
+			rm -rf "$d.pass"; mkdir -p "$d.pass"
+			cp -a "$(srcdir "$p")/." "$d.pass"
+			rm -f "$r.sites$round"
+			SELFLAGS="$(flags_of default) -fplugin-arg-selinst-sites-out=$r.sites$round" \
+			SELFLAGS_READ=${prev:+-fplugin-arg-selinst-sites=$prev} \
+				build "$p" "$d.pass" > "$r.pass$round.log" 2>&1 ||
+				{ echo "  $p $v: build $round failed, see $r.pass$round.log" >&2; return 1; }
+			prev=$r.sites$round
+		done
+		rm -rf "$d.pass"
+		cp "$prev" "$r.sites"
 	fi
 	SELFLAGS="$(flags_of "$v") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml"
 	[ "$v" = sites ] && SELFLAGS="$SELFLAGS -fplugin-arg-selinst-sites=$r.sites"
@@ -207,21 +223,33 @@ measure() {
 		echo "  $p $v: build failed, see $r.build.log" >&2
 		return 1
 	fi
-	local ir=0 cmd
+	touch "$d/.built"
+	run_workload "$p" "$v" "$d" "$r"
+}
+
+# run_workload PROJECT VARIANT DIR RESULT: natively (the profile), then
+# under callgrind: all instructions, and those spent writing the profile at
+# exit (inclusive cost of the runtime's si_write_profile, a fixed cost per
+# process that depends on the profile's size, not on the calls made).
+run_workload() {
+	local p=$1 v=$2 d=$3 r=$4 ir=0 wr=0 cmd n w
 	while read -r cmd; do
 		(cd "$d" && SELINST_OUTPUT="$d/prof/%p.prof" $cmd > /dev/null 2>>"$r.run.log") ||
 			echo "  $p $v: '$cmd' failed" >&2
 		rm -f "$d"/callgrind.out
 		(cd "$d" && SELINST_OUTPUT=/dev/null valgrind --tool=callgrind \
 			--callgrind-out-file="$d/callgrind.out" $cmd > /dev/null 2>>"$r.run.log")
-		local n
 		n=$(awk '/^(summary|totals):/ {print $2; exit}' "$d/callgrind.out")
+		w=$(callgrind_annotate --inclusive=yes "$d/callgrind.out" 2>/dev/null |
+			awk '/si_write_profile \[/ {gsub(",", "", $1); print $1; exit}')
 		ir=$((ir + ${n:-0}))
+		wr=$((wr + ${w:-0}))
 	done < <(workload "$p" "$d")
 	echo "$ir" > "$r.ir"
+	echo "$wr" > "$r.write"
 	cat "$d"/dec/*.yaml > "$r.dec" 2>/dev/null
 	ls "$d"/prof/*.prof > "$r.profs" 2>/dev/null
-	echo "  $p $v: $ir instructions"
+	echo "  $p $v: $ir instructions, $wr writing the profile"
 }
 
 fetch_all() {
