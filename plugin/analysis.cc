@@ -193,6 +193,9 @@ static void measure(struct selinst_function *fn, size_t index,
 	selinst_measure_loops(fn, blocks, block_callees);
 	fn->cm.has_loops = fn->nloops > 0;
 	fn->cm.declared_inline = DECL_DECLARED_INLINE_P(fn->decl);
+	/* The program's main (C's, and C++'s ::main, which is not mangled). */
+	fn->cm.program_entry = TREE_PUBLIC(fn->decl)
+		&& !strcmp(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn->decl)), "main");
 	for (int b = 0; b < nblocks; b++)
 		block_callees[b].release();
 	XDELETEVEC(block_callees);

@@ -134,7 +134,7 @@ static const char *refinement_excludes(const struct cm_constants *c,
 				       const struct cm_function *fn)
 {
 	if (!c->refined || fn->force != CM_FORCE_NONE || mpz_sgn(c->threshold) == 0
-	    || fn->has_loops || fn->recursive)
+	    || fn->has_loops || fn->recursive || fn->program_entry)
 		return NULL;
 	if (fn->declared_inline)
 		return "inline and loop-free: copied into its callers "

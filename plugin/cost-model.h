@@ -43,6 +43,8 @@
  *                  is never instrumented (the paper: "we avoid
  *                  instrumenting any procedure that meets the criteria for
  *                  inlining"); its body is copied into its callers.
+ *                  `main` is exempt: it runs once and is the root the
+ *                  rest of the profile hangs under.
  *   depth-through  A call site inside a function that passes its depth
  *                  through runs at the site's depth plus that function's:
  *                  d(P) = max over sites s in C calling P of
@@ -113,6 +115,8 @@ struct cm_function {
 					   call it at (sites=FILE) */
 	int has_loops;			/* a loop in its own body */
 	int declared_inline;		/* inline keyword (or in-class C++) */
+	int program_entry;		/* main: the root of every profile, run
+					   once; straight-line never drops it */
 	enum cm_force force;
 	const char *force_reason;	/* with force: why */
 

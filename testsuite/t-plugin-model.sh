@@ -122,4 +122,30 @@ for O in -O1 -O2 -O3 -Os; do
 		grep -q "label's address is taken" l.yaml || fail "labels $O $sel: no reason in the decision file"
 	done
 done
+# straight-line spares main: a loop-free main calling a helper of another
+# unit is still the profile's root (a helper like it in the same unit is
+# dropped); C and C++.
+cat >entry.c <<'C'
+#include <stdio.h>
+int work(int);
+int twice(int x) { return work(x) * 2; }
+int main(void) { printf("%d\n", twice(20)); return 0; }
+C
+echo 'int work(int x) { return x + 1; }' >work.c
+sed 's/^int work(int);/extern "C" int work(int);/' entry.c >entry.cc
+si_cc -O2 entry.c work.c -fplugin-arg-selinst-decisions=e.yaml -o entry || fail "entry build"
+si_cxx -O2 -x c++ entry.cc -x c work.c -fplugin-arg-selinst-decisions=ex.yaml -o entryx || fail "entry C++ build"
+for f in e.yaml ex.yaml; do
+	python3 - "$f" <<'PY' || fail "main exemption ($f)"
+import sys, yaml
+fs = {}
+for doc in yaml.safe_load_all(open(sys.argv[1])):
+    for x in doc["functions"]: fs[x["symbol"]] = x
+m, t = fs["main"], fs.get("twice") or fs["_Z5twicei"]
+assert m["instrument"] and m["reason"] == "score >= threshold", m
+assert not t["instrument"] and "straight-line" in t["reason"], t
+PY
+done
+expect_eq "entry output" 42 "$(SELINST_OUTPUT=e.prof ./entry)"
+grep -q 'name: "main"' e.prof || fail "main not in the profile"
 exit 0
