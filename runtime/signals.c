@@ -27,7 +27,9 @@ static int in_fatal;
 
 void si_at_exit(void)
 {
-	if (si_final_written)
+	/* A vfork child that calls exit() shares the parent's memory: it
+	 * must not write, nor mark the profile written. */
+	if (si_final_written || !si_output_is_ours())
 		return;
 	si_final_written = 1;
 	si_write_profile(NULL, 1, 0, 0);
@@ -36,7 +38,8 @@ void si_at_exit(void)
 static void on_fatal(int sig)
 {
 	int saved = errno;
-	if (!__atomic_exchange_n(&in_fatal, 1, __ATOMIC_ACQ_REL) && !si_final_written) {
+	if (si_output_is_ours() && !__atomic_exchange_n(&in_fatal, 1, __ATOMIC_ACQ_REL) &&
+	    !si_final_written) {
 		si_final_written = 1;
 		si_write_profile(NULL, 1, 1, sig);
 	}

@@ -2,9 +2,12 @@
  * thread.c - per-thread profiles and the registry of all threads.
  *
  * A thread's profile is created by its first hook (the only time a lock is
- * taken: the registry mutex) and is never freed, so threads that ended,
- * detached threads and OpenMP pool threads are all still there when the
- * profile is written.  Tree nodes, the region stack and the child index are
+ * taken: the registry mutex).  When the thread ends, its profile is copied
+ * into a compact struct si_snap kept on the exited list, and its struct
+ * si_thread (stack, index, node blocks) goes to a pool that the next new
+ * thread takes from: threads that ended, detached threads and OpenMP pool
+ * threads are all in the profile, and a program that starts 30,000
+ * short threads keeps 30,000 small copies, not 30,000 live structures.  Tree nodes, the region stack and the child index are
  * carved out of mmap'd memory, never malloc, so that hooks stay
  * async-signal-safe.  Also here: fork handling (the child starts afresh)
  * and the thread-exit destructor that closes a dying thread's regions.
@@ -16,11 +19,14 @@
  * depends only on the path, so it is made once, when (C, R) is first seen.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 
@@ -38,8 +44,13 @@ int si_overflowed;
 int si_started;
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t reg_owner;	/* valid while reg_owned */
+static int reg_owned;
 static struct si_thread *reg_head, **reg_tail = &reg_head;
 static uint32_t reg_count;
+static struct si_snap *exited_head, **exited_tail = &exited_head;
+static struct si_thread *pool;	/* structures of ended threads, for reuse */
+static int fork_locked;
 static pthread_key_t exit_key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static uint64_t max_nodes = 1u << 22;
@@ -47,36 +58,117 @@ static const struct selinst_region overflow_region = {
 	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[overflow]", "", NULL
 };
 
+/* mmap keeps errno: hooks run inside signal handlers. */
 void *si_mmap(size_t bytes)
 {
+	int saved = errno;
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	errno = saved;
 	return p == MAP_FAILED ? NULL : p;
 }
 
-void si_registry_lock(void) { pthread_mutex_lock(&reg_lock); }
-void si_registry_unlock(void) { pthread_mutex_unlock(&reg_lock); }
+static int held_by_me(void)
+{
+	return __atomic_load_n(&reg_owned, __ATOMIC_ACQUIRE) &&
+	       pthread_equal(__atomic_load_n(&reg_owner, __ATOMIC_RELAXED), pthread_self());
+}
+
+int si_registry_lock(int wait_ms)
+{
+	if (held_by_me())
+		return 0;
+	if (wait_ms < 0) {
+		pthread_mutex_lock(&reg_lock);
+	} else {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += wait_ms / 1000;
+		ts.tv_nsec += (long)(wait_ms % 1000) * 1000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		if (pthread_mutex_timedlock(&reg_lock, &ts) != 0)
+			return 0;
+	}
+	__atomic_store_n(&reg_owner, pthread_self(), __ATOMIC_RELAXED);
+	__atomic_store_n(&reg_owned, 1, __ATOMIC_RELEASE);
+	return 1;
+}
+
+void si_registry_unlock(void)
+{
+	__atomic_store_n(&reg_owned, 0, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&reg_lock);
+}
+
 struct si_thread *si_registry_head(void) { return reg_head; }
+struct si_snap *si_exited_head(void) { return exited_head; }
+
+/* Take T off the registry, keep its copy S on the exited list and give T
+ * to the pool.  Under the registry lock. */
+static void retire(struct si_thread *t, struct si_snap *s)
+{
+	struct si_thread **pp = &reg_head;
+	while (*pp && *pp != t)
+		pp = &(*pp)->next;
+	if (!*pp)
+		return;
+	*pp = t->next;
+	if (reg_tail == &t->next)
+		reg_tail = pp;
+	*exited_tail = s;
+	exited_tail = &s->next;
+	t->next = pool;
+	pool = t;
+}
 
 /* Thread exit: close what the thread left open (pthread_exit from inside a
- * region, a cancelled thread) at the time it ended. */
+ * region, a cancelled thread) at the time it ended, then keep a copy and
+ * recycle the rest.  Signals are blocked meanwhile: a handler's hook would
+ * need the registry lock held here.  Hooks that run after this, in other
+ * keys' destructors, find no profile and start a new one. */
 static void thread_exit(void *arg)
 {
 	struct si_thread *t = arg;
+	sigset_t all, old;
+	int saved = errno;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	uint64_t now = si_now();
 	t->in_hook = 1;
 	si_pop_to(t, 1, now);
 	t->end_ticks = now;
 	__atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
-	t->in_hook = 0;
+	struct si_snap *s = malloc(sizeof *s);
+	int locked = si_registry_lock(-1);
+	if (s && si_snap_take(t, s) == 0) {
+		retire(t, s);
+		si_self = &si_nothread;
+	} else {
+		free(s);	/* out of memory: the thread stays as it is */
+		t->in_hook = 0;
+	}
+	if (locked)
+		si_registry_unlock();
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
 }
 
 static void after_fork_child(void) { si_after_fork_child(); }
-static void before_fork(void) { pthread_mutex_lock(&reg_lock); }
-static void after_fork_parent(void) { pthread_mutex_unlock(&reg_lock); }
+/* A fork from a signal handler that interrupted this thread while it held
+ * the lock (a dump) goes on without it: waiting would never end. */
+static void before_fork(void) { fork_locked = si_registry_lock(-1); }
+static void after_fork_parent(void)
+{
+	if (fork_locked)
+		si_registry_unlock();
+}
 
 static void global_init_once(void)
 {
+	int saved = errno;
 	si_clock_init();
 	const char *e = getenv("SELINST_MAX_NODES");
 	if (e && *e) {
@@ -97,6 +189,7 @@ static void global_init_once(void)
 	atexit(si_at_exit);
 	__atomic_store_n(&si_started, 1, __ATOMIC_RELEASE);
 	si_clock_publish();
+	errno = saved;
 }
 
 void si_global_init(void)
@@ -144,14 +237,54 @@ int si_grow_stack(struct si_thread *t)
 	return grow_stack_to(t, t->cap * 2);
 }
 
+/* A structure from the pool, made as new: its node blocks, stack, child
+ * index, cells and manual-name cache stay allocated and are cleared as far
+ * as they were used (the loops in its arena were copied at exit). */
+static void reset_thread(struct si_thread *t)
+{
+	for (uint64_t id = 1; id < t->nnodes; id++)
+		memset(si_node_by_id(t, id), 0, sizeof(struct si_node));
+	if (t->hash)
+		memset(t->hash, 0, (t->hash_mask + 1) * sizeof *t->hash);
+	t->hash_used = 0;
+	if (t->manual)
+		memset(t->manual, 0, t->manual_cap * sizeof *t->manual);
+	t->manual_used = 0;
+	if (t->arena_base) {
+		memset(t->arena_base, 0, (size_t)(t->arena - t->arena_base));
+		t->arena = t->arena_base;
+	}
+	memset(&t->root, 0, sizeof t->root);
+	memset(&t->paused, 0, sizeof t->paused);
+	t->overflow = NULL;
+	t->next = NULL;
+	t->finished = 0;
+	t->end_ticks = 0;
+	t->spare_cell = 0;
+	si_set_depth(t, 1);
+	t->in_hook = 0;
+}
+
 static struct si_thread *new_thread(void)
 {
-	struct si_thread *t = si_mmap(sizeof *t);
-	if (!t)
-		return NULL;
+	struct si_thread *t = NULL;
+	int locked = si_registry_lock(-1);
+	if (pool) {
+		t = pool;
+		pool = t->next;
+	}
+	if (locked)
+		si_registry_unlock();
+	if (t) {
+		reset_thread(t);
+	} else {
+		t = si_mmap(sizeof *t);
+		if (!t)
+			return NULL;
+		if (!grow_stack_to(t, 256))
+			return NULL;
+	}
 	t->max_nodes = max_nodes;
-	if (!grow_stack_to(t, 256))
-		return NULL;
 	t->root.id = 0;
 	t->root.mru = &si_no_child;
 	t->paused.mru = &si_no_child;
@@ -174,12 +307,19 @@ struct si_thread *si_thread_init(void)
 	si_global_init();
 	if (si_thread_get())
 		return si_self;	/* created by a nested call during init */
+	/* A signal handler's hook while this thread holds the lock (writing a
+	 * dump): not counted. */
+	if (held_by_me())
+		return NULL;
+	int saved = errno;
 	struct si_thread *t = new_thread();
+	errno = saved;
 	if (!t)
 		return NULL;
-	pthread_mutex_lock(&reg_lock);
+	int locked = si_registry_lock(-1);
 	register_thread(t);
-	pthread_mutex_unlock(&reg_lock);
+	if (locked)
+		si_registry_unlock();
 	si_self = t;
 	pthread_setspecific(exit_key, t);
 	return t;
@@ -244,6 +384,7 @@ void *si_arena_alloc(struct si_thread *t, size_t need)
 			return NULL;
 		}
 		t->arena_end = t->arena + sz;
+		t->arena_base = t->arena;
 	}
 	void *p = t->arena;
 	t->arena += need;
@@ -281,7 +422,8 @@ static struct si_node *alloc_node(struct si_thread *t, const struct selinst_regi
 	n->parent = parent;
 	n->mru = &si_no_child;
 	n->id = (uint32_t)id;
-	t->nnodes = id + 1;
+	/* Release: a writer copying this thread reads whole nodes below it. */
+	__atomic_store_n(&t->nnodes, id + 1, __ATOMIC_RELEASE);
 	return n;
 }
 
@@ -354,6 +496,10 @@ struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
 void si_after_fork_child(void)
 {
 	pthread_mutex_init(&reg_lock, NULL);
+	reg_owned = 0;
+	exited_head = NULL;	/* the parent's; the child starts afresh */
+	exited_tail = &exited_head;
+	pool = NULL;
 	si_forked_child = 1;
 	si_output_after_fork();
 	si_final_written = 0;
