@@ -45,8 +45,9 @@ $(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-static
 $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
 	$(CC) -shared -pthread -o $@ $^ -Wl,-Bstatic -lyaml -Wl,-Bdynamic \
 		-Wl,--exclude-libs,libyaml.a
-# exec.c interposes the exec family: shared library only (runtime/exec.c).
-RT_STATIC_SRC := $(filter-out runtime/exec.c,$(RT_SRC))
+# exec.c and dlclose.c interpose libc functions: shared library only
+# (runtime/exec.c, runtime/dlclose.c).
+RT_STATIC_SRC := $(filter-out runtime/exec.c runtime/dlclose.c,$(RT_SRC))
 $(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_STATIC_SRC))
 	rm -f $@; ar rcs $@ $^
 

@@ -245,6 +245,9 @@ struct si_snap {
 SI_HIDDEN int si_snap_take(struct si_thread *t, struct si_snap *s);
 SI_HIDDEN void si_snap_free(struct si_snap *s);
 
+/* control.c */
+SI_HIDDEN void si_control_after_fork(void);
+
 /* hooks.c */
 SI_HIDDEN void si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp);
 SI_HIDDEN void si_exit(struct si_thread *t, const struct selinst_region *r, uint64_t now);

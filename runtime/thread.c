@@ -500,6 +500,7 @@ void si_after_fork_child(void)
 	exited_head = NULL;	/* the parent's; the child starts afresh */
 	exited_tail = &exited_head;
 	pool = NULL;
+	si_control_after_fork();
 	si_forked_child = 1;
 	si_output_after_fork();
 	si_final_written = 0;
