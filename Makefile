@@ -38,7 +38,7 @@ $(B)/selinst.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)
 $(B)/rt-pic/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-pic
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 $(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-static
-	$(CC) $(RT_CFLAGS) -ftls-model=initial-exec -c -o $@ $<
+	$(CC) $(RT_CFLAGS) -ftls-model=initial-exec -DSI_STATIC -c -o $@ $<
 
 # libyaml goes inside, its symbols hidden: the runtime must not bind to a
 # program's own (perhaps instrumented, perhaps other-version) libyaml.

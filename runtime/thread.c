@@ -186,7 +186,9 @@ static void global_init_once(void)
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 	si_output_init();
 	si_signals_init();
-	atexit(si_at_exit);
+#ifndef SI_STATIC
+	atexit(si_at_exit);	/* static library: signals.c's last destructor */
+#endif
 	__atomic_store_n(&si_started, 1, __ATOMIC_RELEASE);
 	si_clock_publish();
 	errno = saved;

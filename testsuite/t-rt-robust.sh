@@ -2,7 +2,8 @@
 # What real programs do to the runtime (issue 11): vfork + exec (G), long
 # profile names and symbolic links at the output path (I), temporary files
 # left by killed writers, manual regions named from a reused buffer (L),
-# thousands of short threads (memory of exited threads).  Each program's
+# thousands of short threads (memory of exited threads), C destructor
+# functions with the static runtime.  Each program's
 # output and exit status are compared with the plain build's.
 . "$(dirname "$0")/lib.sh"
 . "$T/rt/rt.sh"
@@ -85,4 +86,17 @@ consistent()
 assert len(p["threads"]) == 5001 and calls("work") == 5000
 assert all(t["finished"] for t in p["threads"] if t["index"] > 0)
 '
+# The static runtime writes after the program's destructor functions
+# (its atexit handler used to run first and miss them).
+cat > dtor.c <<'C'
+#include <stdio.h>
+static volatile int sink;
+void fin_work(void) { for (int i = 0; i < 100; i++) sink += i; }
+__attribute__((destructor)) static void fin(void) { fin_work(); fin_work(); }
+int main(void) { puts("main"); return 4; }
+C
+gcc -O2 dtor.c -o dtor_plain || fail "compile plain dtor"
+gcc -O2 $SI_CFLAGS $F dtor.c -o dtor "$SELINST_BUILD/libselinst.a" -lyaml -pthread || fail "compile dtor (static runtime)"
+same_as_plain "static destructor" ./dtor_plain ./dtor
+pcheck dtor.prof 'consistent(); assert calls("fin_work") == 2 and calls("fin") == 1 and calls("main") == 1'
 exit 0
