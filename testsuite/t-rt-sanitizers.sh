@@ -49,6 +49,12 @@ for san in thread address; do
 		grep -q 'Sanitizer' err.txt && { cat err.txt; fail "write_race $mode: $san report"; }
 		pcheck race.prof 'consistent(); assert p["complete"] is True'
 	done
+	if [ $san = thread ]; then	# it also checks that handlers keep errno
+		sanplug $san sigwork $T/programs/signal_work.c funcs.c || fail "compile signal_work"
+		./sigwork > out.txt 2> err.txt || { cat err.txt; fail "signal_work under $san"; }
+		expect_eq "signal_work output" ok "$(cat out.txt)"
+		pcheck sigwork.prof 'consistent(); assert p["complete"] is True'
+	fi
 	echo "$san: clean"
 done
 exit 0
