@@ -23,7 +23,7 @@ sed 's/calls: 10, inclusive_ns: 800000/calls: 18446744073709551616, inclusive_ns
 expect_eq "2^64" "selinst-report: over.prof:26: 'calls' is too large" "$(cat err.txt)"
 
 # K: duplicate keys, in a block mapping and in a flow mapping.
-sed 's/^end: true$/end: false\nend: true/' "$D/loops.yaml" > dup.prof
+sed 's/^end: true$/end: true\nend: false/' "$D/loops.yaml" > dup.prof
 "$REPORT" dup.prof > out.txt 2> err.txt; rc=$?
 expect_eq "duplicate end: status" 2 $rc
 expect_eq "duplicate end" "selinst-report: dup.prof:30: duplicate key 'end' (first at line 29)" "$(cat err.txt)"
