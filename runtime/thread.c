@@ -2,7 +2,7 @@
  * thread.c - per-thread profiles and the registry of all threads.
  *
  * A thread's profile is created by its first hook (the only time a lock is
- * taken: the registry mutex).  When the thread ends, its profile is copied
+ * taken: the registry lock).  When the thread ends, its profile is copied
  * into a compact struct si_snap kept on the exited list, and its struct
  * si_thread (stack, index, node blocks) goes to a pool that the next new
  * thread takes from: threads that ended, detached threads and OpenMP pool
@@ -43,9 +43,13 @@ struct si_node si_no_child = { .region = &no_child_region };
 int si_overflowed;
 int si_started;
 
-static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_t reg_owner;	/* valid while reg_owned */
-static int reg_owned;
+/* The registry lock: 0, or the pthread_self() of its holder, set by one
+ * compare-and-swap.  A signal handler that interrupts the holder sees its
+ * own thread there, with no window between taking the lock and naming
+ * the owner (a mutex plus an owner field has one: a fork from a handler
+ * there deadlocked).  Waiting sleeps 20 us at a time: the lock is taken
+ * only by a thread's first hook, a thread's end, a write and dlclose. */
+static unsigned long reg_word;
 static struct si_thread *reg_head, **reg_tail = &reg_head;
 static uint32_t reg_count;
 static struct si_snap *exited_head, **exited_tail = &exited_head;
@@ -70,37 +74,29 @@ void *si_mmap(size_t bytes)
 
 static int held_by_me(void)
 {
-	return __atomic_load_n(&reg_owned, __ATOMIC_ACQUIRE) &&
-	       pthread_equal(__atomic_load_n(&reg_owner, __ATOMIC_RELAXED), pthread_self());
+	return __atomic_load_n(&reg_word, __ATOMIC_ACQUIRE) == (unsigned long)pthread_self();
 }
 
 int si_registry_lock(int wait_ms)
 {
+	unsigned long me = (unsigned long)pthread_self();
 	if (held_by_me())
 		return 0;
-	if (wait_ms < 0) {
-		pthread_mutex_lock(&reg_lock);
-	} else {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += wait_ms / 1000;
-		ts.tv_nsec += (long)(wait_ms % 1000) * 1000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		if (pthread_mutex_timedlock(&reg_lock, &ts) != 0)
+	const struct timespec pause = { 0, 20000 };
+	for (long waited_us = 0;; waited_us += 20) {
+		unsigned long free_word = 0;
+		if (__atomic_compare_exchange_n(&reg_word, &free_word, me, 0,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return 1;
+		if (wait_ms >= 0 && waited_us >= (long)wait_ms * 1000)
 			return 0;
+		nanosleep(&pause, NULL);
 	}
-	__atomic_store_n(&reg_owner, pthread_self(), __ATOMIC_RELAXED);
-	__atomic_store_n(&reg_owned, 1, __ATOMIC_RELEASE);
-	return 1;
 }
 
 void si_registry_unlock(void)
 {
-	__atomic_store_n(&reg_owned, 0, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&reg_lock);
+	__atomic_store_n(&reg_word, 0, __ATOMIC_RELEASE);
 }
 
 struct si_thread *si_registry_head(void) { return reg_head; }
@@ -497,8 +493,7 @@ struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
  * come); they get fresh nodes with zero calls, timed from the fork. */
 void si_after_fork_child(void)
 {
-	pthread_mutex_init(&reg_lock, NULL);
-	reg_owned = 0;
+	reg_word = 0;	/* the child's one thread holds nothing */
 	exited_head = NULL;	/* the parent's; the child starts afresh */
 	exited_tail = &exited_head;
 	pool = NULL;
