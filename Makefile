@@ -40,15 +40,16 @@ $(B)/selinst.so: $(PLUGIN_SRC) $(PLUGIN_HDR) include/selinst.h | $(B)
 $(B)/rt-pic/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-pic
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 $(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-static
-	$(CC) $(RT_CFLAGS) -ftls-model=initial-exec -c -o $@ $<
+	$(CC) $(RT_CFLAGS) -ftls-model=initial-exec -DSI_STATIC -c -o $@ $<
 
 # libyaml goes inside, its symbols hidden: the runtime must not bind to a
 # program's own (perhaps instrumented, perhaps other-version) libyaml.
 $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
 	$(CC) -shared -pthread -o $@ $^ -Wl,-Bstatic -lyaml -Wl,-Bdynamic \
 		-Wl,--exclude-libs,libyaml.a
-# exec.c interposes the exec family: shared library only (runtime/exec.c).
-RT_STATIC_SRC := $(filter-out runtime/exec.c,$(RT_SRC))
+# exec.c and dlclose.c interpose libc functions: shared library only
+# (runtime/exec.c, runtime/dlclose.c).
+RT_STATIC_SRC := $(filter-out runtime/exec.c runtime/dlclose.c,$(RT_SRC))
 $(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_STATIC_SRC))
 	rm -f $@; ar rcs $@ $^
 

@@ -72,9 +72,8 @@ static uint64_t to_u64(ctx *c, const ynode *v, const char *key)
 	for (; *s; s++) {
 		if (*s < '0' || *s > '9')
 			bad(c, v->line, "'%s' must be a non-negative integer, not '%.40s'", key, v->s);
-		if (x > (UINT64_MAX - 9) / 10)
+		if (!u64_push_digit(&x, (unsigned)(*s - '0')))
 			bad(c, v->line, "'%s' is too large", key);
-		x = x * 10 + (uint64_t)(*s - '0');
 	}
 	return x;
 }
@@ -372,6 +371,36 @@ static unsigned count_lines(const char *buf, size_t len)
 	return n;
 }
 
+static int key_cmp(const void *a, const void *b)
+{
+	const ynode *x = *(const ynode *const *)a, *y = *(const ynode *const *)b;
+	int c = strcmp(x->s, y->s);
+	return c ? c : x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* A key given twice in one mapping is refused at its second line (YAML
+ * forbids it; libyaml and the fast parser keep both and the first would
+ * win silently).  Keys sorted, so hostile maps cost n log n. */
+static void no_duplicate_keys(ctx *c, const ynode *n)
+{
+	if (n->type == Y_MAP && n->n > 2) {
+		size_t nk = 0;
+		const ynode **keys = arena_alloc(&c->dom, (n->n / 2) * sizeof *keys);
+		for (const ynode *k = n->first; k && k->next; k = k->next->next)
+			if (k->type == Y_SCALAR)
+				keys[nk++] = k;
+		qsort(keys, nk, sizeof *keys, key_cmp);
+		for (size_t i = 1; i < nk; i++)
+			if (!strcmp(keys[i - 1]->s, keys[i]->s))
+				bad(c, keys[i]->line, "duplicate key '%.40s' (first at line %u)",
+				    keys[i]->s, keys[i - 1]->line);
+	}
+	if (n->type != Y_SCALAR)
+		for (const ynode *k = n->first; k; k = k->next)
+			if (k->type != Y_SCALAR)
+				no_duplicate_keys(c, k);
+}
+
 int profile_parse(const char *buf, size_t len, const char *name, profile *p,
 		  char *err, size_t errlen)
 {
@@ -407,6 +436,7 @@ int profile_parse(const char *buf, size_t len, const char *name, profile *p,
 	c.nlines = count_lines(buf, len);
 	if (buf[len - 1] != '\n')
 		bad(&c, c.nlines, "profile is truncated (the file does not end with a newline)");
+	no_duplicate_keys(&c, root);
 	parse_doc(&c, root);
 	u64map_free(&c.ids);
 	arena_free(&c.dom);

@@ -53,6 +53,14 @@ const char *kind_name(int kind);
 int trip_bucket_of(uint64_t trips);
 /* "0".."15", "16-31", "32-63", ...; -1 when S is no bucket name. */
 int trip_bucket_parse(const char *s);
+/* *X = *X * 10 + D; false (and *X unchanged) when that passes 2^64 - 1. */
+static inline bool u64_push_digit(uint64_t *x, unsigned d)
+{
+	if (*x > (UINT64_MAX - d) / 10)
+		return false;
+	*x = *x * 10 + d;
+	return true;
+}
 void trip_bucket_name(int b, char *buf, size_t n);
 /* Seconds with 3 significant decimals in at most WIDTH columns. */
 void fmt_secs(char *buf, size_t n, double s);

@@ -179,11 +179,9 @@ static bool parse_u64(const char *s, const char **end, uint64_t *v)
 		return false;
 	if (*s == '0' && s[1] >= '0' && s[1] <= '9')
 		return false;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (x > (UINT64_MAX - 9) / 10)
+	for (; *s >= '0' && *s <= '9'; s++)
+		if (!u64_push_digit(&x, (unsigned)(*s - '0')))
 			return false;
-		x = x * 10 + (uint64_t)(*s - '0');
-	}
 	*end = s;
 	*v = x;
 	return true;

@@ -9,7 +9,8 @@
  *
  * A forked child that has counted nothing since the fork (the usual
  * fork-then-exec) writes nothing: there is nothing to lose, and a file per
- * spawned command would litter the directory.  posix_spawn, system and
+ * spawned command would litter the directory.  A vfork child writes
+ * nothing at all.  posix_spawn, system and
  * popen do not replace this process and are left alone.  With the static
  * library, call selinst_dump(NULL) before exec.
  */
@@ -37,7 +38,10 @@ static int counted_anything(void)
 
 static void flush_before_exec(void)
 {
-	if (!__atomic_load_n(&si_started, __ATOMIC_ACQUIRE) || si_final_written)
+	/* A vfork child runs in its parent's memory: it writes nothing (the
+	 * parent writes its own profile at its exit). */
+	if (!__atomic_load_n(&si_started, __ATOMIC_ACQUIRE) || si_final_written ||
+	    !si_output_is_ours())
 		return;
 	if (si_forked_child && !counted_anything())
 		return;

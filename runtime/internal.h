@@ -89,6 +89,7 @@ struct si_thread {
 	/* warm: node allocation and lookup */
 	struct si_htab *hash;
 	char *arena, *arena_end;
+	char *arena_base;		/* the current arena block */
 	uint64_t nnodes;		/* including root */
 	uint64_t max_nodes;
 	struct si_node **chunks;	/* node pointers by id, in blocks */
@@ -219,8 +220,14 @@ SI_HIDDEN int si_grow_stack(struct si_thread *t);
 SI_HIDDEN void si_repair_interrupted(struct si_thread *t);
 SI_HIDDEN void si_global_init(void);
 SI_HIDDEN struct si_thread *si_registry_head(void);
-SI_HIDDEN void si_registry_lock(void);
+/* Take the registry lock and return 1, or return 0 without it when this
+ * thread already holds it (a signal handler interrupted the holder) or,
+ * with WAIT_MS >= 0, when it is not free within WAIT_MS.  Unlock only
+ * after a 1. */
+SI_HIDDEN int si_registry_lock(int wait_ms);
 SI_HIDDEN void si_registry_unlock(void);
+/* Profiles of threads that have ended (struct si_snap, list). */
+SI_HIDDEN struct si_snap *si_exited_head(void);
 SI_HIDDEN void si_pop_to(struct si_thread *t, uint32_t depth, uint64_t now);
 SI_HIDDEN void *si_mmap(size_t bytes);
 /* S, digits only (no sign, blanks or prefix: strtoull takes "-5" as
@@ -244,6 +251,39 @@ SI_HIDDEN void si_after_fork_child(void);
 SI_HIDDEN struct si_node *si_node_by_id(struct si_thread *t, uint64_t id);
 extern int si_overflowed;
 
+/* snapshot.c */
+/* A copy of one thread's profile, as the writer reads it: taken from a
+ * running thread in one short pass, or kept when a thread ends (its
+ * struct si_thread is then reused by the next new thread). */
+struct si_snode {
+	const struct selinst_region *region;
+	uint64_t parent;		/* node id */
+	uint64_t calls, incl, self;	/* ticks */
+	struct si_loop *loop;		/* malloc'd copy; loops only */
+	uint32_t recursive;
+};
+#define SI_SNAP_PAUSED UINT64_MAX	/* si_sframe.node of a frame entered while paused */
+struct si_sframe { uint64_t node, start, cell; };
+struct si_snap {
+	struct si_snap *next;		/* the exited list */
+	uint32_t index;
+	pid_t tid;
+	int finished;
+	uint64_t end_ticks;
+	uint64_t cpu_ns;		/* the thread's CPU time, */
+	int cpu_known;			/* if it could be read */
+	uint64_t nn;			/* nodes, root (id 0) included */
+	struct si_snode *nodes;
+	uint32_t depth;			/* open frames 1..depth-1 */
+	struct si_sframe *frames;
+	uint64_t overflow_calls;
+};
+SI_HIDDEN int si_snap_take(struct si_thread *t, struct si_snap *s);
+SI_HIDDEN void si_snap_free(struct si_snap *s);
+
+/* control.c */
+SI_HIDDEN void si_control_after_fork(void);
+
 /* hooks.c */
 SI_HIDDEN void si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp);
 SI_HIDDEN void si_exit(struct si_thread *t, const struct selinst_region *r, uint64_t now);
@@ -254,6 +294,9 @@ SI_HIDDEN void si_loop_count(struct si_loop *l, uint64_t n);
 SI_HIDDEN int si_write_profile(const char *path, int final, int from_signal, int signo);
 SI_HIDDEN void si_output_after_fork(void);
 SI_HIDDEN void si_output_init(void);
+/* Is this the process the runtime's state belongs to?  Not in a vfork
+ * child, nor in a child made without fork's handlers (raw clone). */
+SI_HIDDEN int si_output_is_ours(void);
 extern int si_forked_child;
 extern volatile int si_final_written;
 

@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
+#include <dirent.h>
+#include <signal.h>
 #include "internal.h"
 
 int si_forked_child;
@@ -443,317 +445,431 @@ struct onode {
 	struct si_loop *loop;
 };
 
-/* The CPU time of thread T: read when it exited, or now from its CPU
- * clock, named by its kernel thread id the way glibc's
- * pthread_getcpuclockid names it (Linux: (~tid << 3) | CPUCLOCK_PERTHREAD
- * | CPUCLOCK_SCHED).  -1 when it cannot be read (a thread gone before the
- * runtime saw it end, a child after fork). */
-static int thread_cpu_ns(const struct si_thread *t, int finished, uint64_t *out)
+/* One thread's working arrays, indexed by node id (output ids for on). */
+struct tw {
+	uint64_t *xincl, *xself, *incl_ns, *kids_ns;
+	unsigned char *outer;
+	struct onode *on;
+	uint64_t *omap, *oh;	/* source id -> output id; hash of output ids */
+	size_t hcap;
+	uint64_t no;		/* output nodes so far, root included */
+};
+
+static void tw_free(struct tw *w)
 {
-	if (finished) {
-		*out = t->cpu_ns;
-		return t->cpu_known ? 0 : -1;
-	}
-	struct timespec ts;
-	clockid_t id = (clockid_t)((~(unsigned)t->tid << 3) | 6);
-	if (t->tid <= 0 || clock_gettime(id, &ts) != 0)
-		return -1;
-	*out = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	return 0;
+	if (w->on)
+		for (uint64_t o = 1; o < w->no; o++)
+			if (w->on[o].own)
+				free(w->on[o].loop);
+	free(w->xincl); free(w->xself); free(w->incl_ns); free(w->kids_ns);
+	free(w->outer); free(w->on); free(w->omap); free(w->oh);
 }
 
-static int emit_thread(struct em *m, struct si_thread *t, struct rtab *rt,
-		       uint64_t now, double npt)
+static int tw_alloc(struct tw *w, uint64_t nn, uint32_t depth)
 {
-	uint64_t nn = t->nnodes;
-	uint64_t *xincl = calloc(nn, sizeof *xincl), *xself = calloc(nn, sizeof *xself);
-	uint64_t *incl_ns = calloc(nn, sizeof *incl_ns), *kids_ns = calloc(nn, sizeof *kids_ns);
-	unsigned char *outer = NULL;
-	/* Another thread's stack is read as it runs: take its base before its
-	 * top (growth moves both; the old block stays mapped) and keep the
-	 * depth within the block. */
-	struct si_frame *stack = __atomic_load_n(&t->stack, __ATOMIC_ACQUIRE);
-	uint32_t cap = __atomic_load_n(&t->cap, __ATOMIC_ACQUIRE);
-	struct si_frame *top = __atomic_load_n(&t->top, __ATOMIC_ACQUIRE);
-	uint32_t depth = top >= stack && top < stack + cap ? (uint32_t)(top - stack) + 1 : 1;
-	int finished = __atomic_load_n(&t->finished, __ATOMIC_ACQUIRE);
-	if (depth > 1)
-		outer = calloc(depth, 1);
-	if (!xincl || !xself || !incl_ns || !kids_ns || (depth > 1 && !outer)) {
-		free(xincl); free(xself); free(incl_ns); free(kids_ns); free(outer);
-		m->ok = 0;
-		errno = ENOMEM;
-		return -1;
-	}
-	/* Open regions: count them up to END without closing them. */
-	uint64_t end = finished ? t->end_ticks : now;
-	unsigned char *seen = calloc(nn / 8 + 1, 1);
+	memset(w, 0, sizeof *w);
+	w->hcap = 1024;
+	while (w->hcap < nn * 2)
+		w->hcap *= 2;
+	w->no = 1;
+	w->xincl = calloc(nn, sizeof *w->xincl);
+	w->xself = calloc(nn, sizeof *w->xself);
+	w->incl_ns = calloc(nn, sizeof *w->incl_ns);
+	w->kids_ns = calloc(nn, sizeof *w->kids_ns);
+	w->outer = calloc(depth, 1);
+	w->on = calloc(nn, sizeof *w->on);
+	w->omap = calloc(nn, sizeof *w->omap);
+	w->oh = calloc(w->hcap, sizeof *w->oh);
+	if (w->xincl && w->xself && w->incl_ns && w->kids_ns && w->outer && w->on &&
+	    w->omap && w->oh)
+		return 0;
+	tw_free(w);
+	errno = ENOMEM;
+	return -1;
+}
+
+/* Open regions: counted up to END without being closed.  A node's
+ * outermost open activation (its lowest frame) gives its inclusive time;
+ * each open frame's own time so far, less the open frame above it
+ * (closed children are already off its node's self), its self time. */
+static int open_times(const struct si_snap *s, uint64_t end, struct tw *w)
+{
+	unsigned char *seen = calloc(s->nn / 8 + 1, 1);
 	if (!seen) {
-		free(xincl); free(xself); free(incl_ns); free(kids_ns); free(outer);
-		m->ok = 0;
 		errno = ENOMEM;
 		return -1;
 	}
-	/* A node's outermost open activation is its lowest frame. */
-	for (uint32_t i = 1; i < depth; i++) {
-		struct si_node *n = stack[i].node;
-		if (n == &t->paused)
+	for (uint32_t i = 1; i < s->depth; i++) {
+		uint64_t id = s->frames[i].node;
+		if (id == SI_SNAP_PAUSED || (seen[id / 8] & (1u << (id % 8))))
 			continue;
-		uint32_t id = SI_NODE_ID(n);
-		if (!(seen[id / 8] & (1u << (id % 8)))) {
-			outer[i] = 1;
-			seen[id / 8] |= (unsigned char)(1u << (id % 8));
-		}
+		w->outer[i] = 1;
+		seen[id / 8] |= (unsigned char)(1u << (id % 8));
 	}
 	free(seen);
 	uint64_t above = 0;
-	for (uint32_t i = depth; i-- > 1;) {
-		struct si_frame *f = &stack[i];
+	for (uint32_t i = s->depth; i-- > 1;) {
+		const struct si_sframe *f = &s->frames[i];
 		uint64_t dur = end - f->start;
 		if ((int64_t)dur < 0)
 			dur = 0;
-		/* Self of an open frame: its time so far less the open frame
-		 * above (closed children are already off its node's self). */
 		uint64_t child = above;
 		above = dur;
-		if (f->node == &t->paused)
+		if (f->node == SI_SNAP_PAUSED)
 			continue;
-		uint32_t id = SI_NODE_ID(f->node);
-		xself[id] += dur - child;	/* modulo 2^64, like node->self */
-		if (outer[i])
-			xincl[id] += dur;
+		w->xself[f->node] += dur - child;	/* modulo 2^64, like node->self */
+		if (w->outer[i])
+			w->xincl[f->node] += dur;
 	}
-	/* Inclusive ns of every node, children's sums for exclusive. */
-	for (uint64_t id = 1; id < nn; id++) {
-		struct si_node *n = si_node_by_id(t, id);
-		incl_ns[id] = to_ns(n->incl + xincl[id], npt);
-		kids_ns[SI_NODE_ID(n->parent)] += incl_ns[id];
+	return 0;
+}
+
+/* Inclusive ns of every node, and its children's sum.  A copy of a
+ * running thread may see a child's activation closed after its parent's
+ * was read; clamping keeps what must hold: a child within its parent, the
+ * thread's top-level regions (one after the other) within the run. */
+static void node_times(const struct si_snap *s, double npt, uint64_t wall_ns, struct tw *w)
+{
+	uint64_t top_used = 0;
+	for (uint64_t id = 1; id < s->nn; id++) {
+		const struct si_snode *n = &s->nodes[id];
+		uint64_t v = to_ns(n->incl + w->xincl[id], npt);
+		uint64_t cap = n->parent ? w->incl_ns[n->parent] : wall_ns - top_used;
+		if (v > cap)
+			v = cap;
+		if (!n->parent)
+			top_used += v;
+		w->incl_ns[id] = v;
+		w->kids_ns[n->parent] += v;
 	}
-	/* Output nodes: source nodes whose parents map to one output node and
-	 * whose regions merged into one (COMDAT copies) become one node. */
-	struct onode *on = calloc(nn, sizeof *on);
-	uint64_t *omap = calloc(nn, sizeof *omap);	/* source id -> output id */
-	size_t hcap = 1024;
-	while (hcap < nn * 2)
-		hcap *= 2;
-	uint64_t *oh = calloc(hcap, sizeof *oh);	/* output ids, 0 = empty */
-	uint64_t no = 1;
-	if (!on || !omap || !oh) {
-		free(on); free(omap); free(oh);
-		free(xincl); free(xself); free(incl_ns); free(kids_ns); free(outer);
-		m->ok = 0;
-		errno = ENOMEM;
+}
+
+static uint64_t excl_ns(const struct si_snap *s, uint64_t id, double npt, const struct tw *w)
+{
+	const struct si_snode *n = &s->nodes[id];
+	if (n->recursive) {
+		int64_t self = (int64_t)(n->self + w->xself[id]);
+		uint64_t ex = to_ns(self > 0 ? (uint64_t)self : 0, npt);
+		return ex > w->incl_ns[id] ? w->incl_ns[id] : ex;
+	}
+	return w->incl_ns[id] > w->kids_ns[id] ? w->incl_ns[id] - w->kids_ns[id] : 0;
+}
+
+/* Give output node X its own copy of its loop counts (to add to). */
+static int own_loop(struct onode *x)
+{
+	if (x->own)
+		return 0;
+	struct si_loop *c = malloc(sizeof *c);
+	if (!c)
 		return -1;
-	}
-	for (uint64_t id = 1; id < nn; id++) {
-		struct si_node *n = si_node_by_id(t, id);
-		uint64_t ex;
-		if (n->id & SI_NODE_RECURSIVE) {
-			int64_t self = (int64_t)(n->self + xself[id]);
-			ex = to_ns(self > 0 ? (uint64_t)self : 0, npt);
-			if (ex > incl_ns[id])
-				ex = incl_ns[id];
-		} else
-			ex = incl_ns[id] > kids_ns[id] ? incl_ns[id] - kids_ns[id] : 0;
-		uint64_t par = omap[SI_NODE_ID(n->parent)];
+	*c = *x->loop;
+	x->loop = c;
+	x->own = 1;
+	return 0;
+}
+
+/* Output nodes: source nodes whose parents map to one output node and
+ * whose regions merged into one (COMDAT copies, a library's regions kept
+ * at dlclose and its regions after a new dlopen) become one node. */
+static void merge_nodes(const struct si_snap *s, struct rtab *rt, double npt, struct tw *w)
+{
+	for (uint64_t id = 1; id < s->nn; id++) {
+		const struct si_snode *n = &s->nodes[id];
+		uint64_t par = w->omap[n->parent];
 		uint32_t reg = rtab_get(rt, n->region)->id;
-		size_t j = (size_t)((par * 0x9E3779B97F4A7C15ull) ^ (reg * 0xC2B2AE3D27D4EB4Full)) & (hcap - 1);
+		size_t j = (size_t)((par * 0x9E3779B97F4A7C15ull) ^ (reg * 0xC2B2AE3D27D4EB4Full)) &
+			   (w->hcap - 1);
 		uint64_t o = 0;
-		for (; oh[j]; j = (j + 1) & (hcap - 1)) {
-			if (on[oh[j]].parent == par && on[oh[j]].region == reg) {
-				o = oh[j];
+		for (; w->oh[j]; j = (j + 1) & (w->hcap - 1)) {
+			if (w->on[w->oh[j]].parent == par && w->on[w->oh[j]].region == reg) {
+				o = w->oh[j];
 				break;
 			}
 		}
+		struct onode *x = &w->on[o ? o : w->no];
 		if (!o) {
-			o = no++;
-			oh[j] = o;
-			on[o].parent = par;
-			on[o].region = reg;
-			on[o].loop = n->loop;
+			o = w->no++;
+			w->oh[j] = o;
+			x->parent = par;
+			x->region = reg;
+			x->loop = n->loop;
 		} else if (n->loop) {
-			if (!on[o].loop) {
-				on[o].loop = n->loop;
-			} else {
-				if (!on[o].own) {
-					struct si_loop *c = malloc(sizeof *c);
-					if (c) {
-						*c = *on[o].loop;
-						on[o].loop = c;
-						on[o].own = 1;
-					}
-				}
-				if (on[o].own) {
-					on[o].loop->iterations += n->loop->iterations;
-					for (unsigned b = 0; b < SI_HIST_BUCKETS; b++)
-						on[o].loop->hist[b] += n->loop->hist[b];
-				}
+			if (!x->loop)
+				x->loop = n->loop;
+			else if (own_loop(x) == 0) {
+				x->loop->iterations += n->loop->iterations;
+				for (unsigned b = 0; b < SI_HIST_BUCKETS; b++)
+					x->loop->hist[b] += n->loop->hist[b];
 			}
 		}
-		on[o].calls += n->calls;
-		on[o].incl += incl_ns[id];
-		on[o].excl += ex;
-		omap[id] = o;
+		x->calls += n->calls;
+		x->incl += w->incl_ns[id];
+		x->excl += excl_ns(s, id, npt, w);
+		w->omap[id] = o;
 	}
 	/* Open loops: this entry's body starts so far, from its cell (stored
 	 * before each call in the loop), as one more entry of the histogram. */
-	for (uint32_t i = 1; i < depth; i++) {
-		struct si_node *n = stack[i].node;
-		if (n == &t->paused || !n->loop)
+	for (uint32_t i = 1; i < s->depth; i++) {
+		uint64_t id = s->frames[i].node;
+		if (id == SI_SNAP_PAUSED || !s->nodes[id].loop)
 			continue;
-		struct onode *x = &on[omap[SI_NODE_ID(n)]];
-		if (!x->own) {
-			struct si_loop *c = malloc(sizeof *c);
-			if (!c)
-				continue;
-			*c = *x->loop;
-			x->loop = c;
-			x->own = 1;
-		}
-		si_loop_count(x->loop, *si_loop_cell(t, i));
+		struct onode *x = &w->on[w->omap[id]];
+		if (own_loop(x) == 0)
+			si_loop_count(x->loop, s->frames[i].cell);
 	}
-	map_start(m, 0);
-	kint(m, "index", t->index);
-	kint(m, "tid", (uint64_t)t->tid);
-	uint64_t cpu;
-	if (thread_cpu_ns(t, finished, &cpu) == 0)
-		kint(m, "cpu_ns", cpu);
-	else
-		kraw(m, "cpu_ns", "~");
-	kraw(m, "finished", finished ? "true" : "false");
-	plain(m, "nodes");
-	seq_start(m);
+}
+
+static void emit_nodes(struct em *m, const struct tw *w)
+{
 	char buf[64];
-	for (uint64_t o = 1; o < no && m->ok; o++) {
+	for (uint64_t o = 1; o < w->no && m->ok; o++) {
+		const struct onode *x = &w->on[o];
 		map_start(m, 1);
 		kint(m, "id", o);
-		kint(m, "parent", on[o].parent);
-		kint(m, "region", on[o].region);
-		kint(m, "calls", on[o].calls);
-		kint(m, "inclusive_ns", on[o].incl);
-		kint(m, "exclusive_ns", on[o].excl);
-		if (on[o].loop) {
-			struct si_loop *l = on[o].loop;
-			kint(m, "iterations", l->iterations);
+		kint(m, "parent", x->parent);
+		kint(m, "region", x->region);
+		kint(m, "calls", x->calls);
+		kint(m, "inclusive_ns", x->incl);
+		kint(m, "exclusive_ns", x->excl);
+		if (x->loop) {
+			kint(m, "iterations", x->loop->iterations);
 			plain(m, "trip_counts");
 			map_start(m, 1);
 			for (unsigned b = 0; b < SI_HIST_BUCKETS; b++) {
-				if (!l->hist[b])
+				if (!x->loop->hist[b])
 					continue;
 				bucket_name(b, buf, sizeof buf);
 				quoted(m, buf);
-				snprintf(buf, sizeof buf, "%llu", (unsigned long long)l->hist[b]);
+				snprintf(buf, sizeof buf, "%llu", (unsigned long long)x->loop->hist[b]);
 				plain(m, buf);
 			}
 			map_end(m);
 		}
 		map_end(m);
 	}
+}
+
+static int emit_thread(struct em *m, const struct si_snap *s, struct rtab *rt,
+		       uint64_t now, double npt, uint64_t wall_ns)
+{
+	struct tw w;
+	if (tw_alloc(&w, s->nn, s->depth) < 0 ||
+	    open_times(s, s->finished ? s->end_ticks : now, &w) < 0) {
+		tw_free(&w);
+		m->ok = 0;
+		return -1;
+	}
+	node_times(s, npt, wall_ns, &w);
+	merge_nodes(s, rt, npt, &w);
+	map_start(m, 0);
+	kint(m, "index", s->index);
+	kint(m, "tid", (uint64_t)s->tid);
+	if (s->cpu_known)
+		kint(m, "cpu_ns", s->cpu_ns);
+	else
+		kraw(m, "cpu_ns", "~");
+	kraw(m, "finished", s->finished ? "true" : "false");
+	plain(m, "nodes");
+	seq_start(m);
+	emit_nodes(m, &w);
 	seq_end(m);
-	kint(m, "overflow_calls", t->overflow ? t->overflow->calls : 0);
+	kint(m, "overflow_calls", s->overflow_calls);
 	map_end(m);
-	for (uint64_t o = 1; o < no; o++)
-		if (on[o].own)
-			free(on[o].loop);
-	free(on); free(omap); free(oh);
-	free(xincl); free(xself); free(incl_ns); free(kids_ns); free(outer);
+	tw_free(&w);
 	return m->ok ? 0 : -1;
 }
 
-static int emit_profile(FILE *f, int final, int signo)
+/* Every thread's profile: copies of the live ones (LIVE, to free), the
+ * kept copies of those that ended; ALL in thread order. */
+struct snaps {
+	struct si_snap *live;
+	size_t nlive;
+	struct si_snap **all;
+	size_t nall;
+};
+
+static int snap_index_cmp(const void *a, const void *b)
 {
-	uint64_t now = si_now();
-	double tps = si_ticks_per_second();
-	double npt = 1e9 / tps;
-	uint64_t mono = si_clock_mono_ns();
-	struct em m;
-	memset(&m, 0, sizeof m);
-	m.ok = yaml_emitter_initialize(&m.e);
-	if (!m.ok) {
+	uint32_t x = (*(struct si_snap *const *)a)->index, y = (*(struct si_snap *const *)b)->index;
+	return x < y ? -1 : x > y;
+}
+
+static void snaps_free(struct snaps *ss)
+{
+	for (size_t i = 0; i < ss->nlive; i++)
+		si_snap_free(&ss->live[i]);
+	free(ss->live);
+	free(ss->all);
+}
+
+static int snaps_take(struct snaps *ss)
+{
+	size_t nl = 0, ne = 0;
+	memset(ss, 0, sizeof *ss);
+	for (struct si_thread *t = si_registry_head(); t; t = t->next)
+		nl++;
+	for (struct si_snap *s = si_exited_head(); s; s = s->next)
+		ne++;
+	ss->live = calloc(nl + 1, sizeof *ss->live);
+	ss->all = calloc(nl + ne + 1, sizeof *ss->all);
+	if (!ss->live || !ss->all) {
+		snaps_free(ss);
 		errno = ENOMEM;
 		return -1;
 	}
-	yaml_emitter_set_output_file(&m.e, f);
-	yaml_emitter_set_width(&m.e, -1);
-	yaml_emitter_set_unicode(&m.e, 1);
+	for (struct si_thread *t = si_registry_head(); t && ss->nlive < nl; t = t->next) {
+		if (si_snap_take(t, &ss->live[ss->nlive]) < 0) {
+			snaps_free(ss);
+			return -1;
+		}
+		ss->all[ss->nall++] = &ss->live[ss->nlive++];
+	}
+	for (struct si_snap *s = si_exited_head(); s && ss->nall < nl + ne; s = s->next)
+		ss->all[ss->nall++] = s;
+	qsort(ss->all, ss->nall, sizeof *ss->all, snap_index_cmp);
+	return 0;
+}
 
-	/* Regions referenced by any node, merged by identity. */
-	struct rtab rt = { calloc(1024, sizeof(struct rslot)), 1023, 0 };
-	const struct selinst_region **uniq = NULL;
-	int rc = -1;
-	if (!rt.s)
-		goto out;
-	for (struct si_thread *t = si_registry_head(); t; t = t->next)
-		for (uint64_t id = 1; id < t->nnodes; id++)
-			if (rtab_add(&rt, si_node_by_id(t, id)->region) < 0)
-				goto out;
-	uniq = malloc((rt.used + 1) * sizeof *uniq);
+/* Regions referenced by any node, merged by identity: fills RT, returns
+ * the descriptors sorted (UNIQ, *NU), or NULL. */
+static const struct selinst_region **region_table(const struct snaps *ss, struct rtab *rt,
+						  size_t *nu)
+{
+	for (size_t i = 0; i < ss->nall; i++)
+		for (uint64_t id = 1; id < ss->all[i]->nn; id++)
+			if (rtab_add(rt, ss->all[i]->nodes[id].region) < 0)
+				return NULL;
+	const struct selinst_region **uniq = malloc((rt->used + 1) * sizeof *uniq);
 	if (!uniq)
-		goto out;
-	size_t nu = 0;
-	for (size_t i = 0; i <= rt.mask; i++)
-		if (rt.s[i].r)
-			uniq[nu++] = rt.s[i].r;
-	qsort(uniq, nu, sizeof *uniq, region_cmp);
+		return NULL;
+	*nu = 0;
+	for (size_t i = 0; i <= rt->mask; i++)
+		if (rt->s[i].r)
+			uniq[(*nu)++] = rt->s[i].r;
+	qsort(uniq, *nu, sizeof *uniq, region_cmp);
 	uint32_t nid = 0;
-	for (size_t i = 0; i < nu; i++) {
+	for (size_t i = 0; i < *nu; i++) {
 		if (i > 0 && !same_region(uniq[i - 1], uniq[i]))
 			nid++;
-		rtab_get(&rt, uniq[i])->id = nid;
+		rtab_get(rt, uniq[i])->id = nid;
 	}
+	return uniq;
+}
 
+static void emit_header(struct em *m, int final, int signo, double npt, double tps,
+			uint64_t wall_ns)
+{
+	char buf[64];
+	map_start(m, 0);
+	kraw(m, "format", "selinst-profile");
+	kint(m, "version", 1);
+	kstr(m, "program", prog_path[0] ? prog_path : prog_name);
+	kstr(m, "command", command);
+	kint(m, "pid", (uint64_t)pid);
+	if (rank[0]) kraw(m, "rank", rank); else kraw(m, "rank", "~");
+	if (size[0]) kraw(m, "size", size); else kraw(m, "size", "~");
+	kstr(m, "host", host);
+	kstr(m, "start_time", start_time);
+	snprintf(buf, sizeof buf, "%.9f", (double)wall_ns / 1e9);
+	kraw(m, "wall_seconds", buf);
+	plain(m, "clock");
+	map_start(m, 0);
+	kraw(m, "source", si_clock_name());
+	snprintf(buf, sizeof buf, "%.6f", si_clock_is_tsc() ? npt : si_clock_resolution_ns());
+	kraw(m, "resolution_ns", buf);
+	kint(m, "ticks_per_second", (uint64_t)(tps + 0.5));
+	map_end(m);
+	kraw(m, "complete", final ? "true" : "false");
+	kraw(m, "overflow", __atomic_load_n(&si_overflowed, __ATOMIC_RELAXED) ? "true" : "false");
+	if (signo)
+		kint(m, "signal", (uint64_t)signo);
+}
+
+static void emit_regions(struct em *m, const struct selinst_region **uniq, size_t nu,
+			 struct rtab *rt)
+{
+	plain(m, "regions");
+	seq_start(m);
+	for (size_t i = 0; i < nu; i++) {
+		if (i > 0 && same_region(uniq[i - 1], uniq[i]))
+			continue;
+		const struct selinst_region *r = uniq[i];
+		map_start(m, 0);
+		kint(m, "id", rtab_get(rt, r)->id);
+		kstr(m, "name", r->name);
+		kraw(m, "kind", r->kind == SELINST_KIND_LOOP ? "loop" :
+			 r->kind == SELINST_KIND_MANUAL ? "manual" : "function");
+		kstr(m, "file", r->file);
+		kint(m, "line", r->line);
+		if (r->kind == SELINST_KIND_LOOP && r->function)
+			kstr(m, "function", r->function);
+		map_end(m);
+	}
+	seq_end(m);
+}
+
+/* Where the emitter's bytes go: the file, written by this process only
+ * (a child forked by a signal handler in the middle of a write shares the
+ * descriptor, and must not add the parent's buffered half to it). */
+struct sink { int fd; pid_t pid; int err; };
+
+static int sink_write(void *data, unsigned char *buf, size_t size)
+{
+	struct sink *k = data;
+	if (getpid() != k->pid) {
+		k->err = ECANCELED;
+		return 0;
+	}
+	while (size) {
+		ssize_t w = write(k->fd, buf, size);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			k->err = w < 0 ? errno : EIO;
+			return 0;
+		}
+		buf += w;
+		size -= (size_t)w;
+	}
+	return 1;
+}
+
+/* The document: copies of every thread first, then the clock, once, then
+ * the text (see snapshot.c). */
+static int emit_profile(struct sink *k, int final, int signo)
+{
+	struct snaps ss;
+	if (snaps_take(&ss) < 0)
+		return -1;
+	uint64_t now = si_now(), mono = si_clock_mono_ns();
+	double tps = si_ticks_per_second(), npt = 1e9 / tps;
+	uint64_t wall_ns = mono - start_mono;
+	struct em m;
+	memset(&m, 0, sizeof m);
+	m.ok = yaml_emitter_initialize(&m.e);
+	struct rtab rt = { calloc(1024, sizeof(struct rslot)), 1023, 0 };
+	const struct selinst_region **uniq = NULL;
+	size_t nu = 0;
+	if (!m.ok || !rt.s || !(uniq = region_table(&ss, &rt, &nu))) {
+		m.ok = 0;
+		errno = ENOMEM;
+		goto out;
+	}
+	yaml_emitter_set_output(&m.e, sink_write, k);
+	yaml_emitter_set_width(&m.e, -1);
+	yaml_emitter_set_unicode(&m.e, 1);
 	yaml_event_t e;
 	yaml_stream_start_event_initialize(&e, YAML_UTF8_ENCODING);
 	ev(&m, &e);
 	yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1);
 	ev(&m, &e);
-	map_start(&m, 0);
-	kraw(&m, "format", "selinst-profile");
-	kint(&m, "version", 1);
-	kstr(&m, "program", prog_path[0] ? prog_path : prog_name);
-	kstr(&m, "command", command);
-	kint(&m, "pid", (uint64_t)pid);
-	if (rank[0]) kraw(&m, "rank", rank); else kraw(&m, "rank", "~");
-	if (size[0]) kraw(&m, "size", size); else kraw(&m, "size", "~");
-	kstr(&m, "host", host);
-	kstr(&m, "start_time", start_time);
-	char buf[64];
-	snprintf(buf, sizeof buf, "%.9f", (double)(mono - start_mono) / 1e9);
-	kraw(&m, "wall_seconds", buf);
-	plain(&m, "clock");
-	map_start(&m, 0);
-	kraw(&m, "source", si_clock_name());
-	snprintf(buf, sizeof buf, "%.6f", si_clock_is_tsc() ? npt : si_clock_resolution_ns());
-	kraw(&m, "resolution_ns", buf);
-	kint(&m, "ticks_per_second", (uint64_t)(tps + 0.5));
-	map_end(&m);
-	kraw(&m, "complete", final ? "true" : "false");
-	kraw(&m, "overflow", __atomic_load_n(&si_overflowed, __ATOMIC_RELAXED) ? "true" : "false");
-	if (signo)
-		kint(&m, "signal", (uint64_t)signo);
-	plain(&m, "regions");
-	seq_start(&m);
-	for (size_t i = 0; i < nu; i++) {
-		if (i > 0 && same_region(uniq[i - 1], uniq[i]))
-			continue;
-		const struct selinst_region *r = uniq[i];
-		map_start(&m, 0);
-		kint(&m, "id", rtab_get(&rt, r)->id);
-		kstr(&m, "name", r->name);
-		kraw(&m, "kind", r->kind == SELINST_KIND_LOOP ? "loop" :
-			 r->kind == SELINST_KIND_MANUAL ? "manual" : "function");
-		kstr(&m, "file", r->file);
-		kint(&m, "line", r->line);
-		if (r->kind == SELINST_KIND_LOOP && r->function)
-			kstr(&m, "function", r->function);
-		map_end(&m);
-	}
-	seq_end(&m);
+	emit_header(&m, final, signo, npt, tps, wall_ns);
+	emit_regions(&m, uniq, nu, &rt);
 	plain(&m, "threads");
 	seq_start(&m);
-	for (struct si_thread *t = si_registry_head(); t && m.ok; t = t->next)
-		if (emit_thread(&m, t, &rt, now, npt) < 0)
-			break;
+	for (size_t i = 0; i < ss.nall && m.ok; i++)
+		emit_thread(&m, ss.all[i], &rt, now, npt, wall_ns);
 	seq_end(&m);
 	/* The end marker, always the last line: a reader refuses a profile
 	 * without it, so a copy cut at a line break is not taken as whole. */
@@ -765,24 +881,127 @@ static int emit_profile(FILE *f, int final, int signo)
 	ev(&m, &e);
 	if (m.ok && !yaml_emitter_flush(&m.e))
 		m.ok = 0;
-	rc = m.ok ? 0 : -1;
-	if (rc < 0 && !errno)
-		errno = EIO;
+	if (!m.ok)
+		errno = k->err ? k->err : errno ? errno : EIO;
 out:
-	if (rc < 0 && !errno)
-		errno = ENOMEM;
 	yaml_emitter_delete(&m.e);
 	free(rt.s);
 	free(uniq);
-	return rc;
+	snaps_free(&ss);
+	return m.ok ? 0 : -1;
+}
+
+/* ---- the file ----------------------------------------------------------- */
+
+int si_output_is_ours(void)
+{
+	return getpid() == pid;
+}
+
+/* PATH with symbolic links at its last component followed, into OUT: a
+ * link at the output path is written through (its target replaced), not
+ * replaced by a regular file.  -1 with errno set. */
+static int follow_links(const char *path, char *out, size_t n)
+{
+	if (strlen(path) >= n) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(out, path);
+	for (int hops = 0; hops < 40; hops++) {
+		struct stat st;
+		char link[PATH_MAX];
+		if (lstat(out, &st) != 0 || !S_ISLNK(st.st_mode))
+			return 0;
+		ssize_t k = readlink(out, link, sizeof link - 1);
+		if (k < 0)
+			return 0;
+		link[k] = 0;
+		char *slash = strrchr(out, '/');
+		size_t dirlen = link[0] == '/' || !slash ? 0 : (size_t)(slash - out) + 1;
+		if (dirlen + (size_t)k >= n) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(out + dirlen, link, (size_t)k + 1);
+	}
+	errno = ELOOP;
+	return -1;
+}
+
+/* Temporary files are "<name>.tmp.<host>.<pid>.<n>" beside the profile:
+ * what they are and whose.  <name> is cut so that the whole fits NAME_MAX
+ * whatever the pid and counter (a valid 255-byte profile name works).
+ * Writes "<dir>/<cut name>.tmp.<host>." to OUT; its length, 0 if too long. */
+static size_t temp_prefix(char *out, size_t n, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	size_t baselen = strlen(path + dirlen);
+	size_t tail = strlen(".tmp.") + strlen(host) + 1 + 10 + 1 + 10;
+	size_t keep = NAME_MAX > tail + 1 ? NAME_MAX - tail : 1;
+	if (baselen > keep)
+		baselen = keep;
+	int k = snprintf(out, n, "%.*s%.*s.tmp.%s.", (int)dirlen, path, (int)baselen,
+			 path + dirlen, host);
+	return k < 0 || (size_t)k >= n ? 0 : (size_t)k;
+}
+
+/* Temporary files of PATH left by processes of this host that died while
+ * writing (SIGKILL, power loss): removed at the next final write. */
+static void remove_stale_temps(const char *path)
+{
+	char prefix[PATH_MAX];
+	size_t pl = temp_prefix(prefix, sizeof prefix, path);
+	if (!pl)
+		return;
+	char *slash = strrchr(prefix, '/');
+	const char *base = slash ? slash + 1 : prefix;
+	if (slash)
+		*slash = 0;
+	DIR *d = opendir(slash ? (prefix[0] ? prefix : "/") : ".");
+	if (!d)
+		return;
+	size_t bl = strlen(base);
+	for (struct dirent *e; (e = readdir(d));) {
+		int p, end = 0;
+		unsigned c;
+		if (strncmp(e->d_name, base, bl) ||
+		    sscanf(e->d_name + bl, "%d.%u%n", &p, &c, &end) != 2 || e->d_name[bl + end] ||
+		    p <= 0 || p == pid)
+			continue;
+		if (kill(p, 0) != 0 && errno == ESRCH)
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
+/* Open the temporary file (or PATH itself when it is not a regular file:
+ * a FIFO, /dev/stdout, a terminal; renaming over it would replace it). */
+static int open_output(const char *path, char *tmp, size_t n, int *direct)
+{
+	struct stat st;
+	*direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+	if (*direct)
+		return open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	size_t pl = temp_prefix(tmp, n, path);
+	if (!pl || (size_t)snprintf(tmp + pl, n - pl, "%d.%u", (int)getpid(),
+				    __atomic_fetch_add(&dump_counter, 1, __ATOMIC_RELAXED)) >= n - pl) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 }
 
 /* Write the profile to PATH (NULL: the normal path).  Errors go to stderr
- * with the path and the reason; returns 0 or -1 with errno set. */
+ * with the path and the reason; returns 0 or -1 with errno set.  errno is
+ * kept otherwise. */
 int si_write_profile(const char *path, int final, int from_signal, int signo)
 {
-	char pbuf[PATH_MAX], tmp[PATH_MAX + 64];
-	int saved = errno, keep_earlier = 0;
+	char pbuf[PATH_MAX], target[PATH_MAX], tmp[PATH_MAX + 64];
+	int saved = errno, direct = 0, rc = -1, err = 0, keep_earlier = 0;
+	if (!si_output_is_ours())
+		return 0;	/* a vfork child: the parent's memory, not ours */
 	if (!path) {
 		if (output_path(pbuf, sizeof pbuf, &keep_earlier) < 0) {
 			fprintf(stderr, "selinst: cannot write profile: SELINST_OUTPUT too long\n");
@@ -791,43 +1010,36 @@ int si_write_profile(const char *path, int final, int from_signal, int signo)
 		}
 		path = pbuf;
 	}
-	snprintf(tmp, sizeof tmp, "%s.tmp.%d.%u", path, (int)getpid(),
-		 __atomic_fetch_add(&dump_counter, 1, __ATOMIC_RELAXED));
-	/* Not a regular file (a FIFO, /dev/stdout, a terminal): write into it
-	 * directly; renaming over it would replace the special file. */
-	struct stat st;
-	int direct = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-	int locked = !from_signal;
-	if (locked)
-		si_registry_lock();
-	int fd = direct ? open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY) :
-			  open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	int rc = -1, err = 0;
+	int locked = si_registry_lock(from_signal ? 2000 : -1);
+	int fd = follow_links(path, target, sizeof target) < 0 ? -1 :
+		 open_output(target, tmp, sizeof tmp, &direct);
 	if (fd < 0) {
 		err = errno;
 		goto done;
 	}
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		err = errno;
-		close(fd);
-		if (!direct)
-			unlink(tmp);
-		goto done;
-	}
+	struct sink k = { fd, getpid(), 0 };
 	errno = 0;
-	rc = emit_profile(f, final, signo);
+	rc = emit_profile(&k, final, signo);
 	err = errno;
-	if (fclose(f) != 0 && rc == 0) {
+	if (getpid() != k.pid) {
+		/* A signal handler forked during the write and this is the
+		 * child: the file and the lock are the parent's. */
+		close(fd);
+		errno = ECANCELED;
+		return -1;
+	}
+	if (close(fd) != 0 && rc == 0) {
 		rc = -1;
 		err = errno;
 	}
-	if (!direct && rc == 0 && place_profile(tmp, path, keep_earlier) != 0) {
+	if (!direct && rc == 0 && place_profile(tmp, target, keep_earlier) != 0) {
 		rc = -1;
 		err = errno;
 	}
 	if (!direct && rc != 0)
 		unlink(tmp);
+	if (!direct && rc == 0 && final && !from_signal)
+		remove_stale_temps(target);
 done:
 	if (locked)
 		si_registry_unlock();

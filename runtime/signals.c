@@ -3,7 +3,8 @@
  * signals (flush, then die of the signal as if we were not there).
  *
  * exit() / return from main: an atexit handler registered at start-up
- * writes the profile; regions still open are counted up to that moment.
+ * writes the profile (the static library: its last destructor); regions
+ * still open are counted up to that moment.
  * Signals whose default action ends the process (SIGSEGV, SIGABRT, SIGTERM,
  * SIGBUS, SIGFPE, SIGILL, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU,
  * SIGXFSZ): at start-up a handler is installed only for those whose
@@ -27,16 +28,32 @@ static int in_fatal;
 
 void si_at_exit(void)
 {
-	if (si_final_written)
+	/* A vfork child that calls exit() shares the parent's memory: it
+	 * must not write, nor mark the profile written. */
+	if (si_final_written || !si_output_is_ours())
 		return;
 	si_final_written = 1;
 	si_write_profile(NULL, 1, 0, 0);
 }
 
+#ifdef SI_STATIC
+/* In a static program, atexit handlers run before the program's own
+ * destructor functions (.fini_array), which would then be missing from
+ * the profile.  The final write is the last destructor instead: priority
+ * 101 is the lowest the linker sorts, run after every unprioritised one.
+ * (With the shared library, the atexit handler runs when libc finalizes
+ * libselinst.so, after the program's destructors: nothing to do.) */
+__attribute__((destructor(101))) static void final_write(void)
+{
+	si_at_exit();
+}
+#endif
+
 static void on_fatal(int sig)
 {
 	int saved = errno;
-	if (!__atomic_exchange_n(&in_fatal, 1, __ATOMIC_ACQ_REL) && !si_final_written) {
+	if (si_output_is_ours() && !__atomic_exchange_n(&in_fatal, 1, __ATOMIC_ACQ_REL) &&
+	    !si_final_written) {
 		si_final_written = 1;
 		si_write_profile(NULL, 1, 1, sig);
 	}

@@ -2,9 +2,12 @@
  * thread.c - per-thread profiles and the registry of all threads.
  *
  * A thread's profile is created by its first hook (the only time a lock is
- * taken: the registry mutex) and is never freed, so threads that ended,
- * detached threads and OpenMP pool threads are all still there when the
- * profile is written.  Tree nodes, the region stack and the child index are
+ * taken: the registry lock).  When the thread ends, its profile is copied
+ * into a compact struct si_snap kept on the exited list, and its struct
+ * si_thread (stack, index, node blocks) goes to a pool that the next new
+ * thread takes from: threads that ended, detached threads and OpenMP pool
+ * threads are all in the profile, and a program that starts 30,000
+ * short threads keeps 30,000 small copies, not 30,000 live structures.  Tree nodes, the region stack and the child index are
  * carved out of mmap'd memory, never malloc, so that hooks stay
  * async-signal-safe.  Also here: fork handling (the child starts afresh)
  * and the thread-exit destructor that closes a dying thread's regions.
@@ -23,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 
@@ -39,9 +43,18 @@ const struct selinst_region si_root_region = {
 int si_overflowed;
 int si_started;
 
-static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The registry lock: 0, or the pthread_self() of its holder, set by one
+ * compare-and-swap.  A signal handler that interrupts the holder sees its
+ * own thread there, with no window between taking the lock and naming
+ * the owner (a mutex plus an owner field has one: a fork from a handler
+ * there deadlocked).  Waiting sleeps 20 us at a time: the lock is taken
+ * only by a thread's first hook, a thread's end, a write and dlclose. */
+static unsigned long reg_word;
 static struct si_thread *reg_head, **reg_tail = &reg_head;
 static uint32_t reg_count;
+static struct si_snap *exited_head, **exited_tail = &exited_head;
+static struct si_thread *pool;	/* structures of ended threads, for reuse */
+static int fork_locked;
 static pthread_key_t exit_key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static uint64_t max_nodes = 1u << 22;
@@ -75,15 +88,66 @@ static void restore_signals(const sigset_t *old)
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
-void si_registry_lock(void) { pthread_mutex_lock(&reg_lock); }
-void si_registry_unlock(void) { pthread_mutex_unlock(&reg_lock); }
+static int held_by_me(void)
+{
+	return __atomic_load_n(&reg_word, __ATOMIC_ACQUIRE) == (unsigned long)pthread_self();
+}
+
+int si_registry_lock(int wait_ms)
+{
+	unsigned long me = (unsigned long)pthread_self();
+	if (held_by_me())
+		return 0;
+	const struct timespec pause = { 0, 20000 };
+	for (long waited_us = 0;; waited_us += 20) {
+		unsigned long free_word = 0;
+		if (__atomic_compare_exchange_n(&reg_word, &free_word, me, 0,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return 1;
+		if (wait_ms >= 0 && waited_us >= (long)wait_ms * 1000)
+			return 0;
+		nanosleep(&pause, NULL);
+	}
+}
+
+void si_registry_unlock(void)
+{
+	__atomic_store_n(&reg_word, 0, __ATOMIC_RELEASE);
+}
+
 struct si_thread *si_registry_head(void) { return reg_head; }
+struct si_snap *si_exited_head(void) { return exited_head; }
+
+/* Take T off the registry, keep its copy S on the exited list and give T
+ * to the pool.  Under the registry lock. */
+static void retire(struct si_thread *t, struct si_snap *s)
+{
+	struct si_thread **pp = &reg_head;
+	while (*pp && *pp != t)
+		pp = &(*pp)->next;
+	if (!*pp)
+		return;
+	*pp = t->next;
+	if (reg_tail == &t->next)
+		reg_tail = pp;
+	*exited_tail = s;
+	exited_tail = &s->next;
+	t->next = pool;
+	pool = t;
+}
 
 /* Thread exit: close what the thread left open (pthread_exit from inside a
- * region, a cancelled thread) at the time it ended. */
+ * region, a cancelled thread) at the time it ended, then keep a copy and
+ * recycle the rest.  Signals are blocked meanwhile: a handler's hook would
+ * need the registry lock held here.  Hooks that run after this, in other
+ * keys' destructors, find no profile and start a new one. */
 static void thread_exit(void *arg)
 {
 	struct si_thread *t = arg;
+	sigset_t all, old;
+	int saved = errno;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	uint64_t now = si_now();
 	t->in_hook = 1;
 	si_pop_to(t, 1, now);
@@ -95,20 +159,38 @@ static void thread_exit(void *arg)
 	}
 	__atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
 	/* The child cache (64 KiB) is not needed any more: give its pages
-	 * back (they read as empty slots should a later destructor run
-	 * instrumented code). */
-	int saved = errno;
-	madvise(t->cache, sizeof t->cache, MADV_DONTNEED);
+	 * back (they read as empty slots when the structure is reused, or
+	 * should a later destructor run instrumented code). */
+	if (madvise(t->cache, sizeof t->cache, MADV_DONTNEED) != 0)
+		memset(t->cache, 0, sizeof t->cache);
+	struct si_snap *s = malloc(sizeof *s);
+	int locked = si_registry_lock(-1);
+	if (s && si_snap_take(t, s) == 0) {
+		retire(t, s);
+		si_self = &si_nothread;
+	} else {
+		free(s);	/* out of memory: the thread stays as it is */
+		t->in_hook = 0;
+	}
+	if (locked)
+		si_registry_unlock();
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	errno = saved;
-	t->in_hook = 0;
 }
 
 static void after_fork_child(void) { si_after_fork_child(); }
-static void before_fork(void) { pthread_mutex_lock(&reg_lock); }
-static void after_fork_parent(void) { pthread_mutex_unlock(&reg_lock); }
+/* A fork from a signal handler that interrupted this thread while it held
+ * the lock (a dump) goes on without it: waiting would never end. */
+static void before_fork(void) { fork_locked = si_registry_lock(-1); }
+static void after_fork_parent(void)
+{
+	if (fork_locked)
+		si_registry_unlock();
+}
 
 static void global_init_once(void)
 {
+	int saved = errno;
 	si_clock_init();
 	const char *e = getenv("SELINST_MAX_NODES");
 	if (e && *e) {
@@ -126,9 +208,12 @@ static void global_init_once(void)
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 	si_output_init();
 	si_signals_init();
-	atexit(si_at_exit);
+#ifndef SI_STATIC
+	atexit(si_at_exit);	/* static library: signals.c's last destructor */
+#endif
 	__atomic_store_n(&si_started, 1, __ATOMIC_RELEASE);
 	si_clock_publish();
+	errno = saved;
 }
 
 void si_global_init(void)
@@ -181,14 +266,56 @@ int si_grow_stack(struct si_thread *t)
 	return grow_stack_to(t, t->cap * 2);
 }
 
+/* A structure from the pool, made as new: its node blocks, stack, child
+ * index, cells and manual-name cache stay allocated and are cleared as far
+ * as they were used (the loops in its arena were copied at exit). */
+static void reset_thread(struct si_thread *t)
+{
+	for (uint64_t id = 1; id < t->nnodes; id++)
+		memset(si_node_by_id(t, id), 0, sizeof(struct si_node));
+	if (t->hash) {
+		memset(t->hash->slot, 0, (t->hash->mask + 1) * sizeof t->hash->slot[0]);
+		t->hash->used = 0;
+	}
+	/* The child cache was given back at thread exit: it reads as empty. */
+	if (t->manual)
+		memset(t->manual, 0, t->manual_cap * sizeof *t->manual);
+	t->manual_used = 0;
+	if (t->arena_base) {
+		memset(t->arena_base, 0, (size_t)(t->arena - t->arena_base));
+		t->arena = t->arena_base;
+	}
+	memset(&t->root, 0, sizeof t->root);
+	memset(&t->paused, 0, sizeof t->paused);
+	t->overflow = NULL;
+	t->next = NULL;
+	t->finished = 0;
+	t->end_ticks = 0;
+	t->spare_cell = 0;
+	si_set_depth(t, 1);
+	t->in_hook = 0;
+}
+
 static struct si_thread *new_thread(void)
 {
-	struct si_thread *t = si_mmap(sizeof *t);
-	if (!t)
-		return NULL;
+	struct si_thread *t = NULL;
+	int locked = si_registry_lock(-1);
+	if (pool) {
+		t = pool;
+		pool = t->next;
+	}
+	if (locked)
+		si_registry_unlock();
+	if (t) {
+		reset_thread(t);
+	} else {
+		t = si_mmap(sizeof *t);
+		if (!t)
+			return NULL;
+		if (!grow_stack_to(t, 256))
+			return NULL;
+	}
 	t->max_nodes = max_nodes;
-	if (!grow_stack_to(t, 256))
-		return NULL;
 	t->root.id = 0;
 	t->root.mru = &si_no_child;
 	t->paused.mru = &si_no_child;
@@ -211,13 +338,19 @@ struct si_thread *si_thread_init(void)
 	si_global_init();
 	if (si_thread_get())
 		return si_self;	/* created by a nested call during init */
-	struct si_thread *t = new_thread();
-	if (!t)
+	/* A signal handler's hook while this thread holds the lock (writing a
+	 * dump): not counted. */
+	if (held_by_me())
 		return NULL;
 	int saved = errno;
-	pthread_mutex_lock(&reg_lock);
+	struct si_thread *t = new_thread();
+	errno = saved;
+	if (!t)
+		return NULL;
+	int locked = si_registry_lock(-1);
 	register_thread(t);
-	pthread_mutex_unlock(&reg_lock);
+	if (locked)
+		si_registry_unlock();
 	si_self = t;
 	pthread_setspecific(exit_key, t);
 	errno = saved;
@@ -322,6 +455,7 @@ void *si_arena_alloc(struct si_thread *t, size_t need)
 			return NULL;
 		}
 		t->arena_end = t->arena + sz;
+		t->arena_base = t->arena;
 	}
 	void *p = t->arena;
 	t->arena += need;
@@ -359,7 +493,8 @@ static struct si_node *alloc_node(struct si_thread *t, const struct selinst_regi
 	n->parent = parent;
 	n->mru = &si_no_child;
 	n->id = (uint32_t)id;
-	t->nnodes = id + 1;
+	/* Release: a writer copying this thread reads whole nodes below it. */
+	__atomic_store_n(&t->nnodes, id + 1, __ATOMIC_RELEASE);
 	return n;
 }
 
@@ -433,7 +568,11 @@ struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
  * come); they get fresh nodes with zero calls, timed from the fork. */
 void si_after_fork_child(void)
 {
-	pthread_mutex_init(&reg_lock, NULL);
+	reg_word = 0;	/* the child's one thread holds nothing */
+	exited_head = NULL;	/* the parent's; the child starts afresh */
+	exited_tail = &exited_head;
+	pool = NULL;
+	si_control_after_fork();
 	si_forked_child = 1;
 	si_output_after_fork();
 	si_final_written = 0;

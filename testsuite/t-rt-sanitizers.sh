@@ -8,6 +8,17 @@ src=("$SELINST_ROOT"/runtime/*.c)
 sancc() { san=$1; out=$2; shift 2
 	gcc -O1 -g -std=gnu11 -fsanitize=$san -fno-omit-frame-pointer -I"$SELINST_ROOT/include" \
 		-I"$SELINST_ROOT/runtime" -I"$RT" "${src[@]}" "$@" -lyaml -pthread -o "$out"; }
+# sanplug SAN OUT PROGRAM.c...: the program's units built by the plugin,
+# the runtime's without it, all with the sanitizer.
+sanplug() { san=$1; out=$2; shift 2; objs=()
+	for c in "$@"; do
+		gcc -O1 -g -std=gnu11 -fsanitize=$san -fno-omit-frame-pointer $SI_CFLAGS \
+			-fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0 \
+			-c "$c" -o "$(basename "$c" .c).o" || return 1
+		objs+=("$(basename "$c" .c).o")
+	done
+	sancc $san "$out" "${objs[@]}" -ldl; }
+bash $T/programs/gen_funcs.sh 50 > funcs.c
 echo 'int main(void){return 0;}' > probe.c
 sancc thread probe probe.c 2>/dev/null && ./probe || skip "ThreadSanitizer not usable here"
 
@@ -30,6 +41,20 @@ for san in thread address; do
 	[ $rc = 5 ] || { cat err.txt; fail "exits exit under $san: status $rc"; }
 	pcheck exits.prof 'assert calls("c") == 1'
 	grep -q 'Sanitizer' err.txt && { cat err.txt; fail "$san report"; }
+	sanplug $san race $T/programs/write_race.c funcs.c || fail "compile write_race ($san)"
+	for mode in nodes nested term; do
+		want=0; [ $mode = term ] && want=143
+		( ./race $mode 200 > /dev/null 2> err.txt ); rc=$?
+		[ $rc = $want ] || { cat err.txt; fail "write_race $mode under $san: status $rc"; }
+		grep -q 'Sanitizer' err.txt && { cat err.txt; fail "write_race $mode: $san report"; }
+		pcheck race.prof 'consistent(); assert p["complete"] is True'
+	done
+	if [ $san = thread ]; then	# it also checks that handlers keep errno
+		sanplug $san sigwork $T/programs/signal_work.c funcs.c || fail "compile signal_work"
+		./sigwork > out.txt 2> err.txt || { cat err.txt; fail "signal_work under $san"; }
+		expect_eq "signal_work output" ok "$(cat out.txt)"
+		pcheck sigwork.prof 'consistent(); assert p["complete"] is True'
+	fi
 	echo "$san: clean"
 done
 exit 0

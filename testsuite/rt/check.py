@@ -6,6 +6,7 @@ invariants every profile must keep, then run PYTHON-CODE (assertions) with:
   nodes(n)   list of (thread, node) for regions named n
   rid(n)     region id of name n
   path(t, node) tuple of region names from the root
+  consistent() the times hold together (see below)
 """
 import sys, yaml
 
@@ -58,6 +59,22 @@ def calls(name):
 
 def rid(name):
     return [r["id"] for r in p["regions"] if r["name"] == name][0]
+
+def consistent():
+    """Each node within its parent, exclusive within inclusive, and each
+    thread's top-level regions (one after another) within the run."""
+    wall = p["wall_seconds"] * 1e9
+    for t in p["threads"]:
+        tb = byid[t["index"]]
+        top = 0
+        for n in t["nodes"]:
+            par = tb.get(n["parent"])
+            assert n["exclusive_ns"] <= n["inclusive_ns"], ("exclusive above inclusive", n)
+            if par:
+                assert n["inclusive_ns"] <= par["inclusive_ns"], ("child above parent", n, par)
+            else:
+                top += n["inclusive_ns"]
+        assert top <= wall, ("thread's top-level regions above the run", t["index"], top, wall)
 
 if len(sys.argv) > 2:
     exec(sys.argv[2], globals())

@@ -1,0 +1,34 @@
+#!/bin/bash
+# fork() in a signal handler that interrupts selinst_dump or the final
+# write (issue 11, H): a 200 us timer forks during 20 dumps and during the
+# exit-time write.  That deadlocked in the pthread_atfork handler (the
+# registry lock already held by the same thread).  Output and exit status
+# as the plain build's, no hang, both profiles whole with exact counts.
+. "$(dirname "$0")/lib.sh"
+. "$T/rt/rt.sh"
+bash $T/programs/gen_funcs.sh 100 > funcs.c
+F="-fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0"
+si_cc -O2 $F $T/programs/fork_in_handler.c funcs.c -o fih || fail "compile"
+gcc -O2 $T/programs/fork_in_handler.c funcs.c -o plain || fail "compile plain"
+./plain 20 > plain.out; prc=$?
+for run in 1 2; do
+	rm -f *.prof*
+	timeout 60 ./fih 20 > out.txt 2> err.txt; rc=$?
+	[ $rc = 124 ] && fail "run $run: hung (deadlock)"
+	[ $rc = $prc ] || { cat err.txt; fail "run $run: exit status $rc, plain build $prc"; }
+	cmp -s plain.out out.txt || fail "run $run: output differs: $(cat out.txt)"
+	[ -s err.txt ] && fail "run $run: stderr: $(cat err.txt)"
+	expect_eq "run $run: files" "fih.prof snap.prof" "$(ls | grep prof | tr '\n' ' ' | sed 's/ $//')"
+	for f in fih.prof snap.prof; do
+		pcheck $f "
+import re
+consistent()
+assert p['complete'] is ('$f' == 'fih.prof')
+fcalls = sum(n['calls'] for t in p['threads'] for n in t['nodes']
+             if re.fullmatch(r'f[0-9]+', regions[n['region']]['name']))
+assert fcalls == 3 * 4000, fcalls
+assert len(p['threads']) == 1
+"
+	done
+done
+exit 0
