@@ -108,48 +108,85 @@ static bool same_source_location(gimple *a, gimple *b)
 	       && (x.file == y.file || (x.file && y.file && !strcmp(x.file, y.file)));
 }
 
-/* Is exit block B a later part of a top-tested loop's condition, as the
- * second test of "while (a && b)": a side-effect-free block ending in a
- * condition from the header test's own source expression, reached only
- * from the header or another such block?  Leaving from there, the body
- * did not start either. */
-static bool continues_header_test(basic_block b, class loop *loop)
+/* Is B a later part of LOOP's header test, as the second test of
+ * "while (a && b)" or "while (a || b)" (GCC folds the latter into one test
+ * when optimizing, not at -O0): a side-effect-free block ending in a
+ * condition, reached only from the header or other such parts, and either
+ * laid out after the header (the C and C++ front ends put a loop's whole
+ * test after its body, and blocks are numbered in layout order this early)
+ * or from the header test's own source expression.  Leaving from there,
+ * the body did not start either. */
+static bool continues_header_test(basic_block b, class loop *loop, int depth = 0)
 {
 	gimple *head_test = SELINST_LAST_STMT(loop->header);
-	for (int steps = 0; b != loop->header; steps++) {
-		gimple *test = SELINST_LAST_STMT(b);
-		if (steps > 16 || !single_pred_p(b) || !test
-		    || gimple_code(test) != GIMPLE_COND || !located(test)
-		    || !located(head_test) || !same_source_location(test, head_test))
-			return false;
-		for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi);
-		     gsi_next(&gsi)) {
-			gimple *stmt = gsi_stmt(gsi);
-			if (gimple_has_side_effects(stmt) || gimple_vdef(stmt))
-				return false;
-		}
-		b = single_pred(b);
-		if (!flow_bb_inside_loop_p(loop, b))
+	gimple *test = SELINST_LAST_STMT(b);
+	if (b == loop->header || depth > 16 || !flow_bb_inside_loop_p(loop, b)
+	    || !test || gimple_code(test) != GIMPLE_COND)
+		return false;
+	bool after_header = (lang_GNU_C() || lang_GNU_CXX())
+			    && b->index > loop->header->index;
+	if (!after_header && !(located(test) && located(head_test)
+			       && same_source_location(test, head_test)))
+		return false;
+	for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi)) {
+		gimple *stmt = gsi_stmt(gsi);
+		if (gimple_has_side_effects(stmt) || gimple_vdef(stmt))
 			return false;
 	}
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, b->preds)
+		if (e->src != loop->header && !continues_header_test(e->src, loop, depth + 1))
+			return false;
 	return true;
 }
 
-/* Is the header an exiting test laid out after some of the loop's body?
- * The C and C++ front ends put a while or for loop's test after its body
- * (the entry jumps to it), so this is a top-tested loop even when the
- * test has side effects, as in "while (len--)".  Blocks are numbered in
- * layout order this early. */
-static bool test_laid_out_last(class loop *loop)
+/* Does LOOP's test (its header's condition, with its later parts) exit? */
+static bool test_exits(class loop *loop)
 {
 	gimple *last = SELINST_LAST_STMT(loop->header);
-	if (!last || gimple_code(last) != GIMPLE_COND || !exits_loop(loop->header, loop))
+	if (!last || gimple_code(last) != GIMPLE_COND)
 		return false;
+	if (exits_loop(loop->header, loop))
+		return true;
+	basic_block *body = get_loop_body(loop);
+	bool exits = false;
+	for (unsigned i = 0; i < loop->num_nodes && !exits; i++)
+		exits = exits_loop(body[i], loop) && continues_header_test(body[i], loop);
+	free(body);
+	return exits;
+}
+
+/* Is the header an exiting test that comes after some of the loop's body,
+ * in layout or in the source?  The C and C++ front ends lay a while or for
+ * loop's test out after its body (the entry jumps to it), so this is a
+ * top-tested loop even when the test has side effects, as in "while
+ * (len--)"; a loop made of gotos that jumps into its test ("goto test;
+ * body: ...; test: if (k) goto body;") has its test after its body in the
+ * source, which stays so when CFG cleanup reorders blocks above -O0. */
+static bool test_laid_out_last(class loop *loop)
+{
+	if (!test_exits(loop))
+		return false;
+	gimple *last = SELINST_LAST_STMT(loop->header);
+	expanded_location t = expand_location(gimple_location(last));
 	basic_block *body = get_loop_body(loop);
 	bool before = false;
-	for (unsigned i = 0; i < loop->num_nodes; i++)
-		if (body[i]->index < loop->header->index)
+	for (unsigned i = 0; i < loop->num_nodes && !before; i++) {
+		basic_block b = body[i];
+		if (b->index < loop->header->index)
 			before = true;
+		if (b == loop->header || continues_header_test(b, loop) || !located(last))
+			continue;
+		for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi) && !before;
+		     gsi_next(&gsi)) {
+			gimple *stmt = gsi_stmt(gsi);
+			if (is_gimple_debug(stmt) || !located(stmt))
+				continue;
+			expanded_location x = expand_location(gimple_location(stmt));
+			before = x.file && t.file && !strcmp(x.file, t.file) && x.line < t.line;
+		}
+	}
 	free(body);
 	return before;
 }
@@ -192,7 +229,7 @@ static location_t loop_location(class loop *loop)
 	gimple *last = SELINST_LAST_STMT(loop->header);
 	bool header_exits = located(last) && gimple_code(last) == GIMPLE_COND
 			    && exits_loop(loop->header, loop);
-	if (header_exits && loop_is_top_tested(loop))
+	if (located(last) && loop_is_top_tested(loop))
 		return gimple_location(last);
 	/* A do-while: one block, past forwarders (which at -O0 also join
 	 * several paths), leads back to the header and ends in the test. */
@@ -334,77 +371,6 @@ struct counted_loop {
 	bool test_header;
 };
 
-/* Can a call to FN (flags FLAGS) leave its caller other than by
- * returning (longjmp, exit)?  Our hooks, const or pure functions and
- * builtins that return cannot; nor can a function of this unit whose own
- * calls all cannot (a leaf helper: after inlining, a store before its
- * call would sit in the hot loop for nothing).  Functions elsewhere,
- * interposable ones and indirect calls may.  The unit's functions are
- * classified once, as a least fixed point over the call graph. */
-static hash_set<cgraph_node *> *may_leave;	/* functions whose calls may */
-
-static bool call_target_may_leave(tree fn, int flags);
-
-static bool node_may_leave_directly(cgraph_node *node)
-{
-	return !node->definition || node->get_availability() < AVAIL_AVAILABLE
-	       || node->indirect_calls;
-}
-
-static void classify_functions(void)
-{
-	may_leave = new hash_set<cgraph_node *>;
-	cgraph_node *node;
-	FOR_EACH_FUNCTION(node)
-		if (node_may_leave_directly(node->ultimate_alias_target()))
-			may_leave->add(node);
-	for (bool changed = true; changed; ) {
-		changed = false;
-		FOR_EACH_FUNCTION(node) {
-			if (may_leave->contains(node))
-				continue;
-			for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
-				int flags = e->call_stmt ? gimple_call_flags(e->call_stmt)
-							 : flags_from_decl_or_type(e->callee->decl);
-				if (call_target_may_leave(e->callee->decl, flags)) {
-					may_leave->add(node);
-					changed = true;
-					break;
-				}
-			}
-		}
-	}
-}
-
-static bool call_target_may_leave(tree fn, int flags)
-{
-	if ((flags & (ECF_CONST | ECF_PURE)) && !(flags & ECF_LOOPING_CONST_OR_PURE))
-		return false;
-	if (!fn)
-		return true;		/* indirect */
-	if (DECL_NAME(fn) && startswith(IDENTIFIER_POINTER(DECL_NAME(fn)), "__selinst_"))
-		return false;
-	if (flags & ECF_NORETURN)
-		return true;
-	if (fndecl_built_in_p(fn, BUILT_IN_NORMAL))
-		return false;
-	cgraph_node *node = cgraph_node::get(fn);
-	if (!node)
-		return true;
-	node = node->ultimate_alias_target();
-	if (!may_leave)
-		classify_functions();	/* the pass runs once and makes no functions */
-	return may_leave->contains(node);
-}
-
-/* May call S leave the loop without coming back through it? */
-static bool call_may_not_return_here(gimple *s)
-{
-	if (!is_gimple_call(s) || gimple_call_internal_p(s))
-		return false;
-	return call_target_may_leave(gimple_call_fndecl(s), gimple_call_flags(s));
-}
-
 /* "*CELL = COUNT" (the cell comes from the enter hook: it never traps). */
 static gimple *count_store(tree cell, tree count)
 {
@@ -413,44 +379,58 @@ static gimple *count_store(tree cell, tree count)
 	return gimple_build_assign(mem, count);
 }
 
-/* Before each such call in block B of LOOP, "*CELL = count": the entry's
- * body starts so far (NEXT, one less in a top-tested loop's header test),
- * which the runtime takes if the loop is left without its exit hook.  A
- * store, not a call: the count stays in its register. */
-static void store_count_before_calls(basic_block b, class loop *loop, bool test_header,
-				     tree next, tree cell)
+/* Does LOOP hold a call that can take time or leave it (longjmp, exit):
+ * not an internal function, one of our hooks, or a builtin that returns
+ * (sqrt, memcpy: GCC may expand them inline and vectorize the loop)? */
+static bool holds_real_call(class loop *loop)
 {
-	for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi)) {
-		gimple *s = gsi_stmt(gsi);
-		if (!call_may_not_return_here(s))
-			continue;
-		tree count = next;
-		if (b == loop->header && test_header) {
-			count = make_temp_ssa_name(TREE_TYPE(next), NULL, "selinst_iter");
-			gimple *dec = gimple_build_assign(count, MINUS_EXPR, next,
-							  build_int_cst(TREE_TYPE(next), 1));
-			gsi_insert_before(&gsi, dec, GSI_SAME_STMT);
+	basic_block *body = get_loop_body(loop);
+	bool found = false;
+	for (unsigned i = 0; i < loop->num_nodes && !found; i++)
+		for (gimple_stmt_iterator gsi = gsi_start_bb(body[i]); !gsi_end_p(gsi) && !found;
+		     gsi_next(&gsi)) {
+			gimple *s = gsi_stmt(gsi);
+			if (!is_gimple_call(s) || gimple_call_internal_p(s))
+				continue;
+			tree fn = gimple_call_fndecl(s);
+			found = !fn || (!(DECL_NAME(fn) && startswith(IDENTIFIER_POINTER(DECL_NAME(fn)),
+								       "__selinst_"))
+					&& (!fndecl_built_in_p(fn, BUILT_IN_NORMAL)
+					    || (gimple_call_flags(s) & ECF_NORETURN)));
 		}
-		gimple *store = count_store(cell, count);
-		gimple_set_location(store, gimple_location(s));
-		gsi_insert_before(&gsi, store, GSI_SAME_STMT);
-	}
+	free(body);
+	return found;
 }
 
-/* Does block B of LOOP lie in a counted loop nested in LOOP (other than
- * EXCEPT)? */
-static bool in_counted_inner_loop(basic_block b, class loop *loop,
-				  const vec<counted_loop> &counted,
-				  class loop *except = NULL)
+/* Keep the entry's cell current: "*CELL = NEXT" wherever the body starts
+ * (the header's top; in a top-tested loop each edge from its test into
+ * the body), so that the runtime, closing a loop left without its exit
+ * hook (longjmp, exit, a fatal signal, a thread still running at exit),
+ * reads the body starts so far: during a top-tested loop's test the cell
+ * still holds the previous start's count, one less than NEXT.  One store
+ * an iteration, not a call: the count stays in its register. */
+static void store_count_at_body_start(class loop *loop, bool test_header, tree next,
+				      tree cell, gimple *increment)
 {
-	for (class loop *x = b->loop_father; x && x != loop; x = loop_outer(x)) {
-		if (x == except)
-			continue;
-		for (unsigned k = 0; k < counted.length(); k++)
-			if (counted[k].loop == x)
-				return true;
+	if (!test_header) {
+		gimple_stmt_iterator gsi = gsi_for_stmt(increment);
+		gsi_insert_after(&gsi, count_store(cell, next), GSI_SAME_STMT);
+		return;
 	}
-	return false;
+	basic_block *body = get_loop_body(loop);
+	for (unsigned i = 0; i < loop->num_nodes; i++) {
+		basic_block b = body[i];
+		if (b != loop->header && !continues_header_test(b, loop))
+			continue;
+		edge e;
+		edge_iterator ei;
+		FOR_EACH_EDGE(e, ei, b->succs)
+			if (flow_bb_inside_loop_p(loop, e->dest) && e->dest != loop->header
+			    && !continues_header_test(e->dest, loop)
+			    && !(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
+				gsi_insert_on_edge(e, count_store(cell, next));
+	}
+	free(body);
 }
 
 /* Counter and hooks for one loop (LOOPS_NORMAL: a preheader, one latch). */
@@ -518,27 +498,16 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 		FOR_EACH_EDGE(e, ei, body[b]->succs)
 			if (!flow_bb_inside_loop_p(loop, e->dest))
 				exits.safe_push(e);
-	/* Calls inside a counted inner loop are covered by one store on that
-	 * loop's entries: this loop's count does not change inside it. */
-	for (unsigned b = 0; b < loop->num_nodes; b++)
-		if (!in_counted_inner_loop(body[b], loop, *counted))
-			store_count_before_calls(body[b], loop, l->test_header, next, cell);
 	free(body);
-	for (unsigned k = 0; k < counted->length(); k++) {
-		class loop *inner = (*counted)[k].loop;
-		if (inner == loop || !flow_loop_nested_p(loop, inner)
-		    || in_counted_inner_loop(inner->header, loop, *counted, inner))
-			continue;
-		FOR_EACH_EDGE(e, ei, inner->header->preds)
-			if (!flow_bb_inside_loop_p(inner, e->src))
-				gsi_insert_on_edge(e, count_store(cell, next));
-	}
+	if (holds_real_call(loop))
+		store_count_at_body_start(loop, l->test_header, next, cell, inc);
 	unsigned i;
 	FOR_EACH_VEC_ELT(exits, i, e) {
 		if (e->flags & (EDGE_EH | EDGE_ABNORMAL))
 			continue;	/* count_eh_exits; the runtime */
 		tree count = next;
-		if (l->test_header && continues_header_test(e->src, loop)) {
+		if (l->test_header
+		    && (e->src == loop->header || continues_header_test(e->src, loop))) {
 			count = make_temp_ssa_name(type, NULL, "selinst_iter");
 			gsi_insert_on_edge(e, gimple_build_assign(count, MINUS_EXPR, next,
 								  build_int_cst(type, 1)));
