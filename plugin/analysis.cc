@@ -488,4 +488,5 @@ void selinst_register_passes(const char *plugin_name)
 	info.ref_pass_instance_number = 1;
 	info.pos_op = PASS_POS_INSERT_BEFORE;
 	register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+	selinst_register_loop_keywords(plugin_name);
 }

@@ -35,6 +35,9 @@
 #include "gcc-compat.h"
 #include "selinst-plugin.h"
 #include "../include/selinst.h"
+#include "tree-iterator.h"
+
+#include <map>
 
 static bool exits_loop(basic_block b, class loop *loop)
 {
@@ -219,18 +222,134 @@ static bool loops_on_true(basic_block b, class loop *loop)
 	return false;
 }
 
-/* The loop's source location: its exit test, which front ends put on the
- * loop keyword's line (for, while) or on the while of a do-while.  That
- * is the header's condition when the header exits, else the condition
- * ending the one block that leads back to the header; failing both (a
- * for (;;)), the header's last located statement. */
+/* Loop keywords, from the C and C++ front ends.  Before a body is
+ * genericized its loops are still FOR_STMT, WHILE_STMT and DO_STMT, each
+ * at its keyword; lowering keeps no trace of the keyword where the loop
+ * has no test of its own (while (1), for (;;), constant tests: the jump
+ * back takes the location of the body's first statement) and puts a for
+ * loop's test on the test's own line.  So each loop is remembered by what
+ * does survive into the CFG: its test's location (for, while, do), or for
+ * a loop without a test the location of the jump back, each mapped to the
+ * keyword's location. */
+static std::map<location_t, location_t> keyword_of_test, keyword_of_jump_back;
+
+static location_t locus_of(tree t)
+{
+	return t && EXPR_P(t) ? LOCATION_LOCUS(EXPR_LOCATION(t)) : UNKNOWN_LOCATION;
+}
+
+static void remember_loop(location_t keyword, tree cond, tree body)
+{
+	keyword = LOCATION_LOCUS(keyword);
+	if (keyword == UNKNOWN_LOCATION)
+		return;
+	if (cond && integer_zerop(cond))
+		return;			/* no loop is made */
+	if (cond && !integer_nonzerop(cond)) {
+		location_t test = locus_of(cond);
+		keyword_of_test[test != UNKNOWN_LOCATION ? test : keyword] = keyword;
+		return;
+	}
+	location_t back = body ? locus_of(expr_first(body)) : UNKNOWN_LOCATION;
+	keyword_of_jump_back[back != UNKNOWN_LOCATION ? back : keyword] = keyword;
+}
+
+/* The c-family statement codes, looked up by name: their header
+ * (c-family/c-common.h) must come before GCC's diagnostic headers.  They
+ * are among the first codes after the common ones, and the operands are
+ * WHILE_STMT (cond, body), DO_STMT (cond, body), FOR_STMT (init, cond,
+ * incr, body, scope). */
+static int while_code = -1, do_code = -1, for_code = -1;
+
+static void find_statement_codes(void)
+{
+	for (int c = LAST_AND_UNUSED_TREE_CODE;
+	     c < LAST_AND_UNUSED_TREE_CODE + 64 && (while_code < 0 || do_code < 0 || for_code < 0);
+	     c++) {
+		const char *name = get_tree_code_name((enum tree_code)c);
+		if (!strcmp(name, "while_stmt"))
+			while_code = c;
+		else if (!strcmp(name, "do_stmt"))
+			do_code = c;
+		else if (!strcmp(name, "for_stmt"))
+			for_code = c;
+	}
+}
+
+static tree find_loop_statements(tree *tp, int *, void *)
+{
+	tree t = *tp;
+	int code = TREE_CODE(t);
+	if (code == while_code || code == do_code)
+		remember_loop(EXPR_LOCATION(t), TREE_OPERAND(t, 0), TREE_OPERAND(t, 1));
+	else if (code == for_code)
+		remember_loop(EXPR_LOCATION(t), TREE_OPERAND(t, 1), TREE_OPERAND(t, 3));
+	return NULL_TREE;
+}
+
+static void remember_loop_keywords(void *fndecl, void *)
+{
+	tree fn = (tree)fndecl;
+	/* The statement codes exist in the C and C++ front ends only. */
+	if (!(lang_GNU_C() || lang_GNU_CXX()) || !DECL_SAVED_TREE(fn))
+		return;
+	if (while_code < 0)
+		find_statement_codes();
+	if (while_code >= 0 && do_code >= 0 && for_code >= 0)
+		walk_tree_without_duplicates(&DECL_SAVED_TREE(fn), find_loop_statements, NULL);
+}
+
+void selinst_register_loop_keywords(const char *plugin_name)
+{
+	register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, remember_loop_keywords, NULL);
+}
+
+static location_t keyword_or(const std::map<location_t, location_t> &map, location_t loc)
+{
+	auto it = map.find(LOCATION_LOCUS(loc));
+	return it != map.end() ? it->second : loc;
+}
+
+/* The keyword of a loop without a test: its jumps back to the header
+ * carry the location of the body's first statement, and where CFG
+ * cleanup removed the jump's own block, that statement is in the header. */
+static location_t keyword_of_untested(class loop *loop, location_t fallback)
+{
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, loop->header->preds) {
+		if (!flow_bb_inside_loop_p(loop, e->src))
+			continue;
+		auto it = keyword_of_jump_back.find(LOCATION_LOCUS(e->goto_locus));
+		if (it != keyword_of_jump_back.end())
+			return it->second;
+	}
+	for (gimple_stmt_iterator gsi = gsi_start_bb(loop->header); !gsi_end_p(gsi);
+	     gsi_next(&gsi)) {
+		gimple *stmt = gsi_stmt(gsi);
+		if (is_gimple_debug(stmt) || !located(stmt))
+			continue;
+		auto it = keyword_of_jump_back.find(LOCATION_LOCUS(gimple_location(stmt)));
+		if (it != keyword_of_jump_back.end())
+			return it->second;
+	}
+	return fallback;
+}
+
+/* The loop's source location: the line of its keyword (for, while, do).
+ * Found from its exit test: the header's condition when the loop is top
+ * tested, else the condition ending the one block that leads back to the
+ * header (a do-while); failing both (a loop without a test of its own),
+ * from its jumps back; where the front end told us nothing (another
+ * language), the test's own location, or the header's first located
+ * statement. */
 static location_t loop_location(class loop *loop)
 {
 	gimple *last = SELINST_LAST_STMT(loop->header);
 	bool header_exits = located(last) && gimple_code(last) == GIMPLE_COND
 			    && exits_loop(loop->header, loop);
 	if (located(last) && loop_is_top_tested(loop))
-		return gimple_location(last);
+		return keyword_or(keyword_of_test, gimple_location(last));
 	/* A do-while: one block, past forwarders (which at -O0 also join
 	 * several paths), leads back to the header and ends in the test. */
 	basic_block tail = NULL;
@@ -258,15 +377,15 @@ static location_t loop_location(class loop *loop)
 		gimple *test = SELINST_LAST_STMT(tail);
 		if (located(test) && gimple_code(test) == GIMPLE_COND && exits_loop(tail, loop)
 		    && (!header_exits || loops_on_true(tail, loop)))
-			return gimple_location(test);
+			return keyword_or(keyword_of_test, gimple_location(test));
 	}
 	if (located(last))
-		return gimple_location(last);
+		return keyword_of_untested(loop, gimple_location(last));
 	for (gimple_stmt_iterator gsi = gsi_start_bb(loop->header); !gsi_end_p(gsi);
 	     gsi_next(&gsi))
 		if (LOCATION_LOCUS(gimple_location(gsi_stmt(gsi))) != UNKNOWN_LOCATION)
-			return gimple_location(gsi_stmt(gsi));
-	return UNKNOWN_LOCATION;
+			return keyword_of_untested(loop, gimple_location(gsi_stmt(gsi)));
+	return keyword_of_untested(loop, UNKNOWN_LOCATION);
 }
 
 void selinst_measure_loops(struct selinst_function *fn,
