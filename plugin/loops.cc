@@ -230,17 +230,18 @@ static bool loops_on_true(basic_block b, class loop *loop)
  * loop's test on the test's own line.  So each loop is remembered by what
  * does survive into the CFG: its test's location (for, while, do), or for
  * a loop without a test the location of the jump back, each mapped to the
- * keyword's location. */
+ * keyword's location.  Keys are pure locations: a statement's location
+ * loses its source range once combined with a lexical block. */
 static std::map<location_t, location_t> keyword_of_test, keyword_of_jump_back;
 
 static location_t locus_of(tree t)
 {
-	return t && EXPR_P(t) ? LOCATION_LOCUS(EXPR_LOCATION(t)) : UNKNOWN_LOCATION;
+	return t && EXPR_P(t) ? get_pure_location(EXPR_LOCATION(t)) : UNKNOWN_LOCATION;
 }
 
 static void remember_loop(location_t keyword, tree cond, tree body)
 {
-	keyword = LOCATION_LOCUS(keyword);
+	keyword = get_pure_location(keyword);
 	if (keyword == UNKNOWN_LOCATION)
 		return;
 	if (cond && integer_zerop(cond))
@@ -248,8 +249,8 @@ static void remember_loop(location_t keyword, tree cond, tree body)
 	if (cond && !integer_nonzerop(cond)) {
 		location_t test = locus_of(cond);
 		keyword_of_test[test != UNKNOWN_LOCATION ? test : keyword] = keyword;
-		return;
 	}
+	/* Also for a test: C++ folds "while (3 > 2)" only later. */
 	location_t back = body ? locus_of(expr_first(body)) : UNKNOWN_LOCATION;
 	keyword_of_jump_back[back != UNKNOWN_LOCATION ? back : keyword] = keyword;
 }
@@ -306,7 +307,7 @@ void selinst_register_loop_keywords(const char *plugin_name)
 
 static location_t keyword_or(const std::map<location_t, location_t> &map, location_t loc)
 {
-	auto it = map.find(LOCATION_LOCUS(loc));
+	auto it = map.find(get_pure_location(loc));
 	return it != map.end() ? it->second : loc;
 }
 
@@ -320,7 +321,7 @@ static location_t keyword_of_untested(class loop *loop, location_t fallback)
 	FOR_EACH_EDGE(e, ei, loop->header->preds) {
 		if (!flow_bb_inside_loop_p(loop, e->src))
 			continue;
-		auto it = keyword_of_jump_back.find(LOCATION_LOCUS(e->goto_locus));
+		auto it = keyword_of_jump_back.find(get_pure_location(e->goto_locus));
 		if (it != keyword_of_jump_back.end())
 			return it->second;
 	}
@@ -329,7 +330,7 @@ static location_t keyword_of_untested(class loop *loop, location_t fallback)
 		gimple *stmt = gsi_stmt(gsi);
 		if (is_gimple_debug(stmt) || !located(stmt))
 			continue;
-		auto it = keyword_of_jump_back.find(LOCATION_LOCUS(gimple_location(stmt)));
+		auto it = keyword_of_jump_back.find(get_pure_location(gimple_location(stmt)));
 		if (it != keyword_of_jump_back.end())
 			return it->second;
 	}

@@ -1,0 +1,60 @@
+#!/bin/bash
+# Loop names and counts that once depended on the -O level, and counts of
+# loops still open when the profile is written (issue 11, M, O and F).
+# - programs/loop_levels.c: every loop named by its keyword's line
+#   (while (1), for (;;), a constant test, a for header over three lines,
+#   do), and the iterations of tests with several parts (||, && of ||), a
+#   loop of gotos around a VLA and a jump into a loop's test: the same at
+#   -O0, -O1, -O2 and -Os, in C and in C++.
+# - programs/loop_open.c: "for (;;) step (i)" left by a fatal SIGTERM, by
+#   siglongjmp from a handler, or running in a thread as main returns,
+#   counts its iterations (= step's calls, or one more when the signal
+#   lands between the body's start and step's entry).
+. "$(dirname "$0")/lib.sh"
+P=$T/programs
+want="[('loop_levels.c:14', 1, 7), ('loop_levels.c:19', 1, 7), ('loop_levels.c:23', 1, 7), ('loop_levels.c:32', 1, 7), ('loop_levels.c:36', 1, 3), ('loop_levels.c:44', 1, 10), ('loop_levels.c:53', 1, 2), ('loop_levels.c:65', 1, 5), ('loop_levels.c:77', 2, 3)]"
+gcc -O2 $P/loop_levels.c -o plain || fail "plain build"
+./plain > plain.txt || fail "plain run"
+for v in c-O0 c-O1 c-O2 c-Os c++-O0 c++-O2; do
+	lang=${v%-*} O=-${v#*-}
+	if [ $lang = c ]; then
+		si_cc $O -fplugin-arg-selinst-threshold=0 $P/loop_levels.c -o ll$v || fail "compile $v"
+	else
+		si_cxx -x c++ $O -fplugin-arg-selinst-threshold=0 $P/loop_levels.c -x none -o ll$v || fail "compile $v"
+	fi
+	SELINST_OUTPUT=ll$v.prof ./ll$v > out$v.txt || fail "run $v"
+	cmp -s plain.txt out$v.txt || fail "$v: output differs from the plain build's"
+	$REPORT --format=json ll$v.prof > ll$v.json || fail "report $v"
+	expect_eq "loop names, entries, iterations ($v)" "$want" \
+		"$(jget ll$v.json "sorted((r['name'], r['entries'], r['iterations']) for r in d['regions'] if r['kind'] == 'loop')")"
+done
+# The jump into a loop's test, called as f(3) and f(0): trips 3 and 0.
+expect_eq "jump into a loop's test: trip counts" "{'0': 1, '3': 1}" \
+	"$(jget llc-O2.json "[r['trip_counts'] for r in d['regions'] if r['name'] == 'loop_levels.c:77'][0]")"
+
+gcc -O2 -pthread $P/loop_open.c -o open-plain || fail "plain build of loop_open.c"
+for O in -O0 -O2; do
+	si_cc $O -pthread -fplugin-arg-selinst-threshold=0 $P/loop_open.c -o open$O || fail "compile loop_open.c $O"
+	for mode in term jump thread; do
+		./open-plain $mode > plain-$mode.txt 2>/dev/null
+		prc=$?
+		rm -f open.prof
+		SELINST_OUTPUT=open.prof ./open$O $mode > out-$mode.txt 2>/dev/null
+		rc=$?
+		expect_eq "loop_open $mode $O: exit status" $prc $rc
+		cmp -s plain-$mode.txt out-$mode.txt || fail "loop_open $mode $O: output differs"
+		line=58
+		[ $mode = thread ] && line=39
+		$REPORT --format=json open.prof > open.json || fail "loop_open $mode $O: report"
+		python3 - open.json $line <<'PY' || fail "loop_open $mode $O: open loop's count"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {x["name"]: x for x in d["regions"]}
+loop, step = r["loop_open.c:" + sys.argv[2]], r["step"]
+assert loop["entries"] == 1, loop
+assert step["calls"] >= 100000, step
+assert loop["iterations"] - step["calls"] in (0, 1), (loop["iterations"], step["calls"])
+PY
+	done
+done
+exit 0
