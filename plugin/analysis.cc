@@ -106,6 +106,7 @@ static void measure(struct selinst_function *fn, size_t index,
 		loop_optimizer_init(AVOID_CFG_MODIFICATIONS);
 		made_loops = true;
 	}
+	selinst_split_merged_loops();
 
 	/* Blocks: empty forwarders (no statement, one successor) and blocks
 	 * that could merge into their only predecessor are not counted: at -O0
@@ -311,6 +312,44 @@ static bool source_order(const selinst_function &a, const selinst_function &b)
 	return strcmp(a.symbol, b.symbol) < 0;
 }
 
+/* Static functions nothing live refers to: GCC drops them before this
+ * pass when optimizing and keeps them at -O0 (force_output, for
+ * -fno-toplevel-reorder); they are left out at every level, so the unit
+ * lists the same functions (-fkeep-static-functions keeps them all).
+ * Live: visible or kept outside the unit, or referred to (called, address
+ * taken, in an initializer) by something live. */
+static hash_set<cgraph_node *> *unreferenced_statics(void)
+{
+	hash_set<cgraph_node *> *dead = new hash_set<cgraph_node *>;
+	cgraph_node *node;
+	FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node)
+		if (!TREE_PUBLIC(node->decl) && !DECL_PRESERVE_P(node->decl)
+		    && !flag_keep_static_functions && !node->inlined_to && !node->alias
+		    && !DECL_STATIC_CONSTRUCTOR(node->decl)
+		    && !DECL_STATIC_DESTRUCTOR(node->decl))
+			dead->add(node);
+	for (bool changed = true; changed; ) {
+		changed = false;
+		FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node) {
+			if (!dead->contains(node))
+				continue;
+			bool live = false;
+			for (cgraph_edge *e = node->callers; e && !live; e = e->next_caller)
+				live = !dead->contains(e->caller);
+			ipa_ref *ref;
+			for (unsigned i = 0; !live && node->iterate_referring(i, ref); i++) {
+				cgraph_node *from = dyn_cast<cgraph_node *>(ref->referring);
+				live = !from || !dead->contains(from);
+			}
+			if (live) {
+				dead->remove(node);
+				changed = true;
+			}
+		}
+	}
+	return dead;
+}
+
 static unsigned int selinst_execute(void)
 {
 	std::vector<selinst_function> fns;
@@ -321,7 +360,10 @@ static unsigned int selinst_execute(void)
 	/* The functions of the unit, in the symbol table's order (stable for a
 	 * given source). */
 	cgraph_node *node;
+	hash_set<cgraph_node *> *unreferenced = unreferenced_statics();
 	FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node) {
+		if (unreferenced->contains(node))
+			continue;
 		if (node->inlined_to || node->alias || SELINST_NODE_IS_THUNK(node)
 		    || node->simd_clones != NULL || node->simdclone
 		    || node->split_part || node->in_other_partition)
@@ -342,6 +384,7 @@ static unsigned int selinst_execute(void)
 		cm_function_init(&fn.cm);
 		fns.push_back(fn);
 	}
+	delete unreferenced;
 	/* Source order: the decision file reads top to bottom like the unit,
 	 * and the same source lists the same way at every -O level. */
 	std::sort(fns.begin(), fns.end(), source_order);

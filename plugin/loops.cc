@@ -233,6 +233,17 @@ static bool loops_on_true(basic_block b, class loop *loop)
  * keyword's location.  Keys are pure locations: a statement's location
  * loses its source range once combined with a lexical block. */
 static std::map<location_t, location_t> keyword_of_test, keyword_of_jump_back;
+/* And the last source line of each loop's body, by keyword. */
+static std::map<location_t, int> last_line_of;
+
+static tree note_last_line(tree *tp, int *, void *data)
+{
+	if (EXPR_P(*tp) && LOCATION_LOCUS(EXPR_LOCATION(*tp)) != UNKNOWN_LOCATION) {
+		int *last = (int *)data;
+		*last = MAX(*last, LOCATION_LINE(EXPR_LOCATION(*tp)));
+	}
+	return NULL_TREE;
+}
 
 static location_t locus_of(tree t)
 {
@@ -249,6 +260,11 @@ static void remember_loop(location_t keyword, tree cond, tree body)
 	if (cond && !integer_nonzerop(cond)) {
 		location_t test = locus_of(cond);
 		keyword_of_test[test != UNKNOWN_LOCATION ? test : keyword] = keyword;
+	}
+	if (body) {
+		int last = LOCATION_LINE(keyword);
+		walk_tree_without_duplicates(&body, note_last_line, &last);
+		last_line_of[keyword] = last;
 	}
 	/* Also for a test: C++ folds "while (3 > 2)" only later. */
 	location_t back = body ? locus_of(expr_first(body)) : UNKNOWN_LOCATION;
@@ -334,6 +350,18 @@ static location_t keyword_of_untested(class loop *loop, location_t fallback)
 		if (it != keyword_of_jump_back.end())
 			return it->second;
 	}
+	/* A body that opens with a loop: its first statement is that loop,
+	 * whose keyword is the location the jump back carries. */
+	if (single_succ_p(loop->header)) {
+		basic_block next = single_succ(loop->header);
+		gimple *test = SELINST_LAST_STMT(next);
+		location_t inner = UNKNOWN_LOCATION;
+		if (located(test) && gimple_code(test) == GIMPLE_COND)
+			inner = keyword_or(keyword_of_test, gimple_location(test));
+		auto it = keyword_of_jump_back.find(get_pure_location(inner));
+		if (it != keyword_of_jump_back.end())
+			return it->second;
+	}
 	return fallback;
 }
 
@@ -387,6 +415,93 @@ static location_t loop_location(class loop *loop)
 		if (LOCATION_LOCUS(gimple_location(gsi_stmt(gsi))) != UNKNOWN_LOCATION)
 			return keyword_of_untested(loop, gimple_location(gsi_stmt(gsi)));
 	return keyword_of_untested(loop, UNKNOWN_LOCATION);
+}
+
+/* Above -O0, CFG cleanup removes the block that holds "while (1)"'s top
+ * when the body opens with another loop ("while (1) { while (*p == ' ')
+ * p++; ... }"): the outer loop's jump back then lands on the inner loop's
+ * test, and the two are one loop with two latches.  Such a loop is split
+ * again as the source has it: the latches whose jump back is another
+ * loop's (a keyword other than the header test's) or that come from
+ * beyond the inner loop's lines, and the entries, go to a new outer
+ * header in front of the inner one, as at -O0. */
+static hash_set<edge> *outer_edges;
+
+static bool is_outer_edge(edge e)
+{
+	return outer_edges->contains(e);
+}
+
+/* Is block B's last located statement outside the lines of the loop
+ * with keyword KEYWORD (after its body, in the same file)? */
+static bool outside_loop_lines(basic_block b, location_t keyword)
+{
+	auto last = last_line_of.find(keyword);
+	if (last == last_line_of.end())
+		return false;
+	for (gimple_stmt_iterator gsi = gsi_last_bb(b); !gsi_end_p(gsi); gsi_prev(&gsi)) {
+		gimple *stmt = gsi_stmt(gsi);
+		if (is_gimple_debug(stmt) || !located(stmt))
+			continue;
+		expanded_location x = expand_location(gimple_location(stmt));
+		expanded_location k = expand_location(keyword);
+		return x.file && k.file && !strcmp(x.file, k.file)
+		       && (x.line > last->second || x.line < k.line);
+	}
+	return false;
+}
+
+static bool split_merged_loop(class loop *loop)
+{
+	gimple *test = SELINST_LAST_STMT(loop->header);
+	if (!located(test) || gimple_code(test) != GIMPLE_COND)
+		return false;
+	auto own = keyword_of_test.find(get_pure_location(gimple_location(test)));
+	if (own == keyword_of_test.end())
+		return false;
+	hash_set<edge> keep;
+	unsigned inner_latches = 0, outer_latches = 0;
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, loop->header->preds) {
+		if (e->flags & (EDGE_ABNORMAL | EDGE_EH))
+			return false;
+		if (!flow_bb_inside_loop_p(loop, e->src)) {
+			keep.add(e);
+			continue;
+		}
+		auto back = keyword_of_jump_back.find(get_pure_location(e->goto_locus));
+		if ((back != keyword_of_jump_back.end() && back->second != own->second)
+		    || outside_loop_lines(e->src, own->second)) {
+			keep.add(e);
+			outer_latches++;
+		} else {
+			inner_latches++;
+		}
+	}
+	if (!outer_latches || !inner_latches)
+		return false;
+	outer_edges = &keep;
+	make_forwarder_block(loop->header, is_outer_edge, NULL);
+	outer_edges = NULL;
+	return true;
+}
+
+void selinst_split_merged_loops(void)
+{
+	if (!current_loops || !(lang_GNU_C() || lang_GNU_CXX()))
+		return;
+	bool split = false;
+	SELINST_FOR_EACH_LOOP(cfun, loop, 0)
+		split |= split_merged_loop(loop);
+	if (!split)
+		return;
+	/* New loop tree: fix_loop_structure wants exact dominators. */
+	free_dominance_info(CDI_DOMINATORS);
+	calculate_dominance_info(CDI_DOMINATORS);
+	loops_state_set(LOOPS_NEED_FIXUP);
+	fix_loop_structure(NULL);
+	free_dominance_info(CDI_DOMINATORS);
 }
 
 void selinst_measure_loops(struct selinst_function *fn,

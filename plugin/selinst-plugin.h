@@ -93,6 +93,8 @@ void selinst_decide_loops(struct selinst_function *fn,
 bool selinst_any_loop_chosen(const struct selinst_function *fn);
 void selinst_instrument_loops(struct selinst_function *fn);
 void selinst_free_loops(struct selinst_function *fn);
+/* Splits loops that CFG cleanup merged with an enclosing one (cfun). */
+void selinst_split_merged_loops(void);
 /* Remembers each C or C++ loop's keyword line before lowering. */
 void selinst_register_loop_keywords(const char *plugin_name);
 /* Why DECL cannot be instrumented safely, or NULL.  Checked before scoring

@@ -78,10 +78,27 @@ test:
 		goto body;
 	return n;
 }
+/* Above -O0 CFG cleanup used to merge the while (1) with the loop that
+ * opens its body: one region, the while (1) not reported. */
+int words(const char *in)
+{
+	int n = 0;
+	while (1) {			/* line 86: 4 */
+		while (*in == ' ')	/* line 87: 4 entries, 4 */
+			in++;
+		if (!*in)
+			break;
+		n++;
+		while (*in != ' ' && *in)	/* line 92: 3 entries, 5 */
+			in++;
+	}
+	return n;
+}
 int main(int argc, char **argv)
 {
 	(void)argv;
-	printf("%d %d %d %d %d %d %d\n", forever_break(), multi_line_for(6 + argc),
-	       or_test(), and_or_test("  x"), vla_goto(argc), jump_into(3), jump_into(0));
+	printf("%d %d %d %d %d %d %d %d\n", forever_break(), multi_line_for(6 + argc),
+	       or_test(), and_or_test("  x"), vla_goto(argc), jump_into(3), jump_into(0),
+	       words("ab  cd e "));
 	return 0;
 }
