@@ -95,6 +95,25 @@ struct omp_origin {
 	int line;
 };
 
+static bool is_empty_forwarder(basic_block bb, const selinst_block_info *blocks)
+{
+	return blocks[bb->index].statements == 0 && single_succ_p(bb);
+}
+
+/* BB's only predecessor as the source has it: past empty forwarders,
+ * which -O0 keeps (a "goto" to a loop's test, say) and CFG cleanup
+ * removes above it.  NULL when BB has several. */
+static basic_block source_pred(basic_block bb, const selinst_block_info *blocks)
+{
+	for (int steps = 0; steps < 64 && single_pred_p(bb); steps++) {
+		basic_block pred = single_pred(bb);
+		if (pred->index < NUM_FIXED_BLOCKS || !is_empty_forwarder(pred, blocks))
+			return pred;
+		bb = pred;
+	}
+	return NULL;
+}
+
 static void measure(struct selinst_function *fn, size_t index,
 		    std::vector<call_site> &sites,
 		    hash_map<tree, omp_origin> &omp_origins)
@@ -162,13 +181,15 @@ static void measure(struct selinst_function *fn, size_t index,
 				}
 			}
 		}
-		bool empty_forwarder = fn->cm.statements == before && single_succ_p(bb);
-		bool mergeable = single_pred_p(bb)
-			&& single_pred(bb) != ENTRY_BLOCK_PTR_FOR_FN(body)
-			&& single_succ_p(single_pred(bb))
-			&& !(single_pred_edge(bb)->flags & (EDGE_ABNORMAL | EDGE_EH));
 		blocks[bb->index].statements = fn->cm.statements - before;
 		blocks[bb->index].call_sites = fn->cm.call_sites - calls_before;
+	}
+	FOR_EACH_BB_FN(bb, body) {
+		bool empty_forwarder = is_empty_forwarder(bb, blocks);
+		basic_block pred = source_pred(bb, blocks);
+		bool mergeable = pred && pred != ENTRY_BLOCK_PTR_FOR_FN(body)
+			&& single_succ_p(pred)
+			&& !(single_pred_edge(bb)->flags & (EDGE_ABNORMAL | EDGE_EH));
 		blocks[bb->index].counted = !empty_forwarder && !mergeable;
 		if (blocks[bb->index].counted)
 			fn->cm.basic_blocks++;

@@ -29,8 +29,11 @@
  * the body, so vectorization is unaffected.  An exception that leaves
  * counted loops lands first in a cleanup pad of ours that hands each
  * loop its count, innermost first, and resumes unwinding (see
- * count_eh_exits).  A longjmp out of a loop is closed by the runtime
- * without the count of that last entry: the register is gone.
+ * count_eh_exits).  A loop left without its exit hook (longjmp, exit, a
+ * fatal signal, a thread still running at exit) is closed by the runtime
+ * with the count the loop stores in a cell once an iteration (see
+ * store_count_at_body_start).  Loops are named by their keyword's line,
+ * remembered from the front end before lowering (remember_loop).
  */
 #include "gcc-compat.h"
 #include "selinst-plugin.h"
@@ -38,6 +41,7 @@
 #include "tree-iterator.h"
 
 #include <map>
+#include <set>
 
 static bool exits_loop(basic_block b, class loop *loop)
 {
@@ -233,6 +237,8 @@ static bool loops_on_true(basic_block b, class loop *loop)
  * keyword's location.  Keys are pure locations: a statement's location
  * loses its source range once combined with a lexical block. */
 static std::map<location_t, location_t> keyword_of_test, keyword_of_jump_back;
+/* Every keyword seen: a loop named by one of them is a source loop. */
+static std::set<location_t> keywords;
 /* And the last source line of each loop's body, by keyword. */
 static std::map<location_t, int> last_line_of;
 
@@ -257,6 +263,7 @@ static void remember_loop(location_t keyword, tree cond, tree body)
 		return;
 	if (cond && integer_zerop(cond))
 		return;			/* no loop is made */
+	keywords.insert(keyword);
 	if (cond && !integer_nonzerop(cond)) {
 		location_t test = locus_of(cond);
 		keyword_of_test[test != UNKNOWN_LOCATION ? test : keyword] = keyword;
@@ -293,11 +300,51 @@ static void find_statement_codes(void)
 	}
 }
 
+/* The first statement of a body, inside its braces. */
+static tree first_statement(tree body)
+{
+	for (int depth = 0; body && depth < 16; depth++) {
+		if (TREE_CODE(body) == BIND_EXPR)
+			body = BIND_EXPR_BODY(body);
+		else if (TREE_CODE(body) == STATEMENT_LIST)
+			body = expr_first(body);
+		else
+			break;
+	}
+	return body;
+}
+
+/* An OpenMP worksharing or simd loop is expanded (omp-expand) into loop
+ * control of its own, without locations; what it keeps is its body, whose
+ * first statement (or the loop that opens it) opens the new loop's header,
+ * as the body of a loop without a test does.  One region per source loop
+ * and collapse(N) nest, named by its for. */
+static void remember_omp_loop(location_t keyword, tree body)
+{
+	keyword = get_pure_location(keyword);
+	location_t first = locus_of(first_statement(body));
+	if (keyword != UNKNOWN_LOCATION && first != UNKNOWN_LOCATION) {
+		keyword_of_jump_back[first] = keyword;
+		keywords.insert(keyword);
+	}
+}
+
 static tree find_loop_statements(tree *tp, int *, void *)
 {
 	tree t = *tp;
 	int code = TREE_CODE(t);
-	if (code == while_code || code == do_code)
+	if (code == OMP_FOR || code == OMP_SIMD) {
+		/* The construct sits on the pragma's line; the for keyword's
+		 * line is its first loop's initialization's. */
+		location_t keyword = EXPR_LOCATION(t);
+		tree init = OMP_FOR_INIT(t);
+		if (init && TREE_CODE(init) == TREE_VEC && TREE_VEC_LENGTH(init) > 0
+		    && EXPR_P(TREE_VEC_ELT(init, 0))
+		    && EXPR_LOCATION(TREE_VEC_ELT(init, 0)) != UNKNOWN_LOCATION)
+			keyword = EXPR_LOCATION(TREE_VEC_ELT(init, 0));
+		remember_omp_loop(keyword, OMP_FOR_BODY(t));
+	}
+	else if (code == while_code || code == do_code)
 		remember_loop(EXPR_LOCATION(t), TREE_OPERAND(t, 0), TREE_OPERAND(t, 1));
 	else if (code == for_code)
 		remember_loop(EXPR_LOCATION(t), TREE_OPERAND(t, 1), TREE_OPERAND(t, 3));
@@ -504,6 +551,27 @@ void selinst_split_merged_loops(void)
 	free_dominance_info(CDI_DOMINATORS);
 }
 
+/* Is LOOP one that OpenMP expansion made with no source loop behind it
+ * (a schedule's chunk dispatch around the source loop, the retry loop of
+ * an atomic reduction): in an outlined body, its own tests without a
+ * location, and no source loop's keyword found for it? */
+static bool made_by_openmp(class loop *loop, location_t named)
+{
+	cgraph_node *node = cgraph_node::get(current_function_decl);
+	if (!node || !node->parallelized_function
+	    || keywords.count(get_pure_location(named)))
+		return false;
+	basic_block *body = get_loop_body(loop);
+	bool located_test = false;
+	for (unsigned i = 0; i < loop->num_nodes && !located_test; i++) {
+		gimple *last = SELINST_LAST_STMT(body[i]);
+		located_test = body[i]->loop_father == loop && last
+			       && gimple_code(last) == GIMPLE_COND && located(last);
+	}
+	free(body);
+	return !located_test;
+}
+
 void selinst_measure_loops(struct selinst_function *fn,
 			   const struct selinst_block_info *blocks,
 			   const vec<tree> *block_callees)
@@ -525,7 +593,9 @@ void selinst_measure_loops(struct selinst_function *fn,
 		l->nest = loop_depth(loop);
 		mpz_inits(l->weight, l->loop_score, l->callsite_score, l->score, NULL);
 		l->callees = vNULL;
-		expanded_location x = expand_location(loop_location(loop));
+		location_t named = loop_location(loop);
+		l->made_by_openmp = made_by_openmp(loop, named);
+		expanded_location x = expand_location(named);
 		l->file = x.file ? x.file : fn->file;
 		l->line = x.file ? x.line : fn->line;
 		l->name = xasprintf("%s:%d", lbasename(l->file), l->line);
@@ -575,6 +645,9 @@ void selinst_decide_loops(struct selinst_function *fn,
 			l->reason = "loops=off";
 		} else if (fn->cm.force == CM_FORCE_NEVER) {
 			l->reason = fn->cm.force_reason;	/* the function's */
+		} else if (l->made_by_openmp) {
+			l->reason = "made by OpenMP expansion (a schedule's chunk dispatch, "
+				"an atomic reduction's retry): no source loop";
 		} else if (l->abnormal_exit) {
 			l->reason = "left by an abnormal edge (setjmp or non-local goto)";
 		} else if (l->abnormal_inside) {
@@ -637,7 +710,10 @@ static bool holds_real_call(class loop *loop)
 	return found;
 }
 
-/* Keep the entry's cell current: "*CELL = NEXT" wherever the body starts
+/* Keep the entry's cell current (loops holding a real call only: in a
+ * call-free loop the store can stop GCC from vectorizing it, as it did
+ * bench/workloads/cg.c's first loop, whose sqrt keeps an errno call on a
+ * cold path): "*CELL = NEXT" wherever the body starts
  * (the header's top; in a top-tested loop each edge from its test into
  * the body), so that the runtime, closing a loop left without its exit
  * hook (longjmp, exit, a fatal signal, a thread still running at exit),

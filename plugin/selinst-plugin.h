@@ -38,6 +38,7 @@ struct selinst_loop {
 	bool test_header;	/* the header only computes the exit test */
 	bool abnormal_exit;	/* left by an abnormal edge (setjmp, ...) */
 	bool abnormal_inside;	/* holds a setjmp receiver or non-local label */
+	bool made_by_openmp;	/* no source loop behind it (chunk dispatch) */
 	bool instrument;
 	const char *reason;
 	vec<tree> callees;	/* callees of the direct call sites inside */
