@@ -7,6 +7,8 @@
 #   loop of gotos around a VLA, a jump into a loop's test, and a while (1)
 #   whose body opens with a loop (once merged with it above -O0): the same at
 #   -O0, -O1, -O2 and -Os, in C and in C++.
+# - programs/omp_loops.c: OpenMP worksharing loops (static, dynamic,
+#   collapse(2), parallel for) named by their for's line at -O0 and -O2.
 # - programs/loop_open.c: "for (;;) step (i)" left by a fatal SIGTERM, by
 #   siglongjmp from a handler, or running in a thread as main returns,
 #   counts its iterations (= step's calls, or one more when the signal
@@ -32,6 +34,23 @@ done
 # The jump into a loop's test, called as f(3) and f(0): trips 3 and 0.
 expect_eq "jump into a loop's test: trip counts" "{'0': 1, '3': 1}" \
 	"$(jget llc-O2.json "[r['trip_counts'] for r in d['regions'] if r['name'] == 'loop_levels.c:77'][0]")"
+
+# OpenMP worksharing loops: named by their for's line, one region per
+# source loop (collapse(2) is one), whatever the schedule; the chunk
+# dispatch and the reduction's retry loop are listed and left out.
+gcc -O2 -fopenmp $P/omp_loops.c -o omp-plain && OMP_NUM_THREADS=2 ./omp-plain > omp-plain.txt || fail "plain omp_loops.c"
+for O in -O0 -O2; do
+	si_cc $O -fopenmp -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=omp$O.yaml \
+		$P/omp_loops.c -o omp$O || fail "compile omp_loops.c $O"
+	OMP_NUM_THREADS=2 SELINST_OUTPUT=omp$O.prof ./omp$O > omp$O.txt || fail "run omp_loops.c $O"
+	cmp -s omp-plain.txt omp$O.txt || fail "omp_loops.c $O: output differs"
+	$REPORT --format=json omp$O.prof > omp$O.json || fail "report omp_loops.c $O"
+	expect_eq "OpenMP loops $O (name, iterations)" \
+		"[('omp_loops.c:14', 64), ('omp_loops.c:15', 4096), ('omp_loops.c:18', 64), ('omp_loops.c:21', 4096), ('omp_loops.c:26', 64)]" \
+		"$(jget omp$O.json "sorted((r['name'], r['iterations']) for r in d['regions'] if r['kind'] == 'loop')")"
+	expect_eq "OpenMP-made loops $O" 2 \
+		"$(yget omp$O.yaml "len([l for l in d['loops'] if not l['instrument'] and 'made by OpenMP' in l['reason']])")"
+done
 
 gcc -O2 -pthread $P/loop_open.c -o open-plain || fail "plain build of loop_open.c"
 for O in -O0 -O2; do
