@@ -205,9 +205,15 @@ static bool test_laid_out_last(class loop *loop)
  * own first statement, as in "do { if (k == 0) break; ... } while (c)" or
  * "while (1) { if (c) break; ... }".  Other front ends (gfortran's DO) put
  * the test first: a header holding only an exit test is the loop's. */
+static bool test_of_while_or_for(gimple *test);
+
 static bool loop_is_top_tested(class loop *loop)
 {
 	if (test_laid_out_last(loop))
+		return true;
+	/* A for or while loop with an empty body has no block to lay out
+	 * before its test: the front end says which loop the test is. */
+	if (test_exits(loop) && test_of_while_or_for(SELINST_LAST_STMT(loop->header)))
 		return true;
 	if (lang_GNU_C() || lang_GNU_CXX())
 		return false;
@@ -238,7 +244,7 @@ static bool loops_on_true(basic_block b, class loop *loop)
  * loses its source range once combined with a lexical block. */
 static std::map<location_t, location_t> keyword_of_test, keyword_of_jump_back;
 /* Every keyword seen: a loop named by one of them is a source loop. */
-static std::set<location_t> keywords;
+static std::set<location_t> keywords, do_keywords;
 /* And the last source line of each loop's body, by keyword. */
 static std::map<location_t, int> last_line_of;
 
@@ -346,6 +352,8 @@ static tree find_loop_statements(tree *tp, int *, void *)
 	}
 	else if (code == while_code || code == do_code)
 		remember_loop(EXPR_LOCATION(t), TREE_OPERAND(t, 0), TREE_OPERAND(t, 1));
+	if (code == do_code)
+		do_keywords.insert(get_pure_location(EXPR_LOCATION(t)));
 	else if (code == for_code)
 		remember_loop(EXPR_LOCATION(t), TREE_OPERAND(t, 1), TREE_OPERAND(t, 3));
 	return NULL_TREE;
@@ -366,6 +374,15 @@ static void remember_loop_keywords(void *fndecl, void *)
 void selinst_register_loop_keywords(const char *plugin_name)
 {
 	register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, remember_loop_keywords, NULL);
+}
+
+/* Is TEST the test of a for or while loop (not a do's, not an if's)? */
+static bool test_of_while_or_for(gimple *test)
+{
+	if (!located(test) || gimple_code(test) != GIMPLE_COND)
+		return false;
+	auto it = keyword_of_test.find(get_pure_location(gimple_location(test)));
+	return it != keyword_of_test.end() && !do_keywords.count(it->second);
 }
 
 static location_t keyword_or(const std::map<location_t, location_t> &map, location_t loc)
@@ -736,7 +753,7 @@ static void store_count_at_body_start(class loop *loop, bool test_header, tree n
 		edge e;
 		edge_iterator ei;
 		FOR_EACH_EDGE(e, ei, b->succs)
-			if (flow_bb_inside_loop_p(loop, e->dest) && e->dest != loop->header
+			if (flow_bb_inside_loop_p(loop, e->dest)
 			    && !continues_header_test(e->dest, loop)
 			    && !(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
 				gsi_insert_on_edge(e, count_store(cell, next));

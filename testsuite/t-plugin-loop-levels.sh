@@ -5,7 +5,8 @@
 #   (while (1), for (;;), a constant test, a for header over three lines,
 #   do), and the iterations of tests with several parts (||, && of ||), a
 #   loop of gotos around a VLA, a jump into a loop's test, and a while (1)
-#   whose body opens with a loop (once merged with it above -O0): the same at
+#   whose body opens with a loop (once merged with it above -O0), and a
+#   while and a do with empty bodies: the same at
 #   -O0, -O1, -O2 and -Os, in C and in C++.
 # - programs/omp_loops.c: OpenMP worksharing loops (static, dynamic,
 #   collapse(2), parallel for) named by their for's line at -O0 and -O2.
@@ -15,7 +16,7 @@
 #   lands between the body's start and step's entry).
 . "$(dirname "$0")/lib.sh"
 P=$T/programs
-want="[('loop_levels.c:14', 1, 7), ('loop_levels.c:19', 1, 7), ('loop_levels.c:23', 1, 7), ('loop_levels.c:32', 1, 7), ('loop_levels.c:36', 1, 3), ('loop_levels.c:44', 1, 10), ('loop_levels.c:53', 1, 2), ('loop_levels.c:65', 1, 5), ('loop_levels.c:77', 2, 3), ('loop_levels.c:86', 1, 4), ('loop_levels.c:87', 4, 4), ('loop_levels.c:92', 3, 5)]"
+want="[('loop_levels.c:102', 1, 3), ('loop_levels.c:105', 1, 4), ('loop_levels.c:14', 1, 7), ('loop_levels.c:19', 1, 7), ('loop_levels.c:23', 1, 7), ('loop_levels.c:32', 1, 7), ('loop_levels.c:36', 1, 3), ('loop_levels.c:44', 1, 10), ('loop_levels.c:53', 1, 2), ('loop_levels.c:65', 1, 5), ('loop_levels.c:77', 2, 3), ('loop_levels.c:86', 1, 4), ('loop_levels.c:87', 4, 4), ('loop_levels.c:92', 3, 5)]"
 gcc -O2 $P/loop_levels.c -o plain || fail "plain build"
 ./plain > plain.txt || fail "plain run"
 for v in c-O0 c-O1 c-O2 c-Os c++-O0 c++-O2; do

@@ -94,11 +94,24 @@ int words(const char *in)
 	}
 	return n;
 }
+/* Empty bodies: the test of a while starts no body when it fails; every
+ * test of a do follows a body start. */
+int empty_bodies(void)
+{
+	volatile int k = 3;
+	while (k-- > 0)			/* line 102: 3 */
+		;
+	k = 3;
+	do ;				/* line 105: 4 */
+	while (k-- > 0);
+	return k;
+}
+
 int main(int argc, char **argv)
 {
 	(void)argv;
 	printf("%d %d %d %d %d %d %d %d\n", forever_break(), multi_line_for(6 + argc),
 	       or_test(), and_or_test("  x"), vla_goto(argc), jump_into(3), jump_into(0),
-	       words("ab  cd e "));
+	       words("ab  cd e ") + empty_bodies());
 	return 0;
 }
