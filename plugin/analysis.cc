@@ -115,6 +115,25 @@ static location_t omp_call_location(gimple_stmt_iterator gsi, tree target)
 	return DECL_SOURCE_LOCATION(target);
 }
 
+static bool is_empty_forwarder(basic_block bb, const selinst_block_info *blocks)
+{
+	return blocks[bb->index].statements == 0 && single_succ_p(bb);
+}
+
+/* BB's only predecessor as the source has it: past empty forwarders,
+ * which -O0 keeps (a "goto" to a loop's test, say) and CFG cleanup
+ * removes above it.  NULL when BB has several. */
+static basic_block source_pred(basic_block bb, const selinst_block_info *blocks)
+{
+	for (int steps = 0; steps < 64 && single_pred_p(bb); steps++) {
+		basic_block pred = single_pred(bb);
+		if (pred->index < NUM_FIXED_BLOCKS || !is_empty_forwarder(pred, blocks))
+			return pred;
+		bb = pred;
+	}
+	return NULL;
+}
+
 static void measure(struct selinst_function *fn, size_t index,
 		    std::vector<call_site> &sites,
 		    hash_map<tree, omp_origin> &omp_origins)
@@ -126,6 +145,7 @@ static void measure(struct selinst_function *fn, size_t index,
 		loop_optimizer_init(AVOID_CFG_MODIFICATIONS);
 		made_loops = true;
 	}
+	selinst_split_merged_loops();
 
 	/* Blocks: empty forwarders (no statement, one successor) and blocks
 	 * that could merge into their only predecessor are not counted: at -O0
@@ -179,13 +199,15 @@ static void measure(struct selinst_function *fn, size_t index,
 				}
 			}
 		}
-		bool empty_forwarder = fn->cm.statements == before && single_succ_p(bb);
-		bool mergeable = single_pred_p(bb)
-			&& single_pred(bb) != ENTRY_BLOCK_PTR_FOR_FN(body)
-			&& single_succ_p(single_pred(bb))
-			&& !(single_pred_edge(bb)->flags & (EDGE_ABNORMAL | EDGE_EH));
 		blocks[bb->index].statements = fn->cm.statements - before;
 		blocks[bb->index].call_sites = fn->cm.call_sites - calls_before;
+	}
+	FOR_EACH_BB_FN(bb, body) {
+		bool empty_forwarder = is_empty_forwarder(bb, blocks);
+		basic_block pred = source_pred(bb, blocks);
+		bool mergeable = pred && pred != ENTRY_BLOCK_PTR_FOR_FN(body)
+			&& single_succ_p(pred)
+			&& !(single_pred_edge(bb)->flags & (EDGE_ABNORMAL | EDGE_EH));
 		blocks[bb->index].counted = !empty_forwarder && !mergeable;
 		if (blocks[bb->index].counted)
 			fn->cm.basic_blocks++;
@@ -359,6 +381,44 @@ static bool source_order(const selinst_function &a, const selinst_function &b)
 	return strcmp(a.symbol, b.symbol) < 0;
 }
 
+/* Static functions nothing live refers to: GCC drops them before this
+ * pass when optimizing and keeps them at -O0 (force_output, for
+ * -fno-toplevel-reorder); they are left out at every level, so the unit
+ * lists the same functions (-fkeep-static-functions keeps them all).
+ * Live: visible or kept outside the unit, or referred to (called, address
+ * taken, in an initializer) by something live. */
+static hash_set<cgraph_node *> *unreferenced_statics(void)
+{
+	hash_set<cgraph_node *> *dead = new hash_set<cgraph_node *>;
+	cgraph_node *node;
+	FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node)
+		if (!TREE_PUBLIC(node->decl) && !DECL_PRESERVE_P(node->decl)
+		    && !flag_keep_static_functions && !node->inlined_to && !node->alias
+		    && !DECL_STATIC_CONSTRUCTOR(node->decl)
+		    && !DECL_STATIC_DESTRUCTOR(node->decl))
+			dead->add(node);
+	for (bool changed = true; changed; ) {
+		changed = false;
+		FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node) {
+			if (!dead->contains(node))
+				continue;
+			bool live = false;
+			for (cgraph_edge *e = node->callers; e && !live; e = e->next_caller)
+				live = !dead->contains(e->caller);
+			ipa_ref *ref;
+			for (unsigned i = 0; !live && node->iterate_referring(i, ref); i++) {
+				cgraph_node *from = dyn_cast<cgraph_node *>(ref->referring);
+				live = !from || !dead->contains(from);
+			}
+			if (live) {
+				dead->remove(node);
+				changed = true;
+			}
+		}
+	}
+	return dead;
+}
+
 static unsigned int selinst_execute(void)
 {
 	std::vector<selinst_function> fns;
@@ -369,7 +429,10 @@ static unsigned int selinst_execute(void)
 	/* The functions of the unit, in the symbol table's order (stable for a
 	 * given source). */
 	cgraph_node *node;
+	hash_set<cgraph_node *> *unreferenced = unreferenced_statics();
 	FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node) {
+		if (unreferenced->contains(node))
+			continue;
 		if (node->inlined_to || node->alias || SELINST_NODE_IS_THUNK(node)
 		    || node->simd_clones != NULL || node->simdclone
 		    || node->split_part || node->in_other_partition)
@@ -391,6 +454,7 @@ static unsigned int selinst_execute(void)
 		cm_function_init(&fn.cm);
 		fns.push_back(fn);
 	}
+	delete unreferenced;
 	/* Source order: the decision file reads top to bottom like the unit,
 	 * and the same source lists the same way at every -O level. */
 	std::sort(fns.begin(), fns.end(), source_order);
@@ -544,4 +608,5 @@ void selinst_register_passes(const char *plugin_name)
 	info.ref_pass_instance_number = 1;
 	info.pos_op = PASS_POS_INSERT_BEFORE;
 	register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+	selinst_register_loop_keywords(plugin_name);
 }

@@ -29,12 +29,19 @@
  * the body, so vectorization is unaffected.  An exception that leaves
  * counted loops lands first in a cleanup pad of ours that hands each
  * loop its count, innermost first, and resumes unwinding (see
- * count_eh_exits).  A longjmp out of a loop is closed by the runtime
- * without the count of that last entry: the register is gone.
+ * count_eh_exits).  A loop left without its exit hook (longjmp, exit, a
+ * fatal signal, a thread still running at exit) is closed by the runtime
+ * with the count the loop stores in a cell once an iteration (see
+ * store_count_at_body_start).  Loops are named by their keyword's line,
+ * remembered from the front end before lowering (remember_loop).
  */
 #include "gcc-compat.h"
 #include "selinst-plugin.h"
 #include "../include/selinst.h"
+#include "tree-iterator.h"
+
+#include <map>
+#include <set>
 
 static bool exits_loop(basic_block b, class loop *loop)
 {
@@ -108,48 +115,85 @@ static bool same_source_location(gimple *a, gimple *b)
 	       && (x.file == y.file || (x.file && y.file && !strcmp(x.file, y.file)));
 }
 
-/* Is exit block B a later part of a top-tested loop's condition, as the
- * second test of "while (a && b)": a side-effect-free block ending in a
- * condition from the header test's own source expression, reached only
- * from the header or another such block?  Leaving from there, the body
- * did not start either. */
-static bool continues_header_test(basic_block b, class loop *loop)
+/* Is B a later part of LOOP's header test, as the second test of
+ * "while (a && b)" or "while (a || b)" (GCC folds the latter into one test
+ * when optimizing, not at -O0): a side-effect-free block ending in a
+ * condition, reached only from the header or other such parts, and either
+ * laid out after the header (the C and C++ front ends put a loop's whole
+ * test after its body, and blocks are numbered in layout order this early)
+ * or from the header test's own source expression.  Leaving from there,
+ * the body did not start either. */
+static bool continues_header_test(basic_block b, class loop *loop, int depth = 0)
 {
 	gimple *head_test = SELINST_LAST_STMT(loop->header);
-	for (int steps = 0; b != loop->header; steps++) {
-		gimple *test = SELINST_LAST_STMT(b);
-		if (steps > 16 || !single_pred_p(b) || !test
-		    || gimple_code(test) != GIMPLE_COND || !located(test)
-		    || !located(head_test) || !same_source_location(test, head_test))
-			return false;
-		for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi);
-		     gsi_next(&gsi)) {
-			gimple *stmt = gsi_stmt(gsi);
-			if (gimple_has_side_effects(stmt) || gimple_vdef(stmt))
-				return false;
-		}
-		b = single_pred(b);
-		if (!flow_bb_inside_loop_p(loop, b))
+	gimple *test = SELINST_LAST_STMT(b);
+	if (b == loop->header || depth > 16 || !flow_bb_inside_loop_p(loop, b)
+	    || !test || gimple_code(test) != GIMPLE_COND)
+		return false;
+	bool after_header = (lang_GNU_C() || lang_GNU_CXX())
+			    && b->index > loop->header->index;
+	if (!after_header && !(located(test) && located(head_test)
+			       && same_source_location(test, head_test)))
+		return false;
+	for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi)) {
+		gimple *stmt = gsi_stmt(gsi);
+		if (gimple_has_side_effects(stmt) || gimple_vdef(stmt))
 			return false;
 	}
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, b->preds)
+		if (e->src != loop->header && !continues_header_test(e->src, loop, depth + 1))
+			return false;
 	return true;
 }
 
-/* Is the header an exiting test laid out after some of the loop's body?
- * The C and C++ front ends put a while or for loop's test after its body
- * (the entry jumps to it), so this is a top-tested loop even when the
- * test has side effects, as in "while (len--)".  Blocks are numbered in
- * layout order this early. */
-static bool test_laid_out_last(class loop *loop)
+/* Does LOOP's test (its header's condition, with its later parts) exit? */
+static bool test_exits(class loop *loop)
 {
 	gimple *last = SELINST_LAST_STMT(loop->header);
-	if (!last || gimple_code(last) != GIMPLE_COND || !exits_loop(loop->header, loop))
+	if (!last || gimple_code(last) != GIMPLE_COND)
 		return false;
+	if (exits_loop(loop->header, loop))
+		return true;
+	basic_block *body = get_loop_body(loop);
+	bool exits = false;
+	for (unsigned i = 0; i < loop->num_nodes && !exits; i++)
+		exits = exits_loop(body[i], loop) && continues_header_test(body[i], loop);
+	free(body);
+	return exits;
+}
+
+/* Is the header an exiting test that comes after some of the loop's body,
+ * in layout or in the source?  The C and C++ front ends lay a while or for
+ * loop's test out after its body (the entry jumps to it), so this is a
+ * top-tested loop even when the test has side effects, as in "while
+ * (len--)"; a loop made of gotos that jumps into its test ("goto test;
+ * body: ...; test: if (k) goto body;") has its test after its body in the
+ * source, which stays so when CFG cleanup reorders blocks above -O0. */
+static bool test_laid_out_last(class loop *loop)
+{
+	if (!test_exits(loop))
+		return false;
+	gimple *last = SELINST_LAST_STMT(loop->header);
+	expanded_location t = expand_location(gimple_location(last));
 	basic_block *body = get_loop_body(loop);
 	bool before = false;
-	for (unsigned i = 0; i < loop->num_nodes; i++)
-		if (body[i]->index < loop->header->index)
+	for (unsigned i = 0; i < loop->num_nodes && !before; i++) {
+		basic_block b = body[i];
+		if (b->index < loop->header->index)
 			before = true;
+		if (b == loop->header || continues_header_test(b, loop) || !located(last))
+			continue;
+		for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi) && !before;
+		     gsi_next(&gsi)) {
+			gimple *stmt = gsi_stmt(gsi);
+			if (is_gimple_debug(stmt) || !located(stmt))
+				continue;
+			expanded_location x = expand_location(gimple_location(stmt));
+			before = x.file && t.file && !strcmp(x.file, t.file) && x.line < t.line;
+		}
+	}
 	free(body);
 	return before;
 }
@@ -161,9 +205,15 @@ static bool test_laid_out_last(class loop *loop)
  * own first statement, as in "do { if (k == 0) break; ... } while (c)" or
  * "while (1) { if (c) break; ... }".  Other front ends (gfortran's DO) put
  * the test first: a header holding only an exit test is the loop's. */
+static bool test_of_while_or_for(gimple *test);
+
 static bool loop_is_top_tested(class loop *loop)
 {
 	if (test_laid_out_last(loop))
+		return true;
+	/* A for or while loop with an empty body has no block to lay out
+	 * before its test: the front end says which loop the test is. */
+	if (test_exits(loop) && test_of_while_or_for(SELINST_LAST_STMT(loop->header)))
 		return true;
 	if (lang_GNU_C() || lang_GNU_CXX())
 		return false;
@@ -182,18 +232,217 @@ static bool loops_on_true(basic_block b, class loop *loop)
 	return false;
 }
 
-/* The loop's source location: its exit test, which front ends put on the
- * loop keyword's line (for, while) or on the while of a do-while.  That
- * is the header's condition when the header exits, else the condition
- * ending the one block that leads back to the header; failing both (a
- * for (;;)), the header's last located statement. */
+/* Loop keywords, from the C and C++ front ends.  Before a body is
+ * genericized its loops are still FOR_STMT, WHILE_STMT and DO_STMT, each
+ * at its keyword; lowering keeps no trace of the keyword where the loop
+ * has no test of its own (while (1), for (;;), constant tests: the jump
+ * back takes the location of the body's first statement) and puts a for
+ * loop's test on the test's own line.  So each loop is remembered by what
+ * does survive into the CFG: its test's location (for, while, do), or for
+ * a loop without a test the location of the jump back, each mapped to the
+ * keyword's location.  Keys are pure locations: a statement's location
+ * loses its source range once combined with a lexical block. */
+static std::map<location_t, location_t> keyword_of_test, keyword_of_jump_back;
+/* Every keyword seen: a loop named by one of them is a source loop. */
+static std::set<location_t> keywords, do_keywords;
+/* And the last source line of each loop's body, by keyword. */
+static std::map<location_t, int> last_line_of;
+
+static tree note_last_line(tree *tp, int *, void *data)
+{
+	if (EXPR_P(*tp) && LOCATION_LOCUS(EXPR_LOCATION(*tp)) != UNKNOWN_LOCATION) {
+		int *last = (int *)data;
+		*last = MAX(*last, LOCATION_LINE(EXPR_LOCATION(*tp)));
+	}
+	return NULL_TREE;
+}
+
+static location_t locus_of(tree t)
+{
+	return t && EXPR_P(t) ? get_pure_location(EXPR_LOCATION(t)) : UNKNOWN_LOCATION;
+}
+
+static void remember_loop(location_t keyword, tree cond, tree body)
+{
+	keyword = get_pure_location(keyword);
+	if (keyword == UNKNOWN_LOCATION)
+		return;
+	if (cond && integer_zerop(cond))
+		return;			/* no loop is made */
+	keywords.insert(keyword);
+	if (cond && !integer_nonzerop(cond)) {
+		location_t test = locus_of(cond);
+		keyword_of_test[test != UNKNOWN_LOCATION ? test : keyword] = keyword;
+	}
+	if (body) {
+		int last = LOCATION_LINE(keyword);
+		walk_tree_without_duplicates(&body, note_last_line, &last);
+		last_line_of[keyword] = last;
+	}
+	/* Also for a test: C++ folds "while (3 > 2)" only later. */
+	location_t back = body ? locus_of(expr_first(body)) : UNKNOWN_LOCATION;
+	keyword_of_jump_back[back != UNKNOWN_LOCATION ? back : keyword] = keyword;
+}
+
+/* The c-family statement codes, looked up by name: their header
+ * (c-family/c-common.h) must come before GCC's diagnostic headers.  They
+ * are among the first codes after the common ones, and the operands are
+ * WHILE_STMT (cond, body), DO_STMT (cond, body), FOR_STMT (init, cond,
+ * incr, body, scope). */
+static int while_code = -1, do_code = -1, for_code = -1;
+
+static void find_statement_codes(void)
+{
+	for (int c = LAST_AND_UNUSED_TREE_CODE;
+	     c < LAST_AND_UNUSED_TREE_CODE + 64 && (while_code < 0 || do_code < 0 || for_code < 0);
+	     c++) {
+		const char *name = get_tree_code_name((enum tree_code)c);
+		if (!strcmp(name, "while_stmt"))
+			while_code = c;
+		else if (!strcmp(name, "do_stmt"))
+			do_code = c;
+		else if (!strcmp(name, "for_stmt"))
+			for_code = c;
+	}
+}
+
+/* The first statement of a body, inside its braces. */
+static tree first_statement(tree body)
+{
+	for (int depth = 0; body && depth < 16; depth++) {
+		if (TREE_CODE(body) == BIND_EXPR)
+			body = BIND_EXPR_BODY(body);
+		else if (TREE_CODE(body) == STATEMENT_LIST)
+			body = expr_first(body);
+		else
+			break;
+	}
+	return body;
+}
+
+/* An OpenMP worksharing or simd loop is expanded (omp-expand) into loop
+ * control of its own, without locations; what it keeps is its body, whose
+ * first statement (or the loop that opens it) opens the new loop's header,
+ * as the body of a loop without a test does.  One region per source loop
+ * and collapse(N) nest, named by its for. */
+static void remember_omp_loop(location_t keyword, tree body)
+{
+	keyword = get_pure_location(keyword);
+	location_t first = locus_of(first_statement(body));
+	if (keyword != UNKNOWN_LOCATION && first != UNKNOWN_LOCATION) {
+		keyword_of_jump_back[first] = keyword;
+		keywords.insert(keyword);
+	}
+}
+
+static tree find_loop_statements(tree *tp, int *, void *)
+{
+	tree t = *tp;
+	int code = TREE_CODE(t);
+	if (code == OMP_FOR || code == OMP_SIMD) {
+		/* The construct sits on the pragma's line; the for keyword's
+		 * line is its first loop's initialization's. */
+		location_t keyword = EXPR_LOCATION(t);
+		tree init = OMP_FOR_INIT(t);
+		if (init && TREE_CODE(init) == TREE_VEC && TREE_VEC_LENGTH(init) > 0
+		    && EXPR_P(TREE_VEC_ELT(init, 0))
+		    && EXPR_LOCATION(TREE_VEC_ELT(init, 0)) != UNKNOWN_LOCATION)
+			keyword = EXPR_LOCATION(TREE_VEC_ELT(init, 0));
+		remember_omp_loop(keyword, OMP_FOR_BODY(t));
+	}
+	else if (code == while_code || code == do_code)
+		remember_loop(EXPR_LOCATION(t), TREE_OPERAND(t, 0), TREE_OPERAND(t, 1));
+	if (code == do_code)
+		do_keywords.insert(get_pure_location(EXPR_LOCATION(t)));
+	else if (code == for_code)
+		remember_loop(EXPR_LOCATION(t), TREE_OPERAND(t, 1), TREE_OPERAND(t, 3));
+	return NULL_TREE;
+}
+
+static void remember_loop_keywords(void *fndecl, void *)
+{
+	tree fn = (tree)fndecl;
+	/* The statement codes exist in the C and C++ front ends only. */
+	if (!(lang_GNU_C() || lang_GNU_CXX()) || !DECL_SAVED_TREE(fn))
+		return;
+	if (while_code < 0)
+		find_statement_codes();
+	if (while_code >= 0 && do_code >= 0 && for_code >= 0)
+		walk_tree_without_duplicates(&DECL_SAVED_TREE(fn), find_loop_statements, NULL);
+}
+
+void selinst_register_loop_keywords(const char *plugin_name)
+{
+	register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, remember_loop_keywords, NULL);
+}
+
+/* Is TEST the test of a for or while loop (not a do's, not an if's)? */
+static bool test_of_while_or_for(gimple *test)
+{
+	if (!located(test) || gimple_code(test) != GIMPLE_COND)
+		return false;
+	auto it = keyword_of_test.find(get_pure_location(gimple_location(test)));
+	return it != keyword_of_test.end() && !do_keywords.count(it->second);
+}
+
+static location_t keyword_or(const std::map<location_t, location_t> &map, location_t loc)
+{
+	auto it = map.find(get_pure_location(loc));
+	return it != map.end() ? it->second : loc;
+}
+
+/* The keyword of a loop without a test: its jumps back to the header
+ * carry the location of the body's first statement, and where CFG
+ * cleanup removed the jump's own block, that statement is in the header. */
+static location_t keyword_of_untested(class loop *loop, location_t fallback)
+{
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, loop->header->preds) {
+		if (!flow_bb_inside_loop_p(loop, e->src))
+			continue;
+		auto it = keyword_of_jump_back.find(get_pure_location(e->goto_locus));
+		if (it != keyword_of_jump_back.end())
+			return it->second;
+	}
+	for (gimple_stmt_iterator gsi = gsi_start_bb(loop->header); !gsi_end_p(gsi);
+	     gsi_next(&gsi)) {
+		gimple *stmt = gsi_stmt(gsi);
+		if (is_gimple_debug(stmt) || !located(stmt))
+			continue;
+		auto it = keyword_of_jump_back.find(get_pure_location(gimple_location(stmt)));
+		if (it != keyword_of_jump_back.end())
+			return it->second;
+	}
+	/* A body that opens with a loop: its first statement is that loop,
+	 * whose keyword is the location the jump back carries. */
+	if (single_succ_p(loop->header)) {
+		basic_block next = single_succ(loop->header);
+		gimple *test = SELINST_LAST_STMT(next);
+		location_t inner = UNKNOWN_LOCATION;
+		if (located(test) && gimple_code(test) == GIMPLE_COND)
+			inner = keyword_or(keyword_of_test, gimple_location(test));
+		auto it = keyword_of_jump_back.find(get_pure_location(inner));
+		if (it != keyword_of_jump_back.end())
+			return it->second;
+	}
+	return fallback;
+}
+
+/* The loop's source location: the line of its keyword (for, while, do).
+ * Found from its exit test: the header's condition when the loop is top
+ * tested, else the condition ending the one block that leads back to the
+ * header (a do-while); failing both (a loop without a test of its own),
+ * from its jumps back; where the front end told us nothing (another
+ * language), the test's own location, or the header's first located
+ * statement. */
 static location_t loop_location(class loop *loop)
 {
 	gimple *last = SELINST_LAST_STMT(loop->header);
 	bool header_exits = located(last) && gimple_code(last) == GIMPLE_COND
 			    && exits_loop(loop->header, loop);
-	if (header_exits && loop_is_top_tested(loop))
-		return gimple_location(last);
+	if (located(last) && loop_is_top_tested(loop))
+		return keyword_or(keyword_of_test, gimple_location(last));
 	/* A do-while: one block, past forwarders (which at -O0 also join
 	 * several paths), leads back to the header and ends in the test. */
 	basic_block tail = NULL;
@@ -221,15 +470,123 @@ static location_t loop_location(class loop *loop)
 		gimple *test = SELINST_LAST_STMT(tail);
 		if (located(test) && gimple_code(test) == GIMPLE_COND && exits_loop(tail, loop)
 		    && (!header_exits || loops_on_true(tail, loop)))
-			return gimple_location(test);
+			return keyword_or(keyword_of_test, gimple_location(test));
 	}
 	if (located(last))
-		return gimple_location(last);
+		return keyword_of_untested(loop, gimple_location(last));
 	for (gimple_stmt_iterator gsi = gsi_start_bb(loop->header); !gsi_end_p(gsi);
 	     gsi_next(&gsi))
 		if (LOCATION_LOCUS(gimple_location(gsi_stmt(gsi))) != UNKNOWN_LOCATION)
-			return gimple_location(gsi_stmt(gsi));
-	return UNKNOWN_LOCATION;
+			return keyword_of_untested(loop, gimple_location(gsi_stmt(gsi)));
+	return keyword_of_untested(loop, UNKNOWN_LOCATION);
+}
+
+/* Above -O0, CFG cleanup removes the block that holds "while (1)"'s top
+ * when the body opens with another loop ("while (1) { while (*p == ' ')
+ * p++; ... }"): the outer loop's jump back then lands on the inner loop's
+ * test, and the two are one loop with two latches.  Such a loop is split
+ * again as the source has it: the latches whose jump back is another
+ * loop's (a keyword other than the header test's) or that come from
+ * beyond the inner loop's lines, and the entries, go to a new outer
+ * header in front of the inner one, as at -O0. */
+static hash_set<edge> *outer_edges;
+
+static bool is_outer_edge(edge e)
+{
+	return outer_edges->contains(e);
+}
+
+/* Is block B's last located statement outside the lines of the loop
+ * with keyword KEYWORD (after its body, in the same file)? */
+static bool outside_loop_lines(basic_block b, location_t keyword)
+{
+	auto last = last_line_of.find(keyword);
+	if (last == last_line_of.end())
+		return false;
+	for (gimple_stmt_iterator gsi = gsi_last_bb(b); !gsi_end_p(gsi); gsi_prev(&gsi)) {
+		gimple *stmt = gsi_stmt(gsi);
+		if (is_gimple_debug(stmt) || !located(stmt))
+			continue;
+		expanded_location x = expand_location(gimple_location(stmt));
+		expanded_location k = expand_location(keyword);
+		return x.file && k.file && !strcmp(x.file, k.file)
+		       && (x.line > last->second || x.line < k.line);
+	}
+	return false;
+}
+
+static bool split_merged_loop(class loop *loop)
+{
+	gimple *test = SELINST_LAST_STMT(loop->header);
+	if (!located(test) || gimple_code(test) != GIMPLE_COND)
+		return false;
+	auto own = keyword_of_test.find(get_pure_location(gimple_location(test)));
+	if (own == keyword_of_test.end())
+		return false;
+	hash_set<edge> keep;
+	unsigned inner_latches = 0, outer_latches = 0;
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, loop->header->preds) {
+		if (e->flags & (EDGE_ABNORMAL | EDGE_EH))
+			return false;
+		if (!flow_bb_inside_loop_p(loop, e->src)) {
+			keep.add(e);
+			continue;
+		}
+		auto back = keyword_of_jump_back.find(get_pure_location(e->goto_locus));
+		if ((back != keyword_of_jump_back.end() && back->second != own->second)
+		    || outside_loop_lines(e->src, own->second)) {
+			keep.add(e);
+			outer_latches++;
+		} else {
+			inner_latches++;
+		}
+	}
+	if (!outer_latches || !inner_latches)
+		return false;
+	outer_edges = &keep;
+	make_forwarder_block(loop->header, is_outer_edge, NULL);
+	outer_edges = NULL;
+	return true;
+}
+
+void selinst_split_merged_loops(void)
+{
+	if (!current_loops || !(lang_GNU_C() || lang_GNU_CXX()))
+		return;
+	bool split = false;
+	SELINST_FOR_EACH_LOOP(cfun, loop, 0)
+		split |= split_merged_loop(loop);
+	if (!split)
+		return;
+	/* New loop tree: fix_loop_structure wants exact dominators. */
+	free_dominance_info(CDI_DOMINATORS);
+	calculate_dominance_info(CDI_DOMINATORS);
+	loops_state_set(LOOPS_NEED_FIXUP);
+	fix_loop_structure(NULL);
+	free_dominance_info(CDI_DOMINATORS);
+}
+
+/* Is LOOP one that OpenMP expansion made with no source loop behind it
+ * (a schedule's chunk dispatch around the source loop, the retry loop of
+ * an atomic reduction): in an outlined body, its own tests without a
+ * location, and no source loop's keyword found for it? */
+static bool made_by_openmp(class loop *loop, location_t named)
+{
+	cgraph_node *node = cgraph_node::get(current_function_decl);
+	if (!node || !node->parallelized_function
+	    || keywords.count(get_pure_location(named)))
+		return false;
+	basic_block *body = get_loop_body(loop);
+	bool located_test = false;
+	for (unsigned i = 0; i < loop->num_nodes && !located_test; i++) {
+		gimple *last = SELINST_LAST_STMT(body[i]);
+		located_test = body[i]->loop_father == loop && last
+			       && gimple_code(last) == GIMPLE_COND && located(last);
+	}
+	free(body);
+	return !located_test;
 }
 
 void selinst_measure_loops(struct selinst_function *fn,
@@ -253,7 +610,9 @@ void selinst_measure_loops(struct selinst_function *fn,
 		l->nest = loop_depth(loop);
 		mpz_inits(l->weight, l->loop_score, l->callsite_score, l->score, NULL);
 		l->callees = vNULL;
-		expanded_location x = expand_location(loop_location(loop));
+		location_t named = loop_location(loop);
+		l->made_by_openmp = made_by_openmp(loop, named);
+		expanded_location x = expand_location(named);
 		l->file = x.file ? x.file : fn->file;
 		l->line = x.file ? x.line : fn->line;
 		l->name = xasprintf("%s:%d", lbasename(l->file), l->line);
@@ -303,6 +662,9 @@ void selinst_decide_loops(struct selinst_function *fn,
 			l->reason = "loops=off";
 		} else if (fn->cm.force == CM_FORCE_NEVER) {
 			l->reason = fn->cm.force_reason;	/* the function's */
+		} else if (l->made_by_openmp) {
+			l->reason = "made by OpenMP expansion (a schedule's chunk dispatch, "
+				"an atomic reduction's retry): no source loop";
 		} else if (l->abnormal_exit) {
 			l->reason = "left by an abnormal edge (setjmp or non-local goto)";
 		} else if (l->abnormal_inside) {
@@ -338,77 +700,6 @@ struct counted_loop {
 	bool test_header;
 };
 
-/* Can a call to FN (flags FLAGS) leave its caller other than by
- * returning (longjmp, exit)?  Our hooks, const or pure functions and
- * builtins that return cannot; nor can a function of this unit whose own
- * calls all cannot (a leaf helper: after inlining, a store before its
- * call would sit in the hot loop for nothing).  Functions elsewhere,
- * interposable ones and indirect calls may.  The unit's functions are
- * classified once, as a least fixed point over the call graph. */
-static hash_set<cgraph_node *> *may_leave;	/* functions whose calls may */
-
-static bool call_target_may_leave(tree fn, int flags);
-
-static bool node_may_leave_directly(cgraph_node *node)
-{
-	return !node->definition || node->get_availability() < AVAIL_AVAILABLE
-	       || node->indirect_calls;
-}
-
-static void classify_functions(void)
-{
-	may_leave = new hash_set<cgraph_node *>;
-	cgraph_node *node;
-	FOR_EACH_FUNCTION(node)
-		if (node_may_leave_directly(node->ultimate_alias_target()))
-			may_leave->add(node);
-	for (bool changed = true; changed; ) {
-		changed = false;
-		FOR_EACH_FUNCTION(node) {
-			if (may_leave->contains(node))
-				continue;
-			for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
-				int flags = e->call_stmt ? gimple_call_flags(e->call_stmt)
-							 : flags_from_decl_or_type(e->callee->decl);
-				if (call_target_may_leave(e->callee->decl, flags)) {
-					may_leave->add(node);
-					changed = true;
-					break;
-				}
-			}
-		}
-	}
-}
-
-static bool call_target_may_leave(tree fn, int flags)
-{
-	if ((flags & (ECF_CONST | ECF_PURE)) && !(flags & ECF_LOOPING_CONST_OR_PURE))
-		return false;
-	if (!fn)
-		return true;		/* indirect */
-	if (DECL_NAME(fn) && startswith(IDENTIFIER_POINTER(DECL_NAME(fn)), "__selinst_"))
-		return false;
-	if (flags & ECF_NORETURN)
-		return true;
-	if (fndecl_built_in_p(fn, BUILT_IN_NORMAL))
-		return false;
-	cgraph_node *node = cgraph_node::get(fn);
-	if (!node)
-		return true;
-	node = node->ultimate_alias_target();
-	if (!may_leave)
-		classify_functions();	/* the pass runs once and makes no functions */
-	return may_leave->contains(node);
-}
-
-/* May call S leave the loop without coming back through it? */
-static bool call_may_not_return_here(gimple *s)
-{
-	if (!is_gimple_call(s) || gimple_call_internal_p(s))
-		return false;
-	return call_target_may_leave(gimple_call_fndecl(s), gimple_call_flags(s));
-}
-
 /* "*CELL = COUNT" (the cell comes from the enter hook: it never traps). */
 static gimple *count_store(tree cell, tree count)
 {
@@ -417,44 +708,61 @@ static gimple *count_store(tree cell, tree count)
 	return gimple_build_assign(mem, count);
 }
 
-/* Before each such call in block B of LOOP, "*CELL = count": the entry's
- * body starts so far (NEXT, one less in a top-tested loop's header test),
- * which the runtime takes if the loop is left without its exit hook.  A
- * store, not a call: the count stays in its register. */
-static void store_count_before_calls(basic_block b, class loop *loop, bool test_header,
-				     tree next, tree cell)
+/* Does LOOP hold a call that can take time or leave it (longjmp, exit):
+ * not an internal function, one of our hooks, or a builtin that returns
+ * (sqrt, memcpy: GCC may expand them inline and vectorize the loop)? */
+static bool holds_real_call(class loop *loop)
 {
-	for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi)) {
-		gimple *s = gsi_stmt(gsi);
-		if (!call_may_not_return_here(s))
-			continue;
-		tree count = next;
-		if (b == loop->header && test_header) {
-			count = make_temp_ssa_name(TREE_TYPE(next), NULL, "selinst_iter");
-			gimple *dec = gimple_build_assign(count, MINUS_EXPR, next,
-							  build_int_cst(TREE_TYPE(next), 1));
-			gsi_insert_before(&gsi, dec, GSI_SAME_STMT);
+	basic_block *body = get_loop_body(loop);
+	bool found = false;
+	for (unsigned i = 0; i < loop->num_nodes && !found; i++)
+		for (gimple_stmt_iterator gsi = gsi_start_bb(body[i]); !gsi_end_p(gsi) && !found;
+		     gsi_next(&gsi)) {
+			gimple *s = gsi_stmt(gsi);
+			if (!is_gimple_call(s) || gimple_call_internal_p(s))
+				continue;
+			tree fn = gimple_call_fndecl(s);
+			found = !fn || (!(DECL_NAME(fn) && startswith(IDENTIFIER_POINTER(DECL_NAME(fn)),
+								       "__selinst_"))
+					&& (!fndecl_built_in_p(fn, BUILT_IN_NORMAL)
+					    || (gimple_call_flags(s) & ECF_NORETURN)));
 		}
-		gimple *store = count_store(cell, count);
-		gimple_set_location(store, gimple_location(s));
-		gsi_insert_before(&gsi, store, GSI_SAME_STMT);
-	}
+	free(body);
+	return found;
 }
 
-/* Does block B of LOOP lie in a counted loop nested in LOOP (other than
- * EXCEPT)? */
-static bool in_counted_inner_loop(basic_block b, class loop *loop,
-				  const vec<counted_loop> &counted,
-				  class loop *except = NULL)
+/* Keep the entry's cell current (loops holding a real call only: in a
+ * call-free loop the store can stop GCC from vectorizing it, as it did
+ * bench/workloads/cg.c's first loop, whose sqrt keeps an errno call on a
+ * cold path): "*CELL = NEXT" wherever the body starts
+ * (the header's top; in a top-tested loop each edge from its test into
+ * the body), so that the runtime, closing a loop left without its exit
+ * hook (longjmp, exit, a fatal signal, a thread still running at exit),
+ * reads the body starts so far: during a top-tested loop's test the cell
+ * still holds the previous start's count, one less than NEXT.  One store
+ * an iteration, not a call: the count stays in its register. */
+static void store_count_at_body_start(class loop *loop, bool test_header, tree next,
+				      tree cell, gimple *increment)
 {
-	for (class loop *x = b->loop_father; x && x != loop; x = loop_outer(x)) {
-		if (x == except)
-			continue;
-		for (unsigned k = 0; k < counted.length(); k++)
-			if (counted[k].loop == x)
-				return true;
+	if (!test_header) {
+		gimple_stmt_iterator gsi = gsi_for_stmt(increment);
+		gsi_insert_after(&gsi, count_store(cell, next), GSI_SAME_STMT);
+		return;
 	}
-	return false;
+	basic_block *body = get_loop_body(loop);
+	for (unsigned i = 0; i < loop->num_nodes; i++) {
+		basic_block b = body[i];
+		if (b != loop->header && !continues_header_test(b, loop))
+			continue;
+		edge e;
+		edge_iterator ei;
+		FOR_EACH_EDGE(e, ei, b->succs)
+			if (flow_bb_inside_loop_p(loop, e->dest)
+			    && !continues_header_test(e->dest, loop)
+			    && !(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
+				gsi_insert_on_edge(e, count_store(cell, next));
+	}
+	free(body);
 }
 
 /* Counter and hooks for one loop (LOOPS_NORMAL: a preheader, one latch). */
@@ -522,27 +830,16 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 		FOR_EACH_EDGE(e, ei, body[b]->succs)
 			if (!flow_bb_inside_loop_p(loop, e->dest))
 				exits.safe_push(e);
-	/* Calls inside a counted inner loop are covered by one store on that
-	 * loop's entries: this loop's count does not change inside it. */
-	for (unsigned b = 0; b < loop->num_nodes; b++)
-		if (!in_counted_inner_loop(body[b], loop, *counted))
-			store_count_before_calls(body[b], loop, l->test_header, next, cell);
 	free(body);
-	for (unsigned k = 0; k < counted->length(); k++) {
-		class loop *inner = (*counted)[k].loop;
-		if (inner == loop || !flow_loop_nested_p(loop, inner)
-		    || in_counted_inner_loop(inner->header, loop, *counted, inner))
-			continue;
-		FOR_EACH_EDGE(e, ei, inner->header->preds)
-			if (!flow_bb_inside_loop_p(inner, e->src))
-				gsi_insert_on_edge(e, count_store(cell, next));
-	}
+	if (holds_real_call(loop))
+		store_count_at_body_start(loop, l->test_header, next, cell, inc);
 	unsigned i;
 	FOR_EACH_VEC_ELT(exits, i, e) {
 		if (e->flags & (EDGE_EH | EDGE_ABNORMAL))
 			continue;	/* count_eh_exits; the runtime */
 		tree count = next;
-		if (l->test_header && continues_header_test(e->src, loop)) {
+		if (l->test_header
+		    && (e->src == loop->header || continues_header_test(e->src, loop))) {
 			count = make_temp_ssa_name(type, NULL, "selinst_iter");
 			gsi_insert_on_edge(e, gimple_build_assign(count, MINUS_EXPR, next,
 								  build_int_cst(type, 1)));

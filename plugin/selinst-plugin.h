@@ -40,6 +40,7 @@ struct selinst_loop {
 	bool test_header;	/* the header only computes the exit test */
 	bool abnormal_exit;	/* left by an abnormal edge (setjmp, ...) */
 	bool abnormal_inside;	/* holds a setjmp receiver or non-local label */
+	bool made_by_openmp;	/* no source loop behind it (chunk dispatch) */
 	bool instrument;
 	const char *reason;
 	vec<tree> callees;	/* callees of the direct call sites inside */
@@ -95,6 +96,10 @@ void selinst_decide_loops(struct selinst_function *fn,
 bool selinst_any_loop_chosen(const struct selinst_function *fn);
 void selinst_instrument_loops(struct selinst_function *fn);
 void selinst_free_loops(struct selinst_function *fn);
+/* Splits loops that CFG cleanup merged with an enclosing one (cfun). */
+void selinst_split_merged_loops(void);
+/* Remembers each C or C++ loop's keyword line before lowering. */
+void selinst_register_loop_keywords(const char *plugin_name);
 /* Why DECL cannot be instrumented safely, or NULL.  Checked before scoring
  * so the decision file lists the reason. */
 const char *selinst_cannot_instrument(tree decl, function *body);

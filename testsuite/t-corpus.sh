@@ -178,7 +178,8 @@ run_prog() {
 			pass=$((pass + 1))
 		fi
 	done
-	# The same decisions, names and counts at -O0 and -O2.  Programs whose
+	# The same functions, loops, metrics, decisions, names and counts at
+	# -O0 and -O2.  Programs whose
 	# counts depend on timing say "corpus-levels: decisions" (threaded ones
 	# are compared so without saying);
 	# those where a front end makes different code by level say
@@ -191,7 +192,11 @@ run_prog() {
 		# scheduling.
 		case " $flags " in *" -fopenmp "*|*" -pthread "*) mode=decisions ;; esac
 		[ "$runtime" = real ] && [ -f "$dir/t0-O0/x.prof" ] && [ -f "$dir/t0-O2/x.prof" ] || mode=decisions
-		if ! python3 "$CORPUS/tools/levels.py" "$dir/t0-O0" "$dir/t0-O2" $mode "$REPORT" >"$dir/levels.txt" 2>&1; then
+		# Metrics too (blocks, statements, ...), unless the program says
+		# "corpus-levels-metrics: differ (reason)".
+		local metrics=metrics
+		grep -q 'corpus-levels-metrics: differ' "$src" && metrics=""
+		if ! python3 "$CORPUS/tools/levels.py" "$dir/t0-O0" "$dir/t0-O2" $mode "$REPORT" $metrics >"$dir/levels.txt" 2>&1; then
 			{ echo "== $name -O0 vs -O2 ($mode):"; head -20 "$dir/levels.txt" | sed 's/^/   /'; } >>"$log"
 			nfail=$((nfail + 1))
 		else

@@ -74,3 +74,4 @@ int main(void)
 	printf("total %ld errors %d\n", total, errors);
 	return 0;
 }
+// corpus-levels-metrics: differ (the front end folds a short-circuit test of simple operands into one test only when optimizing: fewer blocks, more statements at -O2)

@@ -60,3 +60,4 @@ int main(void)
 	printf("fill %d %d\n", f1, f2);
 	return 0;
 }
+// corpus-levels-metrics: differ (the front end folds a short-circuit test of simple operands into one test only when optimizing: fewer blocks, more statements at -O2)

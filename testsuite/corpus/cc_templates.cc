@@ -41,3 +41,4 @@ int main()
 	std::printf("crtp %.1f %.1f\n", total_twice(Sq(3), 10), total_twice(Rect(2, 5), 10));
 	return 0;
 }
+// corpus-levels-metrics: differ (main has 15 blocks at -O0 and 10 at -O2, statements equal; cause not analysed)

@@ -24,3 +24,4 @@ program stop_prog
   call descend(8)
   print *, 'not reached'
 end program stop_prog
+! corpus-levels-metrics: differ (gfortran makes one block more and two statements fewer in descend at -O2; cause not analysed)

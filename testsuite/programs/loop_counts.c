@@ -49,7 +49,7 @@ int early_return(int n)
 int do_while(int n)
 {
 	int k = 0;
-	do {				/* named by its while line: n per entry */
+	do {				/* named by its do line: n per entry */
 		k++;
 	} while (k < n);
 	return k;

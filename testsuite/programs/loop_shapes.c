@@ -1,7 +1,7 @@
 /* Loop shapes whose counts once differed between -O0 and -O2: sibling
  * loops joined by one edge (the first must close before the second
  * opens), a condition in two tests, a loop with two back edges, a
- * do-while named by its while. */
+ * do-while named by its do. */
 #include <stdio.h>
 
 __attribute__((noinline)) unsigned siblings(unsigned len)
@@ -41,9 +41,9 @@ __attribute__((noinline)) int two_latches(int n)
 __attribute__((noinline)) int do_while(int n)
 {
 	int k = 0;
-	do {
+	do {				/* line 44: a do-while is named by its do */
 		k += 2;
-	} while (k < n);		/* line 46 */
+	} while (k < n);
 	return k;
 }
 
