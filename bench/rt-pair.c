@@ -1,6 +1,7 @@
 /*
  * rt-pair.c - cost of the runtime's hot path: a timed enter/exit pair next
  * to the bare clock read (rdtsc and clock_gettime) measured in the same run,
+ * the same with three regions in turn (the child cache's cost),
  * 1 thread and 2 threads x 10M pairs (per-thread cost ratio), and memory per
  * calling-context node.  Medians of several rounds, A B A B order.
  *
@@ -24,6 +25,8 @@
 
 static const struct selinst_region r_main = { SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 1, 0, "main", "rt-pair.c", 0 };
 static const struct selinst_region r_f = { SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 2, 0, "f", "rt-pair.c", 0 };
+static const struct selinst_region r_g = { SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 4, 0, "g", "rt-pair.c", 0 };
+static const struct selinst_region r_h = { SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 5, 0, "h", "rt-pair.c", 0 };
 static const struct selinst_region r_t = { SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 3, 0, "thread", "rt-pair.c", 0 };
 
 static long N = 10000000;
@@ -73,6 +76,22 @@ static double time_pairs(void)
 	for (long i = 0; i < N; i++) {
 		__selinst_enter(&r_f);
 		__selinst_exit(&r_f);
+	}
+	return (now_s() - t0) * 1e9 / N;
+}
+
+/* Pairs of three regions in turn (f, g, h): each parent's last child is
+ * never the next one, so this is the child cache's cost (issue 10). */
+static double time_pairs_rr3(void)
+{
+	double t0 = now_s();
+	for (long i = 0; i < N; i += 3) {
+		__selinst_enter(&r_f);
+		__selinst_exit(&r_f);
+		__selinst_enter(&r_g);
+		__selinst_exit(&r_g);
+		__selinst_enter(&r_h);
+		__selinst_exit(&r_h);
 	}
 	return (now_s() - t0) * 1e9 / N;
 }
@@ -250,7 +269,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1) N = atol(argv[1]);
 	int rounds = argc > 2 ? atoi(argv[2]) : 5;
-	double clk[16], gt[16], pair[16], calls[16], one[16], two[16], sone[16], stwo[16];
+	double clk[16], gt[16], pair[16], calls[16], one[16], two[16], sone[16], stwo[16], rr3[16];
 	if (rounds > 16) rounds = 16;
 	if (rounds < 1) rounds = 1;
 	if (argc > 3 && strncmp(argv[3], "--threads=", 10) == 0)
@@ -261,6 +280,7 @@ int main(int argc, char **argv)
 	for (int r = 0; r < rounds; r++) {
 		clk[r] = time_rdtsc();
 		pair[r] = time_pairs();
+		rr3[r] = time_pairs_rr3();
 		gt[r] = time_gettime();
 		calls[r] = time_calls();
 	}
@@ -287,6 +307,8 @@ int main(int argc, char **argv)
 	printf("  floor: rdtsc-only hook pair   %6.2f ns\n", median(calls, rounds));
 	printf("  enter/exit pair               %6.2f ns  = 2 x %s + %.2f ns (target <= +5)\n",
 	       mpair, mono ? "clock_gettime" : "rdtsc", mpair - 2 * mclk);
+	printf("  pair, 3 regions in turn       %6.2f ns  = %.3f x one region repeated\n",
+	       median(rr3, rounds), median(rr3, rounds) / mpair);
 	printf("  pair, 1 thread                %6.2f ns\n", mone);
 	double sr = median(stwo, rounds) / median(sone, rounds);
 	printf("  pair, 2 threads (per thread)  %6.2f ns  ratio %.3f (target <= 1.10)\n", mtwo, mtwo / mone);

@@ -179,6 +179,29 @@ static void add_trips(ctx *c, pnode *n, const ynode *tc)
 	}
 }
 
+/* Inclusive time as every view counts it: a node's exclusive time plus
+ * its children's inclusive times, so that each instant is counted once,
+ * on the path of the node that was running.  The runtime writes exactly
+ * that except on folded recursion, where a node's inclusive_ns is its
+ * outermost activation: there a child entered from an inner activation
+ * (A -> P -> A -> E, E folded under A) overlaps its sibling P in time,
+ * and summing such children (tree view) or nodes (flat view) counted an
+ * instant twice.  Parents come before children, so one backward pass
+ * does it. */
+static void sum_inclusive(pthr *th)
+{
+	uint64_t *kids = xcalloc(th->nnodes + 1, sizeof *kids);
+	for (size_t i = th->nnodes; i-- > 0;) {
+		pnode *n = &th->nodes[i];
+		if (__builtin_add_overflow(n->excl, kids[i], &n->incl))
+			n->incl = UINT64_MAX;
+		if (n->pidx != UINT32_MAX &&
+		    __builtin_add_overflow(kids[n->pidx], n->incl, &kids[n->pidx]))
+			kids[n->pidx] = UINT64_MAX;
+	}
+	free(kids);
+}
+
 static void read_thread(ctx *c, const ynode *t, pthr *th)
 {
 	profile *p = c->p;
@@ -245,6 +268,7 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 		if (tc)
 			add_trips(c, n, tc);
 	}
+	sum_inclusive(th);
 }
 
 static int parse_doc(ctx *c, const ynode *root)

@@ -12,7 +12,18 @@
  * signal handler running instrumented code interrupted a hook of the same
  * thread) does nothing, and so does the matching exit, because the whole
  * handler runs while the flag is still set.  The tree is never seen half
- * updated.
+ * updated.  Hooks set the flag before they read anything of the thread's
+ * state, so a handler's hooks can never move the stack under them.
+ *
+ * A handler may also siglongjmp out of the hook it interrupted, which then
+ * never finishes.  Every hook is therefore ordered so that what it leaves
+ * half done is harmless or repaired by __selinst_setjmp_return: a push
+ * writes its frame above the top and makes it live with one store of
+ * `top`; a pop removes its frame with one store of `top` before it
+ * accounts for it (a cut there loses only that activation's time); the one
+ * counter that must match the stack, the node's `active`, is recounted
+ * from the stack for the node in the frame slot above the top, the only
+ * one a cut hook can have left wrong (si_repair_interrupted).
  */
 #include "internal.h"
 
@@ -35,6 +46,49 @@ __attribute__((noinline)) static struct si_node *context_below(struct si_thread 
 	return i > 0 ? t->stack[i].node : &t->root;
 }
 
+/* Make frame F (the slot above the top) live for node N.  The node is
+ * stored first and `active` counted before the commit (the store of
+ * `top`): a cut in between is repaired from F->node (see the file's
+ * head).  Stores are kept in this order by compiler barriers; the CPU
+ * keeps program order for its own thread's signal handlers. */
+static inline __attribute__((always_inline)) void
+push_frame(struct si_thread *t, struct si_frame *f, struct si_node *n,
+	   const struct selinst_region *r, uintptr_t sp, uint64_t start)
+{
+	f->node = n;
+	barrier();
+	n->calls++;
+	n->active++;
+	f->region = r;
+	f->sp = sp;
+	f->start = start;
+	barrier();
+	t->top = f;
+}
+
+/* The child of CUR for R from the caches (mru, then the direct-mapped
+ * one), or NULL. */
+static inline __attribute__((always_inline)) struct si_node *
+cached_child(struct si_thread *t, struct si_node *cur, const struct selinst_region *r)
+{
+	struct si_node *n = cur->mru;
+	if (likely(n->region == r))
+		return n;
+	struct si_cslot *c = si_cache_slot(t, cur, r);
+	if (unlikely(c->parent != cur))
+		return NULL;
+	n = c->child;
+	return likely(n->region == r) ? n : NULL;
+}
+
+/* The child of CUR for R: the caches, else the index (creating it). */
+static inline struct si_node *child_of(struct si_thread *t, struct si_node *cur,
+				       const struct selinst_region *r)
+{
+	struct si_node *n = cached_child(t, cur, r);
+	return n ? n : si_lookup_slow(t, cur, r);
+}
+
 /* Push a frame for R on T's stack (T->in_hook is set by the caller). */
 __attribute__((always_inline)) inline void
 si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp)
@@ -47,34 +101,31 @@ si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp)
 		struct si_node *cur = f[-1].node;
 		if (unlikely(cur == &t->paused))	/* parent entered while paused */
 			cur = context_below(t, (uint32_t)(f - 1 - t->stack));
-		n = cur->mru;
-		if (unlikely(n->region != r)) {
-			n = si_lookup_slow(t, cur, r);
-			if (unlikely(!n))
-				return;		/* bad descriptor: ignored */
-		}
+		n = child_of(t, cur, r);
+		if (unlikely(!n))
+			return;		/* bad descriptor: ignored */
 	}
-	n->calls++;
-	n->active++;
-	f->region = r;
-	f->node = n;
-	f->sp = sp;
-	t->top = f;
-	f->start = si_now();
+	push_frame(t, f, n, r, sp, si_now());
 }
 
 /* Close frame F, the top one, at NOW.  Self time: F's duration goes to
- * its node and comes off the node of the frame below (see si_frame). */
-static inline void pop_frame(struct si_thread *t, struct si_frame *f, uint64_t now)
+ * its node and comes off the node of the frame below (see si_frame).
+ * The frame leaves the stack first (one store); a cut after that loses
+ * this activation's times, never counts them twice.  The frame below
+ * loses the time before F's node gains it, and inclusive before self,
+ * so a cut never leaves any node's self above its inclusive. */
+static inline __attribute__((always_inline)) void
+pop_frame(struct si_thread *t, struct si_frame *f, uint64_t now)
 {
+	t->top = f - 1;
+	barrier();
 	struct si_node *n = f->node;
 	uint64_t dur = now - f->start;
 	__asm__("" : "+r"(dur));	/* one register: GCC would also compute start - now */
-	n->self += dur;
 	f[-1].node->self -= dur;
 	if (likely(--n->active == 0))
 		n->incl += dur;
-	t->top = f - 1;
+	n->self += dur;
 }
 
 void si_loop_count(struct si_loop *l, uint64_t n)
@@ -91,10 +142,22 @@ void si_pop_to(struct si_thread *t, uint32_t depth, uint64_t now)
 {
 	while (si_depth(t) > depth) {
 		struct si_frame *f = t->top;
+		pop_frame(t, f, now);	/* first: see pop_frame */
 		if (f->node->loop)
 			si_loop_count(f->node->loop, *si_loop_cell(t, (uint32_t)(f - t->stack)));
-		pop_frame(t, f, now);
 	}
+}
+
+void si_repair_interrupted(struct si_thread *t)
+{
+	struct si_frame *f = t->top + 1;
+	if (f >= t->end || !f->node)
+		return;
+	struct si_node *n = f->node;
+	uint32_t live = 0;
+	for (struct si_frame *g = t->stack + 1; g < f; g++)
+		live += g->node == n;
+	n->active = live;
 }
 
 __attribute__((noinline)) static void
@@ -155,6 +218,16 @@ enter_cold(const struct selinst_region *region, uintptr_t sp)
 	t->in_hook = 0;
 }
 
+/* The enter fast path's misses (cache miss, stack growth): in_hook is
+ * already set. */
+__attribute__((noinline)) static void
+enter_miss(struct si_thread *t, const struct selinst_region *region, uintptr_t sp)
+{
+	si_enter(t, region, sp);
+	barrier();
+	t->in_hook = 0;
+}
+
 __attribute__((noinline)) static void
 exit_cold(const struct selinst_region *region, uint64_t now)
 {
@@ -170,24 +243,32 @@ exit_cold(const struct selinst_region *region, uint64_t now)
 	t->in_hook = 0;
 }
 
+/* The exit fast path when REGION is not on top: in_hook is already set. */
+__attribute__((noinline)) static void
+exit_not_top(struct si_thread *t, const struct selinst_region *region, uint64_t now)
+{
+	si_exit(t, region, now);
+	barrier();
+	t->in_hook = 0;
+}
+
 /* Fast paths.  The hooks are built without a frame pointer and call
  * nothing on the way (cold cases and the monotonic clock are tail calls),
  * so they need no stack frame of their own.  Each reads one global word
  * (si_hot.gate: started, TSC clock, not paused), one TLS pointer (never
  * NULL: &si_nothread, whose in_hook is 1, before the thread's first hook)
  * and its own thread's memory.  The root frame's region is
- * si_root_region and a fresh node's child cache is si_no_child, so "the
- * region on top is ours" and "the cached child is ours" are one compare
- * each, with no depth or NULL test. */
+ * si_root_region, so "the region on top is ours" is one compare with no
+ * depth test; the child comes from the thread's direct-mapped cache,
+ * whatever the call pattern. */
 #define HOT __attribute__((noinline, optimize("omit-frame-pointer", "no-tree-slp-vectorize")))
 
-/* Enter: the child is the one cached on the current node.  Reads come
- * before in_hook is set; a signal handler running between them leaves the
- * stack as it found it, and a cached child stays valid for (cur, region),
- * so nothing read can go stale in a way that matters.  rdtsc comes last,
- * after the bookkeeping, so that it is not counted in the region; it is
- * not ordered against the stores before it (no lfence/rdtscp: that would
- * cost more than the few cycles of skew it removes). */
+/* Enter: in_hook is set before anything of the thread is read (a
+ * handler's hooks could otherwise move the stack under us), then one
+ * cache probe, then push_frame.  rdtsc comes after the lookup, so that it
+ * is not counted in the region; it is not ordered against the stores
+ * around it (no lfence/rdtscp: that would cost more than the few cycles
+ * of skew it removes). */
 SI_EXPORT HOT void __selinst_enter(const struct selinst_region *region)
 {
 	struct si_thread *t = si_self;
@@ -196,22 +277,19 @@ SI_EXPORT HOT void __selinst_enter(const struct selinst_region *region)
 	 * them into a register first, the gate with an atomic load. */
 	__asm__ goto("cmpl $0, %0\n\tjne %l[cold]" :: "m"(si_hot.gate) :: cold);
 	__asm__ goto("cmpl $0, %0\n\tjne %l[cold]" :: "m"(t->in_hook) :: cold);
-	struct si_frame *f = t->top;
-	struct si_node *n = f->node->mru;
-	f++;
-	if (unlikely(n->region != region) || unlikely(f >= t->end))
-		goto cold;
 	t->in_hook = 1;
 	barrier();
-	n->calls++;
-	n->active++;
-	f->region = region;
-	f->node = n;
-	f->sp = (uintptr_t)__builtin_dwarf_cfa();
-	t->top = f;
-	f->start = si_rdtsc();
+	struct si_frame *f = t->top;
+	struct si_node *n = cached_child(t, f->node, region);
+	f++;
+	if (unlikely(!n) || unlikely(f >= t->end))
+		goto miss;
+	push_frame(t, f, n, region, (uintptr_t)__builtin_dwarf_cfa(), si_rdtsc());
 	barrier();
 	t->in_hook = 0;
+	return;
+miss:
+	enter_miss(t, region, (uintptr_t)__builtin_dwarf_cfa());
 	return;
 cold:
 	enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
@@ -224,18 +302,19 @@ __attribute__((noinline)) static void exit_mono(const struct selinst_region *reg
 	exit_cold(region, si_now());
 }
 
-/* Exit: REGION is on top.  rdtsc comes first, before the bookkeeping. */
+/* Exit: REGION is on top.  rdtsc comes first, before the bookkeeping;
+ * in_hook before any read of the thread's state (as in enter). */
 SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 {
 	__asm__ goto("testl $%c1, %0\n\tjne %l[mono]" :: "m"(si_hot.gate), "i"(SI_GATE_SLOW) :: mono);
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
 	__asm__ goto("cmpl $0, %0\n\tjne %l[nested]" :: "m"(t->in_hook) :: nested);
-	struct si_frame *f = t->top;
-	if (unlikely(f->region != region))
-		return exit_cold(region, now);
 	t->in_hook = 1;
 	barrier();
+	struct si_frame *f = t->top;
+	if (unlikely(f->region != region))
+		return exit_not_top(t, region, now);
 	pop_frame(t, f, now);
 	barrier();
 	t->in_hook = 0;
@@ -260,13 +339,14 @@ SI_EXPORT __attribute__((noinline)) uint64_t *__selinst_loop_enter(const struct 
 		return &no_cell;
 	t->in_hook = 1;
 	barrier();
-	uint64_t *cell = &no_cell;
+	/* The cell is zeroed before the frame is pushed: a siglongjmp right
+	 * after the push must not find the count of an earlier loop there. */
 	uint32_t d = si_depth(t);
+	uint64_t *cell = si_loop_cell(t, d);
+	*cell = 0;
 	si_enter(t, region, (uintptr_t)__builtin_dwarf_cfa());
-	if (si_depth(t) > d) {
-		cell = si_loop_cell(t, d);
-		*cell = 0;
-	}
+	if (si_depth(t) == d)
+		cell = &no_cell;
 	barrier();
 	t->in_hook = 0;
 	return cell;
@@ -286,9 +366,10 @@ __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 	uint32_t d = si_depth(t);
 	if (likely(d > 1)) {
 		if (likely(t->top->region == region)) {	/* the usual case */
-			if (t->top->node->loop)
-				si_loop_count(t->top->node->loop, iterations);
-			pop_frame(t, t->top, now);
+			struct si_frame *f = t->top;
+			pop_frame(t, f, now);	/* first: see pop_frame */
+			if (f->node->loop)
+				si_loop_count(f->node->loop, iterations);
 		} else {
 			uint32_t i = d - 1;
 			while (i >= 1 && t->stack[i].region != region)
@@ -317,9 +398,13 @@ SI_EXPORT __attribute__((noinline)) void __selinst_setjmp_return(void)
 		return;
 	uintptr_t here = (uintptr_t)__builtin_dwarf_cfa();
 	/* We may have been longjmp'd to out of an interrupted hook (a signal
-	 * handler that siglongjmp'd): the hook is gone, so is its flag. */
+	 * handler that siglongjmp'd): the hook is gone, so is its flag, and
+	 * what it left half done is put right. */
+	int interrupted = t->in_hook;
 	t->in_hook = 1;
 	barrier();
+	if (unlikely(interrupted))
+		si_repair_interrupted(t);
 	uint32_t d = si_depth(t);
 	while (d > 1 && t->stack[d - 1].sp < here)
 		d--;

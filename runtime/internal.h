@@ -34,7 +34,7 @@ struct si_loop {
 struct si_node {
 	const struct selinst_region *region;
 	struct si_node *parent;
-	struct si_node *mru;		/* child cache: last node entered from here */
+	struct si_node *mru;		/* last child entered from here (see si_cslot) */
 	uint64_t calls;
 	uint64_t incl;			/* ticks, outermost activations only */
 	uint64_t self;			/* ticks while this node was on top */
@@ -58,6 +58,21 @@ struct si_frame {
 
 struct si_hslot { struct si_node *parent; struct si_node *node; };
 
+/* The child index proper: open addressing, mask and table behind one
+ * pointer so that a resize is published by one store. */
+struct si_htab {
+	size_t mask, used;
+	struct si_hslot slot[];
+};
+
+/* Child lookup, fastest first: the node's last child (mru: a loop calling
+ * one function), then a per-thread direct-mapped cache of (parent node,
+ * region) -> child, one slot per hash value, last writer wins (several
+ * callees in turn, recursion folded through any path), then the index.
+ * A cache slot whose parent is NULL is empty. */
+#define SI_CACHE_BITS 12
+struct si_cslot { struct si_node *parent; struct si_node *child; };
+
 struct si_manual { const char *name; struct selinst_region *desc; };
 
 #define SI_CELL_BLOCK	4096		/* cells per block */
@@ -72,8 +87,7 @@ struct si_thread {
 	struct si_frame *end;		/* stack + cap */
 	struct si_frame *stack;
 	/* warm: node allocation and lookup */
-	struct si_hslot *hash;
-	size_t hash_mask, hash_used;
+	struct si_htab *hash;
 	char *arena, *arena_end;
 	uint64_t nnodes;		/* including root */
 	uint64_t max_nodes;
@@ -98,7 +112,22 @@ struct si_thread {
 	 * loop left by longjmp (or open at thread end) keeps its count. */
 	uint64_t *cells[SI_CELL_BLOCKS];
 	uint64_t spare_cell;		/* for frames beyond the blocks */
+	/* Pages touched on use; given back when the thread ends (thread.c),
+	 * hence page-aligned. */
+	struct si_cslot cache[1u << SI_CACHE_BITS] __attribute__((aligned(4096)));
 };
+
+/* The cache slot of (CUR, R): the node address rotated away from the
+ * region's bits, so that no layout of nodes and descriptors pairs two keys
+ * up (a plain xor does: parent and child nodes 64 bytes apart against
+ * two descriptors 64 bytes apart), then a multiply; top bits. */
+static inline struct si_cslot *si_cache_slot(struct si_thread *t, const struct si_node *cur,
+					     const struct selinst_region *r)
+{
+	uint64_t c = (uint64_t)(uintptr_t)cur;
+	uint64_t h = (((c << 17) | (c >> 47)) ^ (uint64_t)(uintptr_t)r) * 0x9E3779B97F4A7C15ull;
+	return &t->cache[h >> (64 - SI_CACHE_BITS)];
+}
 
 /* Frames in use, the root's included (1 when nothing is open). */
 static inline uint32_t si_depth(const struct si_thread *t)
@@ -177,14 +206,17 @@ static inline struct si_thread *si_thread_get(void)
 	struct si_thread *t = si_self;
 	return t == &si_nothread ? NULL : t;
 }
-/* Node every node's child cache (mru) starts at: its region is a
- * descriptor no program has, so a lookup through it always misses. */
-SI_HIDDEN extern struct si_node si_no_child;
 SI_HIDDEN extern const struct selinst_region si_root_region;
 SI_HIDDEN struct si_thread *si_thread_init(void);
 SI_HIDDEN struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
 					 const struct selinst_region *r);
+/* Node every node's mru starts at: its region is a descriptor no program
+ * has, so a lookup through it always misses. */
+SI_HIDDEN extern struct si_node si_no_child;
 SI_HIDDEN int si_grow_stack(struct si_thread *t);
+/* After a siglongjmp out of a signal handler that interrupted a hook of T:
+ * make the interrupted hook's half-done work consistent (hooks.c). */
+SI_HIDDEN void si_repair_interrupted(struct si_thread *t);
 SI_HIDDEN void si_global_init(void);
 SI_HIDDEN struct si_thread *si_registry_head(void);
 SI_HIDDEN void si_registry_lock(void);

@@ -16,6 +16,8 @@
  * depends only on the path, so it is made once, when (C, R) is first seen.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +29,13 @@
 struct si_thread si_nothread = { .in_hook = 1 };
 __thread struct si_thread *si_self __attribute__((tls_model("initial-exec"))) = &si_nothread;
 struct si_hot si_hot = { SI_GATE_SLOW };
-const struct selinst_region si_root_region = {
-	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[root]", "", NULL
-};
 static const struct selinst_region no_child_region = {
 	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[no child]", "", NULL
 };
 struct si_node si_no_child = { .region = &no_child_region };
+const struct selinst_region si_root_region = {
+	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[root]", "", NULL
+};
 int si_overflowed;
 int si_started;
 
@@ -47,11 +49,30 @@ static const struct selinst_region overflow_region = {
 	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[overflow]", "", NULL
 };
 
+/* Hooks run anywhere, signal handlers included: what they allocate must
+ * leave errno as the program had it. */
 void *si_mmap(size_t bytes)
 {
+	int saved = errno;
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	errno = saved;
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Publishing a grown stack or index takes several stores; a signal
+ * handler that siglongjmp's out between them would leave them
+ * inconsistent for good.  Growth is rare (doubling): block signals for
+ * the few stores. */
+static void block_signals(sigset_t *old)
+{
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, old);
+}
+static void restore_signals(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 void si_registry_lock(void) { pthread_mutex_lock(&reg_lock); }
@@ -73,6 +94,12 @@ static void thread_exit(void *arg)
 		t->cpu_known = 1;
 	}
 	__atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
+	/* The child cache (64 KiB) is not needed any more: give its pages
+	 * back (they read as empty slots should a later destructor run
+	 * instrumented code). */
+	int saved = errno;
+	madvise(t->cache, sizeof t->cache, MADV_DONTNEED);
+	errno = saved;
 	t->in_hook = 0;
 }
 
@@ -106,7 +133,9 @@ static void global_init_once(void)
 
 void si_global_init(void)
 {
+	int saved = errno;
 	pthread_once(&once, global_init_once);
+	errno = saved;
 }
 
 __attribute__((constructor)) static void selinst_ctor(void)
@@ -126,10 +155,13 @@ static int grow_stack_to(struct si_thread *t, uint32_t cap)
 		 * the copy could still be reading it.  Growth doubles, so the
 		 * waste is bounded by the final size. */
 	}
+	sigset_t old;
+	block_signals(&old);
 	t->stack = s;
 	t->end = s + cap;
 	t->cap = cap;
 	si_set_depth(t, depth);
+	restore_signals(&old);
 	return 1;
 }
 
@@ -182,11 +214,13 @@ struct si_thread *si_thread_init(void)
 	struct si_thread *t = new_thread();
 	if (!t)
 		return NULL;
+	int saved = errno;
 	pthread_mutex_lock(&reg_lock);
 	register_thread(t);
 	pthread_mutex_unlock(&reg_lock);
 	si_self = t;
 	pthread_setspecific(exit_key, t);
+	errno = saved;
 	return t;
 }
 
@@ -206,35 +240,74 @@ static inline size_t hslot(const struct si_node *p, const struct selinst_region 
 	return (size_t)h & mask;
 }
 
+/* Slot of (PARENT, R) in H: a free one, or the first one past it. */
+static size_t hash_probe(const struct si_htab *h, const struct si_node *parent,
+			 const struct selinst_region *r)
+{
+	size_t j = hslot(parent, r, h->mask);
+	while (h->slot[j].node)
+		j = (j + 1) & h->mask;
+	return j;
+}
+
+/* The index twice as large (1024 slots at first), published by one store
+ * with signals blocked (see block_signals). */
+static int hash_grow(struct si_thread *t)
+{
+	struct si_htab *old = t->hash;
+	size_t ncap = old ? (old->mask + 1) * 2 : 1024;
+	struct si_htab *nh = si_mmap(sizeof *nh + ncap * sizeof nh->slot[0]);
+	if (!nh)
+		return 0;
+	nh->mask = ncap - 1;
+	if (old) {
+		for (size_t i = 0; i <= old->mask; i++) {
+			struct si_hslot *s = &old->slot[i];
+			if (s->node)
+				nh->slot[hash_probe(nh, s->parent, s->node->region)] = *s;
+		}
+		nh->used = old->used;
+	}
+	sigset_t mask;
+	block_signals(&mask);
+	t->hash = nh;
+	restore_signals(&mask);
+	if (old) {
+		int saved = errno;
+		munmap(old, sizeof *old + (old->mask + 1) * sizeof old->slot[0]);
+		errno = saved;
+	}
+	return 1;
+}
+
+/* Index N as the child of PARENT.  The slot's node is stored last: a
+ * slot is in use once its node is set. */
 static int hash_insert(struct si_thread *t, struct si_node *parent, struct si_node *n)
 {
-	if ((t->hash_used + 1) * 2 > t->hash_mask + 1 || !t->hash) {
-		size_t ncap = t->hash ? (t->hash_mask + 1) * 2 : 1024;
-		struct si_hslot *nh = si_mmap(ncap * sizeof *nh);
-		if (!nh)
-			return 0;
-		if (t->hash) {
-			for (size_t i = 0; i <= t->hash_mask; i++) {
-				struct si_hslot *s = &t->hash[i];
-				if (!s->node)
-					continue;
-				size_t j = hslot(s->parent, s->node->region, ncap - 1);
-				while (nh[j].node)
-					j = (j + 1) & (ncap - 1);
-				nh[j] = *s;
-			}
-			munmap(t->hash, (t->hash_mask + 1) * sizeof *t->hash);
-		}
-		t->hash = nh;
-		t->hash_mask = ncap - 1;
-	}
-	size_t j = hslot(parent, n->region, t->hash_mask);
-	while (t->hash[j].node)
-		j = (j + 1) & t->hash_mask;
-	t->hash[j].parent = parent;
-	t->hash[j].node = n;
-	t->hash_used++;
+	if ((!t->hash || (t->hash->used + 1) * 2 > t->hash->mask + 1) && !hash_grow(t))
+		return 0;
+	struct si_htab *h = t->hash;
+	size_t j = hash_probe(h, parent, n->region);
+	h->slot[j].parent = parent;
+	barrier();
+	h->slot[j].node = n;
+	h->used++;
 	return 1;
+}
+
+/* Make N, PARENT's child for R, PARENT's mru and put it in the direct-mapped
+ * cache.  The slot is emptied first: a siglongjmp between the stores leaves
+ * it empty, never pairing one key's parent with another's child. */
+static void cache_fill(struct si_thread *t, struct si_node *parent,
+		       const struct selinst_region *r, struct si_node *n)
+{
+	parent->mru = n;
+	struct si_cslot *c = si_cache_slot(t, parent, r);
+	c->parent = NULL;
+	barrier();
+	c->child = n;
+	barrier();
+	c->parent = parent;
 }
 
 /* Per-thread bump allocator over mmap'd blocks (zeroed, 16-byte aligned). */
@@ -298,8 +371,10 @@ static void warn_abi(const struct selinst_region *r)
 	static const char msg[] = "selinst: region descriptor of another ABI version ignored "
 				  "(program and libselinst built from different versions)\n";
 	(void)r;
+	int saved = errno;
 	ssize_t w = write(2, msg, sizeof msg - 1);
 	(void)w;
+	errno = saved;
 }
 
 /* The node for region R entered from CUR, created on first sight. */
@@ -308,12 +383,12 @@ struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
 {
 	if (!r)
 		return NULL;
-	if (t->hash) {
-		size_t j = hslot(cur, r, t->hash_mask);
-		for (; t->hash[j].node; j = (j + 1) & t->hash_mask) {
-			if (t->hash[j].parent == cur && t->hash[j].node->region == r) {
-				cur->mru = t->hash[j].node;
-				return t->hash[j].node;
+	struct si_htab *h = t->hash;
+	if (h) {
+		for (size_t j = hslot(cur, r, h->mask); h->slot[j].node; j = (j + 1) & h->mask) {
+			if (h->slot[j].parent == cur && h->slot[j].node->region == r) {
+				cache_fill(t, cur, r, h->slot[j].node);
+				return h->slot[j].node;
 			}
 		}
 	}
@@ -349,7 +424,7 @@ struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
 	}
 	if (!hash_insert(t, cur, n))
 		return n;
-	cur->mru = n;
+	cache_fill(t, cur, r, n);
 	return n;
 }
 

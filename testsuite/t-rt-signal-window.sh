@@ -1,0 +1,40 @@
+#!/bin/bash
+# Runtime (issue 11 D, E): signals that land inside a hook.
+#  D: a 100 us interval timer whose handler siglongjmps to a sigsetjmp in
+#     the caller of a loop over mid(20), 2000 times: a jump out of a
+#     half-done hook must not leave a count off for good (before: leaf's
+#     or mid's `active` stuck, its inclusive time stopped growing at a few
+#     percent of its caller's).  testsuite/rt/sigcheck.py --jump: calls
+#     exact up to the jumps, times consistent, mid and leaf holding the
+#     time their callers spent in them.
+#  E: a handler that grows the region stack while it interrupts a hook
+#     (20 threads, each 240 deep when the signal comes; the handler
+#     recurses 400 deep): the program runs to its end and every profile,
+#     snapshot included, stays consistent.
+# t-rt-signal-stress.sh repeats both many times.
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml missing"
+si_cc -O2 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loops=off -pthread \
+	"$T/programs/signal_window.c" -o sw || fail "compile"
+
+line=$(SELINST_OUTPUT=$WORK/jump.prof ./sw jump 2000) || fail "D: sw jump exited with $?"
+echo "D: $line"
+python3 "$T/rt/sigcheck.py" --jump "$line" jump.prof || fail "D: see above"
+
+out=$(SELINST_OUTPUT=$WORK/grow.prof ./sw grow 20) || fail "E: sw grow exited with $?"
+expect_eq "E: handlers run" "handled 20" "$out"
+for i in 1 2 3 4 5; do
+	out=$(SELINST_OUTPUT=$WORK/growmain.$i.prof ./sw growmain 0) || fail "E: sw growmain exited with $?"
+	expect_eq "E: handlers run (main)" "handled 1" "$out"
+	mv signal_window.snap.prof snap.$i.prof || fail "E: no snapshot"
+done
+python3 "$T/rt/sigcheck.py" grow.prof growmain.*.prof snap.*.prof || fail "E: inconsistent times"
+# Each snapshot sees main's open regions (a stale top would hide them).
+for i in 1 2 3 4 5; do
+	python3 "$T/rt/check.py" snap.$i.prof '
+(t, m), = nodes("run_grow_main")
+assert m["calls"] == 1 and m["inclusive_ns"] > 0, m
+assert calls("deep") == 401 * calls("on_usr1"), (calls("deep"), calls("on_usr1"))
+' || fail "E: snapshot $i"
+done
+exit 0
