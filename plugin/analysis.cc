@@ -191,6 +191,8 @@ static void measure(struct selinst_function *fn, size_t index,
 			fn->cm.basic_blocks++;
 	}
 	selinst_measure_loops(fn, blocks, block_callees);
+	fn->cm.has_loops = fn->nloops > 0;
+	fn->cm.declared_inline = DECL_DECLARED_INLINE_P(fn->decl);
 	for (int b = 0; b < nblocks; b++)
 		block_callees[b].release();
 	XDELETEVEC(block_callees);
@@ -323,6 +325,27 @@ static bool has_attribute(tree decl, const char *name)
 	return lookup_attribute(name, DECL_ATTRIBUTES(decl)) != NULL_TREE;
 }
 
+/* sites-out: each call to a function with external linkage, at the depth
+ * it runs at below the nearest region (the caller's context depth added
+ * when the caller is not a region). */
+static void write_sites(const selinst_function *fns, const std::vector<call_site> &sites)
+{
+	std::vector<const char *> symbols;
+	std::vector<int> depths;
+	for (size_t k = 0; k < sites.size(); k++) {
+		tree callee = sites[k].callee;
+		if (!TREE_PUBLIC(callee) || DECL_IS_UNDECLARED_BUILTIN(callee))
+			continue;
+		const cm_function *caller = &fns[sites[k].caller].cm;
+		int depth = sites[k].depth + cm_site_base_depth(&selinst_opts.model, caller);
+		symbols.push_back(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)));
+		depths.push_back(depth);
+	}
+	selinst_sites_write(selinst_opts.sites_out,
+			    symbols.empty() ? NULL : &symbols[0],
+			    depths.empty() ? NULL : &depths[0], symbols.size());
+}
+
 static bool source_order(const selinst_function &a, const selinst_function &b)
 {
 	int c = strcmp(a.file, b.file);
@@ -391,12 +414,17 @@ static unsigned int selinst_execute(void)
 		size_t *ci = index_of.get(callee->decl);
 		if (!ci)
 			continue;
-		cm_call_edge e = { sites[k].caller, *ci };
+		cm_call_edge e = { sites[k].caller, *ci, sites[k].depth };
 		edges.push_back(e);
 		struct cm_function *cf = &fns[*ci].cm;
 		if (sites[k].depth > cf->deepest_call_depth)
 			cf->deepest_call_depth = sites[k].depth;
 	}
+
+	/* Calls from other units, recorded by an earlier build. */
+	for (size_t i = 0; i < fns.size(); i++)
+		if (TREE_PUBLIC(fns[i].decl))
+			fns[i].cm.external_depth = selinst_sites_depth(fns[i].symbol);
 
 	/* Forced decisions. */
 	for (size_t i = 0; i < fns.size(); i++) {
@@ -436,6 +464,8 @@ static unsigned int selinst_execute(void)
 
 	for (size_t i = 0; i < fns.size(); i++)
 		selinst_decide_loops(&fns[i], &fns[0], fns.size());
+	if (selinst_opts.sites_out)
+		write_sites(&fns[0], sites);
 
 	/* Instrument: loops first, so that on a path leaving loops and the
 	 * function at once the loop exits run before the function's exit. */

@@ -16,6 +16,7 @@ void cm_constants_init_default(struct cm_constants *c)
 	mpz_init_set_ui(c->loop_unit, 2048);
 	mpz_init_set_ui(c->call_unit, 2048);
 	mpz_init_set_ui(c->threshold, 204800);
+	c->refined = 1;
 }
 
 void cm_constants_clear(struct cm_constants *c)
@@ -28,6 +29,7 @@ void cm_function_init(struct cm_function *f)
 {
 	memset(f, 0, sizeof *f);
 	f->deepest_call_depth = -1;
+	f->external_depth = -1;
 	mpz_inits(f->weight, f->loop_score, f->callsite_score, f->score, NULL);
 }
 
@@ -95,12 +97,87 @@ static void score_one(const struct cm_constants *c, struct cm_function *fns,
 		if (fns[a->callee[e]].instrument)
 			inst++;
 	fn->instrumented_call_sites = inst;
-	fn->loop_depth = fn->deepest_call_depth < 0 ? 0 : fn->deepest_call_depth;
+	if (!c->refined) {
+		fn->loop_depth = fn->deepest_call_depth < 0 ? 0 : fn->deepest_call_depth;
+		if (fn->external_depth > fn->loop_depth)
+			fn->loop_depth = fn->external_depth;
+	}
 	cm_weight(fn->weight, c, fn->basic_blocks, fn->statements, fn->call_sites);
 	cm_loop_score(fn->loop_score, c, fn->loop_depth);
 	cm_callsite_score(fn->callsite_score, c, inst);
 	mpz_add(fn->score, fn->weight, fn->loop_score);
 	mpz_add(fn->score, fn->score, fn->callsite_score);
+}
+
+/* Strongly connected components of the call graph, callees first. */
+struct components {
+	size_t *order;		/* members, component by component */
+	size_t *start;		/* count + 1 offsets into order */
+	size_t *comp_of;	/* component of each function */
+	size_t count;
+};
+
+/* Whether the calls F makes run at F's own depth (refinements
+ * depth-through and recursion): F is never a region and its body is
+ * copied into its callers or runs at their depth (forced never; inline and
+ * loop-free), or F is recursive (its cycle repeats like a loop, and is
+ * seldom a region: its members score one level deeper). */
+static int passes_depth_through(const struct cm_function *fn)
+{
+	return fn->force == CM_FORCE_NEVER || fn->recursive
+		|| (fn->force == CM_FORCE_NONE && fn->declared_inline && !fn->has_loops);
+}
+
+/* Refinement straight-line: why a function scoring above the threshold is
+ * still left out, or NULL.  Threshold 0 keeps its meaning: everything. */
+static const char *refinement_excludes(const struct cm_constants *c,
+				       const struct cm_function *fn)
+{
+	if (!c->refined || fn->force != CM_FORCE_NONE || mpz_sgn(c->threshold) == 0
+	    || fn->has_loops || fn->recursive)
+		return NULL;
+	if (fn->declared_inline)
+		return "inline and loop-free: copied into its callers "
+		       "(refinement straight-line)";
+	if (fn->bounded_work && fn->instrumented_call_sites == 0)
+		return "bounded work: no loop, no recursion, no callee in view "
+		       "with either (refinement straight-line)";
+	return NULL;
+}
+
+/* Refinement pull-depth: the callsite score pulls a caller (or a loop) in
+ * only when it runs at depth 0 or 1 (the paper's adi); deeper, it
+ * qualifies on its own weight and loop score or not at all. */
+int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
+			   unsigned long instrumented_sites, const mpz_t weight,
+			   const mpz_t loop_score, const mpz_t threshold)
+{
+	if (!c->refined || mpz_sgn(threshold) == 0 || depth < 2
+	    || instrumented_sites == 0)
+		return 0;
+	mpz_t own;
+	mpz_init(own);
+	mpz_add(own, weight, loop_score);
+	int below = mpz_cmp(own, threshold) < 0;
+	mpz_clear(own);
+	return below;
+}
+
+static const char *pull_excludes(const struct cm_constants *c,
+				 const struct cm_function *fn)
+{
+	if (fn->force != CM_FORCE_NONE
+	    || !cm_pull_depth_excludes(c, fn->loop_depth, fn->instrumented_call_sites,
+				       fn->weight, fn->loop_score, c->threshold))
+		return NULL;
+	return CM_PULL_DEPTH_REASON;
+}
+
+static const char *refinement_excludes_any(const struct cm_constants *c,
+					   const struct cm_function *fn)
+{
+	const char *why = refinement_excludes(c, fn);
+	return why ? why : pull_excludes(c, fn);
 }
 
 static int wants_instrument(const struct cm_constants *c,
@@ -110,7 +187,7 @@ static int wants_instrument(const struct cm_constants *c,
 		return 1;
 	if (fn->force == CM_FORCE_NEVER)
 		return 0;
-	return mpz_cmp(fn->score, c->threshold) >= 0;
+	return mpz_cmp(fn->score, c->threshold) >= 0 && !refinement_excludes_any(c, fn);
 }
 
 /* Least fixed point over one strongly connected component. */
@@ -135,22 +212,23 @@ static void decide_component(const struct cm_constants *c,
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct cm_function *fn = &fns[members[i]];
+		const char *excluded = refinement_excludes_any(c, fn);
 		if (fn->force != CM_FORCE_NONE)
 			fn->reason = fn->force_reason;
+		else if (fn->instrument)
+			fn->reason = "score >= threshold";
+		else if (excluded && mpz_cmp(fn->score, c->threshold) >= 0)
+			fn->reason = excluded;
 		else
-			fn->reason = fn->instrument ? "score >= threshold"
-						    : "score < threshold";
+			fn->reason = "score < threshold";
 	}
 }
 
 /* Tarjan's algorithm, iterative so deep call chains cannot overflow the
  * compiler's stack.  Components come out callees first. */
-void cm_decide(const struct cm_constants *c, struct cm_function *fns,
-	       size_t nfns, const struct cm_call_edge *edges, size_t nedges)
+static void find_components(const struct adjacency *a, size_t nfns,
+			    struct components *out)
 {
-	struct adjacency a;
-	adjacency_build(&a, nfns, edges, nedges);
-
 	const size_t UNSEEN = (size_t) -1;
 	size_t n1 = nfns ? nfns : 1;
 	size_t *index = (size_t *) malloc(n1 * sizeof(size_t));
@@ -159,8 +237,13 @@ void cm_decide(const struct cm_constants *c, struct cm_function *fns,
 	size_t *stack = (size_t *) malloc(n1 * sizeof(size_t));
 	size_t *call_f = (size_t *) malloc(n1 * sizeof(size_t));
 	size_t *call_e = (size_t *) malloc(n1 * sizeof(size_t));
-	size_t sp = 0, next_index = 0;
+	size_t sp = 0, next_index = 0, filled = 0;
 
+	out->order = (size_t *) malloc(n1 * sizeof(size_t));
+	out->start = (size_t *) malloc((n1 + 1) * sizeof(size_t));
+	out->comp_of = (size_t *) malloc(n1 * sizeof(size_t));
+	out->count = 0;
+	out->start[0] = 0;
 	for (size_t i = 0; i < nfns; i++)
 		index[i] = UNSEEN;
 
@@ -169,21 +252,21 @@ void cm_decide(const struct cm_constants *c, struct cm_function *fns,
 			continue;
 		size_t depth = 0;
 		call_f[0] = root;
-		call_e[0] = a.start[root];
+		call_e[0] = a->start[root];
 		index[root] = low[root] = next_index++;
 		stack[sp++] = root;
 		on_stack[root] = 1;
 		while (1) {
 			size_t f = call_f[depth];
-			if (call_e[depth] < a.start[f + 1]) {
-				size_t g = a.callee[call_e[depth]++];
+			if (call_e[depth] < a->start[f + 1]) {
+				size_t g = a->callee[call_e[depth]++];
 				if (index[g] == UNSEEN) {
 					index[g] = low[g] = next_index++;
 					stack[sp++] = g;
 					on_stack[g] = 1;
 					depth++;
 					call_f[depth] = g;
-					call_e[depth] = a.start[g];
+					call_e[depth] = a->start[g];
 				} else if (on_stack[g] && index[g] < low[f]) {
 					low[f] = index[g];
 				}
@@ -191,12 +274,13 @@ void cm_decide(const struct cm_constants *c, struct cm_function *fns,
 			}
 			/* All of f's callees done. */
 			if (low[f] == index[f]) {
-				size_t top = sp;
 				do {
 					sp--;
 					on_stack[stack[sp]] = 0;
+					out->comp_of[stack[sp]] = out->count;
+					out->order[filled++] = stack[sp];
 				} while (stack[sp] != f);
-				decide_component(c, fns, &a, stack + sp, top - sp);
+				out->start[++out->count] = filled;
 			}
 			if (depth == 0)
 				break;
@@ -208,5 +292,178 @@ void cm_decide(const struct cm_constants *c, struct cm_function *fns,
 	}
 	free(index); free(low); free(on_stack); free(stack);
 	free(call_f); free(call_e);
+}
+
+/* Recursion and bounded work, callees first: a function is recursive when
+ * its component has a cycle; its work per call is bounded when it has no
+ * loop, is not recursive and calls only bounded functions in view. */
+static void classify_work(struct cm_function *fns, const struct adjacency *a,
+			  const struct components *k)
+{
+	for (size_t c = 0; c < k->count; c++) {
+		const size_t *m = k->order + k->start[c];
+		size_t n = k->start[c + 1] - k->start[c];
+		int cyclic = n > 1, bounded = 1;
+		for (size_t i = 0; i < n; i++)
+			for (size_t e = a->start[m[i]]; e < a->start[m[i] + 1]; e++) {
+				size_t g = a->callee[e];
+				if (k->comp_of[g] == c)
+					cyclic = 1;
+				else if (!fns[g].bounded_work)
+					bounded = 0;
+			}
+		for (size_t i = 0; i < n; i++) {
+			fns[m[i]].recursive = cyclic;
+			fns[m[i]].bounded_work = bounded && !cyclic && !fns[m[i]].has_loops;
+		}
+	}
+}
+
+int cm_site_base_depth(const struct cm_constants *c, const struct cm_function *f)
+{
+	return c->refined && !f->instrument ? f->context_depth : 0;
+}
+
+/* Edge indexes grouped by the callee's component: component i's edges
+ * are by_comp[first[i] .. first[i + 1]). */
+static void group_edges_by_callee(const struct cm_call_edge *edges, size_t nedges,
+				  const struct components *k, size_t *first,
+				  size_t *by_comp)
+{
+	for (size_t e = 0; e < nedges; e++)
+		first[k->comp_of[edges[e].callee] + 1]++;
+	for (size_t i = 0; i < k->count; i++)
+		first[i + 1] += first[i];
+	size_t *fill = (size_t *) malloc((k->count ? k->count : 1) * sizeof(size_t));
+	memcpy(fill, first, k->count * sizeof(size_t));
+	for (size_t e = 0; e < nedges; e++)
+		by_comp[fill[k->comp_of[edges[e].callee]]++] = e;
+	free(fill);
+}
+
+/* A function chosen at a shallower depth is scored again at DEPTH, the
+ * depth it runs at below the nearest region, and dropped when it no
+ * longer reaches the threshold (refinement context-depth). */
+static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
+			   int depth, mpz_t scratch)
+{
+	fn->context_depth = depth;
+	if (!fn->instrument || fn->force != CM_FORCE_NONE || depth <= fn->loop_depth)
+		return;
+	cm_loop_score(scratch, c, depth);
+	mpz_add(scratch, scratch, fn->weight);
+	/* pull-depth holds here too: from depth 2 on, callees pull nothing. */
+	if (depth < 2)
+		mpz_add(scratch, scratch, fn->callsite_score);
+	if (mpz_cmp(scratch, c->threshold) >= 0)
+		return;
+	/* The depth that decided; its loops use it too. */
+	fn->instrument = 0;
+	fn->reason = CM_CONTEXT_DEPTH_REASON;
+	fn->loop_depth = depth;
+	cm_loop_score(fn->loop_score, c, depth);
+	mpz_add(fn->score, fn->weight, fn->loop_score);
+	mpz_add(fn->score, fn->score, fn->callsite_score);
+}
+
+/* Depths, callers first (components in reverse order).  A call site s in
+ * C reaching P counts depth(s), plus C's depth when C passes it through:
+ * before the decisions (AFTER = 0) when passes_depth_through(C), after
+ * them (AFTER = 1) when C is not a region, and then each component is
+ * offered to drop_if_deeper before its callees are visited.  All members
+ * of a cycle share one depth: the deepest entry from outside plus the
+ * deepest call inside plus one.  Capped at loop_base. */
+static void component_depths(const struct cm_constants *c, struct cm_function *fns,
+			     const struct cm_call_edge *edges, size_t nedges,
+			     const struct components *k, int after)
+{
+	int cap = mpz_fits_sint_p(c->loop_base) ? (int) mpz_get_si(c->loop_base) : 1 << 20;
+	if (cap > (1 << 20) || cap < 0)
+		cap = cap < 0 ? 0 : 1 << 20;
+	size_t *first = (size_t *) calloc(k->count + 1, sizeof(size_t));
+	size_t *by_comp = (size_t *) malloc((nedges ? nedges : 1) * sizeof(size_t));
+	int *depth = (int *) calloc(k->count ? k->count : 1, sizeof(int));
+	group_edges_by_callee(edges, nedges, k, first, by_comp);
+	mpz_t scratch;
+	mpz_init(scratch);
+	for (size_t ci = k->count; ci-- > 0;) {
+		int outside = 0, inside = -1;
+		for (size_t j = first[ci]; j < first[ci + 1]; j++) {
+			const struct cm_call_edge *e = &edges[by_comp[j]];
+			const struct cm_function *caller = &fns[e->caller];
+			if (k->comp_of[e->caller] == ci) {
+				if (e->depth + 1 > inside)
+					inside = e->depth + 1;
+				continue;
+			}
+			int through = after ? !caller->instrument : passes_depth_through(caller);
+			int d = e->depth + (through ? depth[k->comp_of[e->caller]] : 0);
+			if (d > outside)
+				outside = d;
+		}
+		/* A function alone also counts its sites known only as a
+		 * depth (the unit test's graphs give no edge for them); any
+		 * member its calls from other units. */
+		if (inside < 0 && fns[k->order[k->start[ci]]].deepest_call_depth > outside)
+			outside = fns[k->order[k->start[ci]]].deepest_call_depth;
+		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++)
+			if (fns[k->order[j]].external_depth > outside)
+				outside = fns[k->order[j]].external_depth;
+		long d = (long) outside + (inside > 0 ? inside : 0);
+		depth[ci] = d > cap ? cap : (int) d;
+		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
+			if (after)
+				drop_if_deeper(c, &fns[k->order[j]], depth[ci], scratch);
+			else
+				fns[k->order[j]].loop_depth = depth[ci];
+		}
+	}
+	mpz_clear(scratch);
+	free(first); free(by_comp); free(depth);
+}
+
+/* Refinement context-depth, after the decisions: component_depths drops
+ * what no longer qualifies at the depth it runs at below the nearest
+ * region (callees, visited later, see it as no region); then callers
+ * chosen only through the callsite score of dropped callees are dropped,
+ * callees first.  Only ever drops: one answer, in two passes. */
+static void context_depths(const struct cm_constants *c, struct cm_function *fns,
+			   const struct cm_call_edge *edges, size_t nedges,
+			   const struct adjacency *a, const struct components *k)
+{
+	component_depths(c, fns, edges, nedges, k, 1);
+	for (size_t ci = 0; ci < k->count; ci++)
+		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
+			struct cm_function *fn = &fns[k->order[j]];
+			if (!fn->instrument || fn->force != CM_FORCE_NONE)
+				continue;
+			score_one(c, fns, a, k->order[j]);
+			if (mpz_cmp(fn->score, c->threshold) < 0) {
+				fn->instrument = 0;
+				fn->reason = CM_CONTEXT_DEPTH_REASON;
+			}
+		}
+}
+
+void cm_decide(const struct cm_constants *c, struct cm_function *fns,
+	       size_t nfns, const struct cm_call_edge *edges, size_t nedges)
+{
+	struct adjacency a;
+	struct components k;
+	adjacency_build(&a, nfns, edges, nedges);
+	find_components(&a, nfns, &k);
+	if (c->refined) {
+		classify_work(fns, &a, &k);
+		component_depths(c, fns, edges, nedges, &k, 0);
+	}
+	for (size_t i = 0; i < k.count; i++)
+		decide_component(c, fns, &a, k.order + k.start[i],
+				 k.start[i + 1] - k.start[i]);
+	if (c->refined && mpz_sgn(c->threshold) != 0)
+		context_depths(c, fns, edges, nedges, &a, &k);
+	else
+		for (size_t i = 0; i < nfns; i++)
+			fns[i].context_depth = fns[i].loop_depth;
+	free(k.order); free(k.start); free(k.comp_of);
 	free(a.start); free(a.callee);
 }

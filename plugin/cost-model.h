@@ -29,6 +29,50 @@
  * this ends after at most |SCC| rounds and gives one answer whatever order
  * the members are listed in.
  *
+ * Models.  CM_MODEL_PAPER is the formula above and nothing else.
+ * CM_MODEL_DEFAULT is the formula plus five refinements, each named in
+ * the decision file and tested (README "The cost model"); with threshold
+ * 0 every model instruments everything it safely can.
+ *
+ *   straight-line  A function whose work per call is bounded (no loop,
+ *                  not recursive, and every callee with a body in view
+ *                  bounded too) and that calls no instrumented function is
+ *                  not instrumented: hooks would cost about as much as it
+ *                  does, and its time shows in its caller's region.  A
+ *                  function declared inline with no loop and no recursion
+ *                  is never instrumented (the paper: "we avoid
+ *                  instrumenting any procedure that meets the criteria for
+ *                  inlining"); its body is copied into its callers.
+ *   depth-through  A call site inside a function that passes its depth
+ *                  through runs at the site's depth plus that function's:
+ *                  d(P) = max over sites s in C calling P of
+ *                         depth(s) + (C passes depth through ? d(C) : 0),
+ *                  computed callers first, capped at loop_base.  Passing
+ *                  through: never instrumented and copied into or run at
+ *                  its callers' depth (forced never: always_inline, system
+ *                  header, no_instrument_function, unsafe; or inline and
+ *                  loop-free), or recursive (below).
+ *   pull-depth     The callsite score pulls a function (or loop) in only
+ *                  when it runs at depth 0 or 1, as the paper's adi does;
+ *                  deeper, instrumented callees do not make it a region
+ *                  (its hooks would run a loop's trip count more often
+ *                  than theirs).
+ *   context-depth  After the decisions, callers first: a chosen function
+ *                  is scored again at the depth it runs at below the
+ *                  nearest region (call depths added up through callers
+ *                  that are not regions) and dropped if it no longer
+ *                  reaches the threshold; then callers that only dropped
+ *                  callees pulled in are dropped, callees first.  The
+ *                  paper's BT keeps its decisions: adi is a region, so
+ *                  the solvers run at depth 0 below it.
+ *   recursion      The members of a call-graph cycle share one depth: the
+ *                  deepest call into the cycle from outside plus the
+ *                  deepest call inside it plus one (recursion repeats
+ *                  them like a loop), and the calls they make run at that
+ *                  depth.  A recursive descent and its helpers are then
+ *                  not chosen for being called outside loops; the function
+ *                  that enters it is.
+ *
  * This file has no GCC dependency so the model can be tested alone
  * (testsuite/unit/) against the paper's Table 1.
  */
@@ -44,7 +88,12 @@ struct cm_constants {
 	mpz_t loop_unit;	/* 2048 */
 	mpz_t call_unit;	/* 2048 */
 	mpz_t threshold;	/* 204800 */
+	int refined;		/* 1: CM_MODEL_DEFAULT, 0: CM_MODEL_PAPER */
 };
+
+/* The accepted values of -fplugin-arg-selinst-model=. */
+#define CM_MODEL_DEFAULT_NAME "default"
+#define CM_MODEL_PAPER_NAME "paper"
 
 /* A forced decision overrides the score. */
 enum cm_force {
@@ -60,13 +109,24 @@ struct cm_function {
 	unsigned long statements;
 	unsigned long call_sites;	/* every call statement */
 	int deepest_call_depth;		/* -1: no call site in view */
+	int external_depth;		/* -1, or the deepest depth other units
+					   call it at (sites=FILE) */
+	int has_loops;			/* a loop in its own body */
+	int declared_inline;		/* inline keyword (or in-class C++) */
 	enum cm_force force;
 	const char *force_reason;	/* with force: why */
 
 	/* Outputs of cm_decide. */
 	mpz_t weight, loop_score, callsite_score, score;
 	unsigned long instrumented_call_sites;
-	int loop_depth;			/* the d used in loop_score */
+	int loop_depth;			/* the d used in loop_score (default
+					   model: with depth-through and
+					   recursion) */
+	int context_depth;		/* depth below the nearest region (default
+					   model; else loop_depth) */
+	int recursive;			/* in a call-graph cycle (default model) */
+	int bounded_work;		/* no loop, no recursion, callees in
+					   view likewise (default model) */
 	int instrument;
 	const char *reason;
 };
@@ -76,6 +136,7 @@ struct cm_function {
  * view have no edge: they are never instrumented here. */
 struct cm_call_edge {
 	size_t caller, callee;
+	int depth;		/* loop depth of the call in the caller */
 };
 
 void cm_constants_init_default(struct cm_constants *c);
@@ -92,6 +153,22 @@ void cm_weight(mpz_t out, const struct cm_constants *c, unsigned long blocks,
 void cm_loop_score(mpz_t out, const struct cm_constants *c, int depth);
 void cm_callsite_score(mpz_t out, const struct cm_constants *c,
 		       unsigned long instrumented_sites);
+
+/* Refinement pull-depth, for functions and loops: whether a score that
+ * reaches THRESHOLD only through its callsite score is refused because it
+ * runs at depth 2 or deeper (default model). */
+int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
+			   unsigned long instrumented_sites, const mpz_t weight,
+			   const mpz_t loop_score, const mpz_t threshold);
+#define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
+	"through callers that are not regions (refinement context-depth)"
+#define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper: instrumented callees " \
+	"do not pull it in (refinement pull-depth)"
+
+/* After cm_decide: the depth added to F's own call depths for calls to
+ * other units' functions (sites-out): F's context depth when F is not a
+ * region in the default model, else 0. */
+int cm_site_base_depth(const struct cm_constants *c, const struct cm_function *f);
 
 /* Decide every function: fills the outputs.  Deterministic for a given
  * input whatever the order of EDGES. */

@@ -157,6 +157,8 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 	str(em, main_input_filename);
 	scalar(em, "threshold");
 	num_mpz(em, selinst_opts.model.threshold);
+	scalar(em, "model");
+	scalar(em, selinst_opts.model.refined ? CM_MODEL_DEFAULT_NAME : CM_MODEL_PAPER_NAME);
 	scalar(em, "constants");
 	begin_map(em, true);
 	scalar(em, "block_weight"); num_mpz(em, selinst_opts.model.block_weight);
@@ -180,6 +182,14 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 		scalar(em, "weight");     num_mpz(em, fn->cm.weight);
 		scalar(em, "loop_depth"); num_ul(em, fn->cm.loop_depth);
 		scalar(em, "called_in_view"); scalar(em, fn->cm.deepest_call_depth >= 0 ? "true" : "false");
+		if (fn->cm.external_depth >= 0) {
+			scalar(em, "other_units_depth");
+			num_ul(em, fn->cm.external_depth);
+		}
+		scalar(em, "has_loops");  scalar(em, fn->cm.has_loops ? "true" : "false");
+		scalar(em, "declared_inline"); scalar(em, fn->cm.declared_inline ? "true" : "false");
+		scalar(em, "context_depth"); num_ul(em, fn->cm.context_depth);
+		scalar(em, "recursive");  scalar(em, fn->cm.recursive ? "true" : "false");
 		scalar(em, "loop_score"); num_mpz(em, fn->cm.loop_score);
 		scalar(em, "instrumented_call_sites"); num_ul(em, fn->cm.instrumented_call_sites);
 		scalar(em, "callsite_score"); num_mpz(em, fn->cm.callsite_score);
@@ -278,8 +288,9 @@ void selinst_write_decisions(const selinst_function *fns, size_t n)
 void selinst_print_table(const selinst_function *fns, size_t n)
 {
 	char *thr = mpz_get_str(NULL, 10, selinst_opts.model.threshold);
-	fprintf(stderr, "selinst: %s, threshold %s\n",
-		main_input_filename ? main_input_filename : "?", thr);
+	fprintf(stderr, "selinst: %s, threshold %s, model %s\n",
+		main_input_filename ? main_input_filename : "?", thr,
+		selinst_opts.model.refined ? CM_MODEL_DEFAULT_NAME : CM_MODEL_PAPER_NAME);
 	free(thr);
 	fprintf(stderr, "%-32s %8s %20s %24s %16s  %s\n", "Proc.", "Weight",
 		"Loop Score (level)", "Callsite Score (sites)", "Inst. Score",

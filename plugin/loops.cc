@@ -309,6 +309,10 @@ void selinst_decide_loops(struct selinst_function *fn,
 			/* The abnormal edges make a CFG whose header is not the
 			 * source loop's test: counts would be one off. */
 			l->reason = "holds a setjmp receiver or non-local label";
+		} else if (cm_pull_depth_excludes(c, l->depth, l->instrumented_call_sites,
+						  l->weight, l->loop_score,
+						  selinst_opts.loop_threshold)) {
+			l->reason = CM_PULL_DEPTH_REASON;
 		} else if (mpz_cmp(l->score, selinst_opts.loop_threshold) >= 0) {
 			l->instrument = true;
 			l->reason = "score >= loop-threshold";

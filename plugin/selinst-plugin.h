@@ -8,6 +8,7 @@
  *   loops.cc       loop regions: metrics, scores, counters and hooks
  *   decisions.cc   the decision file (YAML) and the verbose table
  *   cost-model.cc  the score arithmetic (GCC-free)
+ *   sites.cc       call sites from other units (sites=, sites-out=)
  */
 #ifndef SELINST_PLUGIN_H
 #define SELINST_PLUGIN_H
@@ -20,6 +21,7 @@ struct selinst_options {
 	bool verbose;
 	bool loops;			/* loops=on|off */
 	mpz_t loop_threshold;		/* default 204800 */
+	const char *sites_out;		/* sites-out=FILE, or NULL */
 };
 
 /* One natural loop of a function. */
@@ -97,6 +99,12 @@ void selinst_free_loops(struct selinst_function *fn);
  * so the decision file lists the reason. */
 const char *selinst_cannot_instrument(tree decl, function *body);
 void selinst_register_gc_roots(const char *plugin_name);
+
+/* sites.cc: call sites from other units (sites=FILE, sites-out=FILE) */
+bool selinst_sites_read(const char *path);
+int selinst_sites_depth(const char *symbol);
+void selinst_sites_write(const char *path, const char *const *symbols,
+			 const int *depths, size_t n);
 
 /* decisions.cc */
 bool selinst_decisions_file_check(const char *path);

@@ -18,6 +18,10 @@
  *   loop-threshold=N    instrument loops scoring >= N (default: the
  *                       threshold; 0 instruments every loop); see loops.cc
  *   loops=on|off        loop regions (default on)
+ *   model=default|paper the paper's formula plus refinements (default), or
+ *                       the formula alone; see cost-model.h
+ *   sites-out=FILE      append this unit's calls to external functions
+ *   sites=FILE          take call depths from other units (see sites.cc)
  *
  * Attributes: __attribute__((selinst_instrument)) forces instrumentation;
  * no_instrument_function forbids it.
@@ -41,7 +45,28 @@ static struct plugin_info selinst_info = {
 
 static const char accepted_keys[] =
 	"threshold=N, decisions=FILE, verbose, loop-threshold=N, loops=on|off, "
+	"model=default|paper, sites=FILE, sites-out=FILE, "
 	"block-weight=N, loop-base=N, loop-unit=N, call-unit=N";
+
+/* model=default (the paper's formula plus the refinements documented in
+ * cost-model.h) or model=paper (the formula alone). */
+static bool parse_model(const char *value)
+{
+	if (value && strcmp(value, CM_MODEL_DEFAULT_NAME) == 0)
+		selinst_opts.model.refined = 1;
+	else if (value && strcmp(value, CM_MODEL_PAPER_NAME) == 0)
+		selinst_opts.model.refined = 0;
+	else {
+		/* One message for both cases: the accepted names matter most. */
+		error("selinst: %s %qs for argument %<model%>; accepted models: "
+		      "%qs (the formula of the paper plus documented refinements) "
+		      "and %qs (the formula alone)",
+		      value ? "unknown model" : "no model given:", value ? value : "",
+		      CM_MODEL_DEFAULT_NAME, CM_MODEL_PAPER_NAME);
+		return false;
+	}
+	return true;
+}
 
 /* A non-negative decimal integer of any size: digits only. */
 static bool parse_natural(const char *key, const char *value, mpz_t out)
@@ -101,7 +126,19 @@ static bool parse_arguments(struct plugin_name_args *info)
 					      "%<-fplugin-arg-selinst-loops=on%> or %<=off%>");
 				ok = false;
 			}
-		} else if (strcmp(key, "block-weight") == 0)
+		} else if (strcmp(key, "model") == 0)
+			ok &= parse_model(value);
+		else if (strcmp(key, "sites") == 0 || strcmp(key, "sites-out") == 0) {
+			if (value == NULL || *value == '\0') {
+				error("selinst: argument %qs needs a file name: "
+				      "%<-fplugin-arg-selinst-%s=FILE%>", key, key);
+				ok = false;
+			} else if (strcmp(key, "sites") == 0)
+				ok &= selinst_sites_read(value);
+			else
+				selinst_opts.sites_out = xstrdup(value);
+		}
+		else if (strcmp(key, "block-weight") == 0)
 			ok &= parse_natural(key, value, selinst_opts.model.block_weight);
 		else if (strcmp(key, "loop-base") == 0)
 			ok &= parse_natural(key, value, selinst_opts.model.loop_base);

@@ -6,6 +6,10 @@ src=$SELINST_ROOT/examples/bt_shape.c
 for O in -O0 -O1 -O2 -O3 -Os; do
 	gcc $O -fchecking -fplugin=$PLUGIN -fplugin-arg-selinst-decisions=d$O.yaml \
 		-c "$src" -o bt$O.o || fail "compile at $O"
+	# The paper's formula alone decides BT/FT the same (issue 10).
+	gcc $O -fchecking -fplugin=$PLUGIN -fplugin-arg-selinst-model=paper \
+		-fplugin-arg-selinst-decisions=paper$O.yaml -c "$src" -o /dev/null ||
+		fail "compile model=paper at $O"
 done
 python3 - <<'PY' || fail "decisions"
 import yaml, sys
@@ -57,6 +61,11 @@ def table(doc):
 for O in levels:
     if table(docs[O][0]) != table(d):
         bad("%s differs from -O2: %s" % (O, set(table(docs[O][0])) ^ set(table(d))))
+    paper = yaml.safe_load(open("paper%s.yaml" % O))
+    if paper["model"] != "paper" or docs[O][0]["model"] != "default":
+        bad("%s: model names in the decision files" % O)
+    if table(paper) != table(d):
+        bad("model=paper %s differs from the default: %s" % (O, set(table(paper)) ^ set(table(d))))
 sys.exit(0 if ok else 1)
 PY
 # Unselected functions are free to inline; selected ones stay out of line.

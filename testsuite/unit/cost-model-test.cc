@@ -90,13 +90,19 @@ static size_t add_fn(struct graph *g, unsigned long statements, int depth)
 	return g->nfn++;
 }
 
-static void add_call(struct graph *g, size_t caller, size_t callee)
+static void add_call_at(struct graph *g, size_t caller, size_t callee, int depth)
 {
 	g->edge[g->nedge].caller = caller;
 	g->edge[g->nedge].callee = callee;
+	g->edge[g->nedge].depth = depth;
 	g->nedge++;
 	g->fn[caller].call_sites++;
 	g->fn[caller].statements--;	/* keep weight as given */
+}
+
+static void add_call(struct graph *g, size_t caller, size_t callee)
+{
+	add_call_at(g, caller, callee, 0);
 }
 
 static void graph_clear(struct graph *g)
@@ -125,6 +131,9 @@ static void test_bt_decisions(struct cm_constants *c)
 		add_call(&g, adi, solvers[s]);
 	}
 	add_call(&g, mainf, adi); add_call(&g, mainf, exact);
+	/* BT's solvers and main loop over the grid; adi is straight-line. */
+	g.fn[xs].has_loops = g.fn[ys].has_loops = g.fn[zs].has_loops = 1;
+	g.fn[mainf].has_loops = 1;
 	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
 
 	const char *names[] = { "matvecsub", "binvchrs", "binvrhs", "matmul_sub",
@@ -144,6 +153,9 @@ static void test_bt_decisions(struct cm_constants *c)
 	check_mpz("matvecsub score", g.fn[matvec].score, "198679");
 	check_mpz("exact_solution score", g.fn[exact].score, "196631");
 	CHECK(g.fn[mainf].loop_depth == 0, "main depth %d", g.fn[mainf].loop_depth);
+	/* Straight-line adi is kept by its instrumented callees. */
+	CHECK(strcmp(g.fn[adi].reason, "score >= threshold") == 0, "adi reason %s",
+	      g.fn[adi].reason);
 	graph_clear(&g);
 }
 
@@ -227,14 +239,200 @@ static void test_exactness(struct cm_constants *c)
 	graph_clear(&g);
 }
 
+/* Refinement straight-line: loop-free functions without instrumented
+ * callees, and inline loop-free ones, stay out at any threshold but 0. */
+static void test_straight_line(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t helper = add_fn(&g, 9, 0);	/* LZ4_isLittleEndian's shape */
+	size_t looper = add_fn(&g, 30, 0);
+	size_t wrapper = add_fn(&g, 12, 0);	/* calls looper */
+	size_t inl = add_fn(&g, 12, 0);		/* inline, calls looper */
+	g.fn[looper].has_loops = 1;
+	g.fn[inl].declared_inline = 1;
+	add_call(&g, wrapper, looper); add_call(&g, inl, looper);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(!g.fn[helper].instrument, "straight-line leaf chosen");
+	CHECK(strstr(g.fn[helper].reason, "refinement straight-line") != NULL,
+	      "helper reason %s", g.fn[helper].reason);
+	check_mpz("helper score (the formula's)", g.fn[helper].score, "204809");
+	CHECK(g.fn[looper].instrument, "function with a loop left out");
+	CHECK(g.fn[wrapper].instrument, "caller of an instrumented function left out");
+	CHECK(!g.fn[inl].instrument, "inline loop-free caller chosen");
+	CHECK(strstr(g.fn[inl].reason, "inline and loop-free") != NULL, "inl reason %s",
+	      g.fn[inl].reason);
+	mpz_set_ui(c->threshold, 0);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[helper].instrument && g.fn[inl].instrument, "threshold 0: everything");
+	mpz_set_ui(c->threshold, 204800);
+	c->refined = 0;
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[helper].instrument && g.fn[inl].instrument, "paper: formula alone");
+	c->refined = 1;
+	graph_clear(&g);
+}
+
+/* Refinement depth-through: lz4's shape.  A function with a loop called at
+ * depth 0 inside an always_inline function (forced never) that runs at
+ * depth 3 runs at depth 3; through two such callers the depths add up; a
+ * caller that can be a region (adi) passes nothing. */
+static void test_depth_through(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t outer = add_fn(&g, 100, -1);
+	/* add_fn's depth is the deepest call site in the function's own
+	 * caller, as the plugin measures it. */
+	size_t forced = add_fn(&g, 50, 3), forced2 = add_fn(&g, 20, 1);
+	size_t work = add_fn(&g, 30, 0), work2 = add_fn(&g, 30, 1);
+	size_t plain = add_fn(&g, 20, 0), under_plain = add_fn(&g, 30, 0);
+	size_t cyc1 = add_fn(&g, 5, 1), cyc2 = add_fn(&g, 5, 1);
+	g.fn[outer].has_loops = g.fn[work].has_loops = g.fn[work2].has_loops = 1;
+	g.fn[under_plain].has_loops = 1;
+	g.fn[forced].force = g.fn[forced2].force = CM_FORCE_NEVER;
+	g.fn[forced].force_reason = g.fn[forced2].force_reason = "always_inline";
+	add_call_at(&g, outer, forced, 3);
+	add_call_at(&g, forced, work, 0);
+	add_call_at(&g, forced, forced2, 1);
+	add_call_at(&g, forced2, work2, 1);
+	add_call_at(&g, outer, plain, 0);
+	add_call_at(&g, plain, under_plain, 0);
+	/* Two inline loop-free functions calling each other in a loop are
+	 * one cycle: entered at depth 1, inner call at depth 1 + 1 for the
+	 * recursion: 3. */
+	g.fn[cyc1].declared_inline = g.fn[cyc2].declared_inline = 1;
+	add_call_at(&g, outer, cyc1, 1);
+	add_call_at(&g, cyc1, cyc2, 1); add_call_at(&g, cyc2, cyc1, 1);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[work].loop_depth == 3, "work depth %d", g.fn[work].loop_depth);
+	CHECK(!g.fn[work].instrument, "work under always_inline at depth 3 chosen");
+	CHECK(g.fn[work2].loop_depth == 5, "work2 depth %d", g.fn[work2].loop_depth);
+	CHECK(g.fn[under_plain].loop_depth == 0 && g.fn[under_plain].instrument,
+	      "a possible region passed its depth");
+	CHECK(g.fn[cyc1].loop_depth == 3 && g.fn[cyc2].loop_depth == 3,
+	      "cycle depths %d %d", g.fn[cyc1].loop_depth, g.fn[cyc2].loop_depth);
+	CHECK(g.fn[cyc1].recursive && !g.fn[work].recursive, "recursive flags");
+	c->refined = 0;
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[work].loop_depth == 0 && g.fn[work].instrument, "paper: local depth");
+	c->refined = 1;
+	graph_clear(&g);
+}
+
+/* Refinement recursion, in cJSON's shape: parse_value -> parse_array and
+ * parse_object (loops) -> parse_value.  The paper's formula takes the whole
+ * cycle (parse_object qualifies at depth 0 and pulls the rest in); the
+ * default counts each cycle-closing call one level deeper and takes the
+ * loop-free entry, whose work is unbounded because it enters the cycle. */
+static void test_recursion_refined(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t entry = add_fn(&g, 40, 0), value = add_fn(&g, 120, 1);
+	size_t array = add_fn(&g, 150, 0), object = add_fn(&g, 200, 0);
+	size_t helper = add_fn(&g, 15, 0), number = add_fn(&g, 200, 0);
+	g.fn[array].has_loops = g.fn[object].has_loops = g.fn[number].has_loops = 1;
+	add_call_at(&g, value, number, 0);	/* parse_number */
+	add_call_at(&g, entry, value, 0);
+	add_call_at(&g, value, array, 0); add_call_at(&g, value, object, 0);
+	add_call_at(&g, array, value, 1); add_call_at(&g, object, value, 1);
+	add_call_at(&g, entry, helper, 0);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[value].recursive && g.fn[array].recursive && !g.fn[entry].recursive,
+	      "recursive flags");
+	/* One depth for the cycle: entered at 0, inner calls at 1 + 1. */
+	CHECK(g.fn[value].loop_depth == 2 && g.fn[array].loop_depth == 2
+	      && g.fn[object].loop_depth == 2, "cycle depths %d %d %d",
+	      g.fn[value].loop_depth, g.fn[array].loop_depth, g.fn[object].loop_depth);
+	CHECK(!g.fn[value].instrument && !g.fn[array].instrument && !g.fn[object].instrument,
+	      "default: a cycle member chosen");
+	/* The cycle is a loop around the calls it makes. */
+	CHECK(g.fn[number].loop_depth == 2 && !g.fn[number].instrument, "number depth %d",
+	      g.fn[number].loop_depth);
+	CHECK(g.fn[entry].instrument && !g.fn[entry].bounded_work, "default: entry left out");
+	CHECK(!g.fn[helper].instrument && g.fn[helper].bounded_work, "default: helper chosen");
+	c->refined = 0;
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[value].instrument && g.fn[array].instrument && g.fn[object].instrument
+	      && g.fn[entry].instrument && g.fn[helper].instrument
+	      && g.fn[number].instrument, "paper: all six");
+	c->refined = 1;
+	graph_clear(&g);
+}
+
+/* Refinements pull-depth and context-depth: a leaf with a loop chosen at
+ * depth 0 in its caller pulls that caller in when the caller runs at depth
+ * 1 (adi's case), not at depth 2; there the leaf itself runs at depth 2
+ * below the nearest region and is dropped. */
+static void test_pull_depth(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t shallow = add_fn(&g, 50, 1), deep = add_fn(&g, 50, 2);
+	size_t leaf1 = add_fn(&g, 40, 0), leaf2 = add_fn(&g, 40, 0);
+	g.fn[leaf1].has_loops = g.fn[leaf2].has_loops = 1;
+	g.fn[shallow].has_loops = g.fn[deep].has_loops = 1;
+	add_call(&g, shallow, leaf1); add_call(&g, deep, leaf2);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	/* context-depth: leaf2 runs at depth 0 + 2 below the nearest region
+	 * once deep is not one; leaf1's caller is a region. */
+	CHECK(g.fn[leaf1].instrument, "leaf1");
+	CHECK(!g.fn[leaf2].instrument && strstr(g.fn[leaf2].reason, "context-depth")
+	      && g.fn[leaf2].loop_depth == 2, "leaf2: %d %s depth %d", g.fn[leaf2].instrument,
+	      g.fn[leaf2].reason, g.fn[leaf2].loop_depth);
+	CHECK(g.fn[shallow].instrument, "depth 1 caller not pulled in");
+	CHECK(!g.fn[deep].instrument && strstr(g.fn[deep].reason, "pull-depth"),
+	      "depth 2 caller: %d %s", g.fn[deep].instrument, g.fn[deep].reason);
+	graph_clear(&g);
+
+	/* Lua's lexer: top (a region) -> glue at depth 2 (no region) -> lex
+	 * at depth 0 (a loop; calls read) -> read at depth 0 (a loop).  The
+	 * formula takes lex and read; below top they run at depth 2, where
+	 * lex's callsite score pulls nothing: both are dropped. */
+	g.nfn = g.nedge = 0;
+	size_t top = add_fn(&g, 300, -1), glue = add_fn(&g, 30, 0);
+	size_t lex = add_fn(&g, 800, 0), rd = add_fn(&g, 100, 0);
+	g.fn[top].has_loops = g.fn[glue].has_loops = 1;
+	g.fn[lex].has_loops = g.fn[rd].has_loops = 1;
+	add_call_at(&g, top, glue, 2);
+	add_call_at(&g, glue, lex, 0);
+	add_call_at(&g, lex, rd, 0);
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[top].instrument && !g.fn[glue].instrument, "top, glue");
+	CHECK(!g.fn[lex].instrument && g.fn[lex].context_depth == 2
+	      && strstr(g.fn[lex].reason, "context-depth"), "lex: %d depth %d %s",
+	      g.fn[lex].instrument, g.fn[lex].context_depth, g.fn[lex].reason);
+	CHECK(!g.fn[rd].instrument && g.fn[rd].context_depth == 2, "read: %d depth %d",
+	      g.fn[rd].instrument, g.fn[rd].context_depth);
+	graph_clear(&g);
+	g.nfn = g.nedge = 0;
+	shallow = add_fn(&g, 50, 1); deep = add_fn(&g, 50, 2);
+	leaf1 = add_fn(&g, 40, 0); leaf2 = add_fn(&g, 40, 0);
+	g.fn[leaf1].has_loops = g.fn[leaf2].has_loops = 1;
+	g.fn[shallow].has_loops = g.fn[deep].has_loops = 1;
+	add_call(&g, shallow, leaf1); add_call(&g, deep, leaf2);
+	c->refined = 0;
+	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	CHECK(g.fn[deep].instrument && g.fn[leaf2].instrument, "paper: depth 2 caller pulled in");
+	c->refined = 1;
+	graph_clear(&g);
+}
+
 int main(void)
 {
 	struct cm_constants c;
 	cm_constants_init_default(&c);
 	test_table1(&c);
-	test_bt_decisions(&c);
-	test_ft_decisions(&c);
+	/* The paper's decisions hold in both models. */
+	for (c.refined = 0; c.refined <= 1; c.refined++) {
+		test_bt_decisions(&c);
+		test_ft_decisions(&c);
+	}
+	c.refined = 0;		/* the recursion rule, on the formula alone */
 	test_recursion(&c);
+	test_exactness(&c);
+	c.refined = 1;
+	test_straight_line(&c);
+	test_depth_through(&c);
+	test_recursion_refined(&c);
+	test_pull_depth(&c);
 	test_exactness(&c);
 	cm_constants_clear(&c);
 	printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);

@@ -1,0 +1,272 @@
+#!/bin/bash
+# real-projects.sh - the selection on real multi-file programs (issue 10).
+#
+# Builds real projects from Debian's sources with their own build systems,
+# plain and with the plugin (several selections), runs a workload of each
+# under callgrind (exact instruction counts) and natively (the profile),
+# and prints, per project and selection: functions instrumented / total
+# (from the decision files), instructions over plain, the largest share of
+# exclusive time any one region holds, and the top regions by inclusive
+# time at the default beside those at threshold 0.  Then the threshold dial
+# for one project.  By hand or `make bench`, never in CI: it needs
+# apt-get source (network) once, and takes about half an hour.
+#
+#   bash bench/real-projects.sh
+#   PROJECTS="lz4 lua" VARIANTS="plain default t0" DIAL= bash bench/real-projects.sh
+#
+# Variables:
+#   WORK      scratch folder (default /tmp/selinst-real); sources in $WORK/src
+#             unless REALSRC names a folder with them already unpacked
+#   PROJECTS  default "lz4 cjson lua zstd yaml-cpp"
+#   VARIANTS  default "plain paper default sites t0": paper is -fplugin-
+#             arg-selinst-model=paper (the formula alone, the default before
+#             issue 10); sites is the default built SITES_ROUNDS + 1 times,
+#             each build reading the call sites the one before recorded
+#             (sites-out=, sites=); t0 is threshold=0 (everything)
+#   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
+#             the project they are measured on (default lua); DIAL= skips it
+#   SITES_ROUNDS  recording builds before the measured sites build (2)
+#   OPT       optimization level (default -O2)
+#   REUSE=1   keep results already in $WORK/res (measure only what is missing)
+#   REUSE_BUILDS=1  run again, without building, what an earlier run built
+# Run it under `nice` on a shared machine; callgrind counts do not care.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+B=$ROOT/build
+WORK=${WORK:-/tmp/selinst-real}
+SRC=${REALSRC:-$WORK/src}
+PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp}
+VARIANTS=${VARIANTS:-plain paper default sites t0}
+DIAL_PROJECT=${DIAL_PROJECT:-lua}
+SITES_ROUNDS=${SITES_ROUNDS:-2}
+DIAL=${DIAL-0 198656 202752 204800 204900 205300 206848}
+OPT=${OPT:--O2}
+JOBS=${JOBS:-2}
+
+[ -f "$B/selinst.so" ] && [ -f "$B/libselinst.so" ] && [ -x "$B/selinst-report" ] ||
+	{ echo "real-projects.sh: build the repo first (make)" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "real-projects.sh: needs valgrind" >&2; exit 2; }
+mkdir -p "$SRC" "$WORK/bin" "$WORK/in" "$WORK/res"
+
+# Debian source package of each project.
+debpkg() {
+	case $1 in lua) echo lua5.4 ;; zstd) echo libzstd ;; *) echo "$1" ;; esac
+}
+
+# Sources, once: apt-get source, adding a deb-src line when there is none.
+fetch() {
+	local pkg
+	pkg=$(debpkg "$1")
+	ls -d "$SRC/$pkg"-[0-9]*/ >/dev/null 2>&1 && return 0
+	if ! grep -rqs 'deb-src' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		[ "$(id -u)" = 0 ] || { echo "no deb-src line; run as root once" >&2; return 1; }
+		printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+			"$(. /etc/os-release && echo "$VERSION_CODENAME")" \
+			> /etc/apt/sources.list.d/selinst-torture-src.sources
+		apt-get update -qq
+	fi
+	(cd "$SRC" && apt-get source "$pkg" >/dev/null 2>&1) ||
+		{ echo "apt-get source $pkg failed" >&2; return 1; }
+}
+# Lua: Debian's patches make the build use libtool; upstream's own Makefile
+# is in the .orig tarball beside them.
+srcdir() {
+	if [ "$1" = lua ]; then
+		[ -d "$SRC/lua-upstream" ] || { mkdir -p "$SRC/lua-upstream" &&
+			tar xzf "$(ls "$SRC"/lua5.4_*.orig.tar.gz | head -1)" -C "$SRC/lua-upstream" \
+				--strip-components=1; }
+		echo "$SRC/lua-upstream"
+		return
+	fi
+	ls -d "$SRC/$(debpkg "$1")"-[0-9]*/ | head -1
+}
+
+# Compiler wrappers: our flags go last, so the -O level and the plugin win
+# over whatever the project's build system passes.
+for c in gcc g++; do
+	printf '#!/bin/sh\nexec %s "$@" $SELFLAGS $SELFLAGS_READ\n' "$c" > "$WORK/bin/sel-$c"
+	chmod +x "$WORK/bin/sel-$c"
+done
+CC=$WORK/bin/sel-gcc
+CXX=$WORK/bin/sel-g++
+
+# Inputs, made once from text at hand (deterministic).
+make_inputs() {
+	# 12 MB: the runtime's fixed cost per process (start, writing the
+	# profile: about 0.3 to 0.8 million instructions) stays near 0.5%.
+	if [ ! -s "$WORK/in/text" ]; then
+		find "$ROOT" "$SRC" -name '*.[ch]' | sort | xargs cat 2>/dev/null |
+			head -c 3000000 > "$WORK/in/text1"
+		cat "$WORK/in/text1" "$WORK/in/text1" "$WORK/in/text1" "$WORK/in/text1" > "$WORK/in/text"
+	fi
+	[ -s "$WORK/in/data.json" ] || python3 - "$WORK/in/data.json" <<'PY'
+import json, random, sys
+random.seed(10)
+def item(i):
+    return {"id": i, "name": "item%05d" % i, "price": round(random.random() * 1000, 3),
+            "tags": ["t%d" % random.randint(0, 50) for _ in range(4)],
+            "dims": {"w": random.randint(1, 99), "h": random.randint(1, 99), "ok": i % 3 == 0},
+            "note": None if i % 7 else "seven \u00e9\u00e8 \"quoted\""}
+open(sys.argv[1], "w").write("bf" + json.dumps([item(i) for i in range(6000)]))
+PY
+	[ -s "$WORK/in/data.yaml" ] || python3 - "$WORK/in/data.yaml" <<'PY'
+import random, sys
+random.seed(10)
+out = []
+for i in range(1500):
+    out.append("- id: %d\n  name: item%05d\n  price: %.3f\n  tags: [t%d, t%d, t%d]\n"
+               "  dims: {w: %d, h: %d}\n  text: |\n    line one of %d\n    line two\n"
+               % (i, i, random.random() * 1000, random.randint(0, 50), random.randint(0, 50),
+                  random.randint(0, 50), random.randint(1, 99), random.randint(1, 99), i))
+open(sys.argv[1], "w").write("".join(out))
+PY
+	cat > "$WORK/in/work.lua" <<'LUA'
+local function fib(n) if n < 2 then return n end return fib(n-1) + fib(n-2) end
+local t = {}
+for i = 1, 30000 do t[i] = (i * 7919) % 10007 end
+table.sort(t)
+local parts = {}
+for i = 1, 20000 do parts[#parts+1] = string.format("%d:%s", i, tostring(i * 1.5)) end
+local s = table.concat(parts, ",")
+local n = 0
+for w in s:gmatch("%d+:") do n = n + 1 end
+local src = {}
+for i = 1, 150 do src[#src+1] = "local a" .. i .. " = {x=" .. i .. ", y=function(z) return z*" .. i .. " end}" end
+for i = 1, 40 do assert(load(table.concat(src, "\n")))() end
+local obj = setmetatable({}, {__index = function(_, k) return k * 2 end})
+local acc = 0
+for i = 1, 50000 do acc = acc + obj[i] end
+print(fib(22), t[1], t[#t], n, acc)
+LUA
+}
+
+# build PROJECT DIR: the project's own build system, in DIR (a copy).
+build() {
+	local p=$1 d=$2
+	case $p in
+	lz4) make -C "$d" -j"$JOBS" CC="$CC" lz4 ;;
+	zstd) make -C "$d/programs" -j"$JOBS" CC="$CC" HAVE_ZLIB=0 HAVE_LZMA=0 HAVE_LZ4=0 zstd ;;
+	lua) make -C "$d/src" -j"$JOBS" CC="$CC -std=gnu99" linux ;;
+	cjson) make -C "$d" -j"$JOBS" CC="$CC" static &&
+		"$CC" -I"$d" "$d/fuzzing/afl.c" "$d/libcjson.a" -o "$d/cjson-run" ;;
+	yaml-cpp) cmake -S "$d" -B "$d/_b" -G Ninja -DCMAKE_BUILD_TYPE=None \
+			-DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
+			-DYAML_CPP_BUILD_TESTS=OFF -DYAML_CPP_BUILD_TOOLS=ON &&
+		ninja -C "$d/_b" -j"$JOBS" util/parse ;;
+	esac
+}
+
+# workload PROJECT DIR: each command of the representative run, one a line
+# (run in DIR with the project's binary).
+workload() {
+	local p=$1 d=$2 i=$WORK/in
+	case $p in
+	lz4) echo "$d/lz4 -1 -f -q $i/text $d/w.lz4"
+	     echo "$d/lz4 -d -f -q $d/w.lz4 $d/w.out" ;;
+	zstd) echo "$d/programs/zstd -3 -f -q $i/text -o $d/w.zst"
+	      echo "$d/programs/zstd -d -f -q $d/w.zst -o $d/w.out" ;;
+	lua) echo "$d/src/lua $i/work.lua" ;;
+	cjson) echo "$d/cjson-run $i/data.json yes" ;;
+	yaml-cpp) echo "$d/_b/util/parse $i/data.yaml" ;;
+	esac
+}
+
+flags_of() {
+	local plug="-fplugin=$B/selinst.so -I$ROOT/include -L$B -lselinst -Wl,-rpath,$B"
+	case $1 in
+	plain) echo "$OPT" ;;
+	paper) echo "$OPT $plug -fplugin-arg-selinst-model=paper" ;;
+	default|sites) echo "$OPT $plug" ;;
+	t*) echo "$OPT $plug -fplugin-arg-selinst-threshold=${1#t}" ;;
+	esac
+}
+
+# measure PROJECT VARIANT: build, run natively (profile) and under
+# callgrind; writes $WORK/res/PROJECT-VARIANT.{ir,dec,prof}.
+measure() {
+	local p=$1 v=$2 d=$WORK/build/$1-$2 r=$WORK/res/$1-$2
+	if [ -n "${REUSE:-}" ] && [ -s "$r.ir" ]; then
+		echo "  $p $v: $(cat "$r.ir") instructions (reused)"
+		return 0
+	fi
+	if [ -n "${REUSE_BUILDS:-}" ] && [ -f "$d/.built" ]; then
+		rm -rf "$d/prof"; mkdir -p "$d/prof"
+		run_workload "$p" "$v" "$d" "$r"
+		return
+	fi
+	rm -rf "$d"; rm -f "$r".*; mkdir -p "$d/dec" "$d/prof"
+	cp -a "$(srcdir "$p")/." "$d"
+	# sites: the default, built SITES_ROUNDS + 1 times; each build records
+	# every unit's calls to external functions and reads what the one
+	# before recorded, so depths travel one unit-to-unit call further per
+	# round; the last build is measured.
+	if [ "$v" = sites ]; then
+		local round prev=
+		for round in $(seq 1 "$SITES_ROUNDS"); do
+			rm -rf "$d.pass"; mkdir -p "$d.pass"
+			cp -a "$(srcdir "$p")/." "$d.pass"
+			rm -f "$r.sites$round"
+			SELFLAGS="$(flags_of default) -fplugin-arg-selinst-sites-out=$r.sites$round" \
+			SELFLAGS_READ=${prev:+-fplugin-arg-selinst-sites=$prev} \
+				build "$p" "$d.pass" > "$r.pass$round.log" 2>&1 ||
+				{ echo "  $p $v: build $round failed, see $r.pass$round.log" >&2; return 1; }
+			prev=$r.sites$round
+		done
+		rm -rf "$d.pass"
+		cp "$prev" "$r.sites"
+	fi
+	SELFLAGS="$(flags_of "$v") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml"
+	[ "$v" = sites ] && SELFLAGS="$SELFLAGS -fplugin-arg-selinst-sites=$r.sites"
+	[ "$v" = plain ] && SELFLAGS=$(flags_of plain)
+	export SELFLAGS
+	if ! (build "$p" "$d") > "$r.build.log" 2>&1; then
+		echo "  $p $v: build failed, see $r.build.log" >&2
+		return 1
+	fi
+	touch "$d/.built"
+	run_workload "$p" "$v" "$d" "$r"
+}
+
+# run_workload PROJECT VARIANT DIR RESULT: natively (the profile), then
+# under callgrind: all instructions, and those spent writing the profile at
+# exit (inclusive cost of the runtime's si_write_profile, a fixed cost per
+# process that depends on the profile's size, not on the calls made).
+run_workload() {
+	local p=$1 v=$2 d=$3 r=$4 ir=0 wr=0 cmd n w
+	while read -r cmd; do
+		(cd "$d" && SELINST_OUTPUT="$d/prof/%p.prof" $cmd > /dev/null 2>>"$r.run.log") ||
+			echo "  $p $v: '$cmd' failed" >&2
+		rm -f "$d"/callgrind.out
+		(cd "$d" && SELINST_OUTPUT=/dev/null valgrind --tool=callgrind \
+			--callgrind-out-file="$d/callgrind.out" $cmd > /dev/null 2>>"$r.run.log")
+		n=$(awk '/^(summary|totals):/ {print $2; exit}' "$d/callgrind.out")
+		w=$(callgrind_annotate --inclusive=yes "$d/callgrind.out" 2>/dev/null |
+			awk '/si_write_profile \[/ {gsub(",", "", $1); print $1; exit}')
+		ir=$((ir + ${n:-0}))
+		wr=$((wr + ${w:-0}))
+	done < <(workload "$p" "$d")
+	echo "$ir" > "$r.ir"
+	echo "$wr" > "$r.write"
+	cat "$d"/dec/*.yaml > "$r.dec" 2>/dev/null
+	ls "$d"/prof/*.prof > "$r.profs" 2>/dev/null
+	echo "  $p $v: $ir instructions, $wr writing the profile"
+}
+
+fetch_all() {
+	for p in $PROJECTS; do fetch "$p" || exit 1; done
+}
+
+fetch_all
+make_inputs
+echo "== building and running (results in $WORK/res)"
+for p in $PROJECTS; do
+	for v in $VARIANTS; do measure "$p" "$v"; done
+done
+if [ -n "$DIAL" ]; then
+	for t in $DIAL; do
+		[ -f "$WORK/res/$DIAL_PROJECT-t$t.ir" ] && [ "$t" = 0 ] && continue
+		measure "$DIAL_PROJECT" "t$t"
+	done
+fi
+python3 "$ROOT/bench/real-projects-table.py" "$WORK/res" "$B/selinst-report" \
+	"$PROJECTS" "$VARIANTS" "$DIAL_PROJECT" "$DIAL"

@@ -1,0 +1,125 @@
+#!/bin/bash
+# model=default|paper (issue 10): the default model's refinements
+# (straight-line, depth-through, recursion, pull-depth, context-depth), the paper's formula alone
+# with model=paper, the same decisions at every -O level, output equal to
+# the plain build, a bad model name refused; and an inline function whose
+# label address is taken stays inlined (GCC's 990208-1 idea) in every model.
+. "$(dirname "$0")/lib.sh"
+src=$T/programs/model_refinements.c
+gcc -O2 "$src" -o plain && ./plain 300 > plain.txt || fail "plain build"
+for m in default paper; do
+	for O in -O0 -O1 -O2 -O3 -Os; do
+		si_cc $O -fplugin-arg-selinst-model=$m \
+			-fplugin-arg-selinst-decisions=$m$O.yaml "$src" -o p-$m$O ||
+			fail "compile model=$m $O"
+		SELINST_OUTPUT=$m$O.prof ./p-$m$O 300 > out.txt || fail "run model=$m $O"
+		cmp -s out.txt plain.txt || fail "model=$m $O: output differs from the plain build"
+	done
+done
+si_cc -O2 -fplugin-arg-selinst-threshold=0 "$src" -o p-t0 || fail "compile threshold 0"
+SELINST_OUTPUT=t0.prof ./p-t0 300 > out.txt && cmp -s out.txt plain.txt || fail "threshold 0 output"
+python3 - <<'PY' || fail "decisions"
+import yaml, sys
+ok = True
+def bad(msg):
+    global ok; ok = False; print(msg)
+def fns(path):
+    d = yaml.safe_load(open(path))
+    return d["model"], {f["name"]: f for f in d["functions"]}
+for m in ["default", "paper"]:
+    ref = None
+    for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+        model, f = fns("%s%s.yaml" % (m, O))
+        if model != m: bad("%s%s: model %r in the decision file" % (m, O, model))
+        row = sorted((n, x["instrument"], x["score"], x["loop_depth"], x["reason"]) for n, x in f.items())
+        if ref is None: ref = row
+        elif row != ref: bad("model=%s %s differs from -O0: %s" % (m, O, set(row) ^ set(ref)))
+_, d = fns("default-O2.yaml")
+_, p = fns("paper-O2.yaml")
+# The formula alone: the helper scores 204809 at depth 0 and is chosen.
+for name in ["host_is_little_endian", "common_prefix", "report_total"]:
+    if not p[name]["instrument"]: bad("paper: %s not instrumented" % name)
+if p["host_is_little_endian"]["score"] != 204809: bad("paper helper score %r" % p["host_is_little_endian"]["score"])
+# straight-line: no loop and no instrumented callee.
+s = d["size_from_args"]
+if s["instrument"] or "refinement straight-line" not in s["reason"] or s["has_loops"]:
+    bad("default size_from_args: %r" % s)
+if not p["size_from_args"]["instrument"]: bad("paper: size_from_args not instrumented")
+# depth-through: run_step is always_inline and runs at depth 3.
+h = d["host_is_little_endian"]
+if h["instrument"] or h["loop_depth"] != 3: bad("default helper: %r" % h)
+c = d["common_prefix"]
+if c["instrument"] or c["loop_depth"] != 3 or not c["has_loops"]: bad("default common_prefix: %r" % c)
+if p["common_prefix"]["loop_depth"] != 0: bad("paper common_prefix depth")
+# inline and loop-free, though it calls an instrumented function.
+r = d["report_total"]
+if r["instrument"] or "inline and loop-free" not in r["reason"] or not r["declared_inline"]:
+    bad("default report_total: %r" % r)
+# recursion: the walk is entered at depth 0 but runs as its own loop.
+t = d["sum_tree"]
+if t["instrument"] or not t["recursive"] or t["loop_depth"] != 1: bad("default sum_tree: %r" % t)
+if not p["sum_tree"]["instrument"]: bad("paper: sum_tree not instrumented")
+# pull-depth: count_bits (a loop, depth 0 in its caller) would pull its
+# caller in, but that caller runs two loops deep in main; context-depth:
+# count_bits then runs at depth 2 below main, the nearest region.
+b = d["count_bits"]
+if b["instrument"] or "context-depth" not in b["reason"] or b["loop_depth"] != 2:
+    bad("default count_bits: %r" % b)
+if not p["count_bits"]["instrument"]: bad("paper: count_bits not instrumented")
+w = d["row_weight"]
+if w["instrument"] or "pull-depth" not in w["reason"] or w["loop_depth"] != 2: bad("default row_weight: %r" % w)
+if not p["row_weight"]["instrument"]: bad("paper: row_weight not pulled in")
+for name in ["scan_block", "print_digits", "main"]:
+    if not d[name]["instrument"]: bad("default: %s not instrumented" % name)
+sys.exit(0 if ok else 1)
+PY
+# The profiles: the paper's build calls the helper once per step, the
+# default's has no region for it.
+calls() { "$REPORT" --format=json "$1" > r.json || fail "report $1"
+	jget r.json "sum(r['calls'] for r in d['regions'] if r['name']=='$2')"; }
+expect_eq "paper: helper calls" 4736 "$(calls paper-O2.prof host_is_little_endian)"
+expect_eq "default: helper calls" 0 "$(calls default-O2.prof host_is_little_endian)"
+expect_eq "default: scan_block calls" 1 "$(calls default-O2.prof scan_block)"
+
+# A model that does not exist, or none: an error naming the accepted ones.
+for arg in -fplugin-arg-selinst-model=fast -fplugin-arg-selinst-model; do
+	si_cc -c "$src" -o x.o $arg 2> err.txt && fail "$arg accepted"
+	grep -q "accepted models: 'default'.*and 'paper'" err.txt || fail "$arg: $(cat err.txt)"
+done
+grep -q "unknown model 'fast'" <(si_cc -c "$src" -o x.o -fplugin-arg-selinst-model=fast 2>&1) ||
+	fail "the bad name is not named"
+
+# An address-taken label in an inline function: the plain build inlines
+# it twice (two label addresses); so must every selection.
+cat > labels.c <<'C'
+#include <stdio.h>
+static void *first_mark, *second_mark;
+static int enabled = 1;
+static inline void mark(void **where, int on)
+{
+	if (on) {
+	spot:
+		*where = &&spot;
+	}
+}
+__attribute__((noinline)) static void mark_first(int on) { mark(&first_mark, on); }
+__attribute__((noinline)) static void mark_second(int on) { mark(&second_mark, on); }
+int main(void)
+{
+	mark_first(enabled);
+	mark_second(enabled);
+	puts(first_mark != second_mark ? "distinct" : "same");
+	return 0;
+}
+C
+for O in -O1 -O2 -O3 -Os; do
+	gcc $O labels.c -o lp && ./lp > lp.txt || fail "labels plain $O"
+	expect_eq "plain build $O inlines twice" distinct "$(cat lp.txt)"
+	for sel in "" -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-model=paper; do
+		si_cc $O labels.c $sel -fplugin-arg-selinst-decisions=l.yaml -o ls ||
+			fail "labels $O $sel"
+		expect_eq "labels $O $sel" distinct "$(SELINST_OUTPUT=/dev/null ./ls)"
+		grep -q "label's address is taken" l.yaml || fail "labels $O $sel: no reason in the decision file"
+	done
+done
+exit 0
