@@ -660,6 +660,40 @@ static int emit_thread(struct em *m, struct si_thread *t, struct rtab *rt,
 	return m->ok ? 0 : -1;
 }
 
+/* throttle: {calls: N, ns: T}, or off (SELINST_THROTTLE). */
+static void emit_throttle_setting(struct em *m)
+{
+	plain(m, "throttle");
+	if (si_hot.throttle_calls == UINT64_MAX) {
+		plain(m, "off");
+		return;
+	}
+	map_start(m, 1);
+	kint(m, "calls", si_hot.throttle_calls);
+	kint(m, "ns", si_throttle_ns);
+	map_end(m);
+}
+
+/* throttled: {calls: C, seconds: S} when the region whose descriptors
+ * start at D[0] (the N left, same region first) was switched off. */
+static void emit_throttled(struct em *m, const struct selinst_region *const *d, size_t n,
+			   double npt)
+{
+	for (size_t j = 0; j < n && (j == 0 || same_region(d[0], d[j])); j++) {
+		const struct si_throttle_event *e = si_throttle_event_of(d[j]);
+		if (!e)
+			continue;
+		char buf[64];
+		plain(m, "throttled");
+		map_start(m, 1);
+		kint(m, "calls", e->calls);
+		snprintf(buf, sizeof buf, "%.9f", (double)e->ticks * npt / 1e9);
+		kraw(m, "seconds", buf);
+		map_end(m);
+		return;
+	}
+}
+
 static int emit_profile(FILE *f, int final, int signo)
 {
 	uint64_t now = si_now();
@@ -731,6 +765,7 @@ static int emit_profile(FILE *f, int final, int signo)
 	kraw(&m, "overflow", __atomic_load_n(&si_overflowed, __ATOMIC_RELAXED) ? "true" : "false");
 	if (signo)
 		kint(&m, "signal", (uint64_t)signo);
+	emit_throttle_setting(&m);
 	plain(&m, "regions");
 	seq_start(&m);
 	for (size_t i = 0; i < nu; i++) {
@@ -746,6 +781,7 @@ static int emit_profile(FILE *f, int final, int signo)
 		kint(&m, "line", r->line);
 		if (r->kind == SELINST_KIND_LOOP && r->function)
 			kstr(&m, "function", r->function);
+		emit_throttled(&m, uniq + i, nu - i, npt);
 		map_end(&m);
 	}
 	seq_end(&m);

@@ -28,7 +28,7 @@
 
 struct si_thread si_nothread = { .in_hook = 1 };
 __thread struct si_thread *si_self __attribute__((tls_model("initial-exec"))) = &si_nothread;
-struct si_hot si_hot = { SI_GATE_SLOW };
+struct si_hot si_hot = { SI_GATE_SLOW, UINT64_MAX };
 static const struct selinst_region no_child_region = {
 	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[no child]", "", NULL
 };
@@ -122,6 +122,7 @@ static void global_init_once(void)
 			fprintf(stderr, "selinst: SELINST_MAX_NODES=%s is out of range (1..%llu); using %llu\n",
 				e, (unsigned long long)lim, (unsigned long long)max_nodes);
 	}
+	si_throttle_init();
 	pthread_key_create(&exit_key, thread_exit);
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 	si_output_init();
