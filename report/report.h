@@ -104,6 +104,9 @@ typedef struct pregion {
 	const char *name, *file, *function;
 	int kind;
 	uint32_t line;
+	bool throttled;		/* switched off by SELINST_THROTTLE: */
+	uint64_t thr_calls;	/* calls of the deciding context then */
+	double thr_seconds;	/* when, from the runtime's start */
 } pregion;
 typedef struct trip { uint32_t bucket; uint64_t count; } trip;
 typedef struct pnode {
@@ -150,6 +153,9 @@ typedef struct region {
 	uint64_t pmin_excl, pmax_excl, pmin_incl, pmax_incl;
 	uint64_t cur_excl, cur_incl;	/* this process, while merging */
 	uint32_t cur_proc;
+	uint32_t thr_procs;		/* processes that throttled it; first one's: */
+	uint64_t thr_calls;
+	double thr_seconds;
 } region;
 typedef struct cnode {
 	uint32_t region, parent, first, next;	/* child lists; 0 = none */
@@ -238,6 +244,9 @@ uint32_t *view_listed_regions(const view *v, const opts *o, bool by_incl, bool l
  * after USED, cut with '+' when needed (whole with --wide). */
 void put_name(FILE *out, const opts *o, int used, const char *name);
 
+/* The regions SELINST_THROTTLE switched off, if any (WHICH: "base",
+ * "new" in a diff, else NULL). */
+void view_throttled_note(FILE *out, const view *v, const char *which);
 void view_flat(FILE *out, const view *v, const opts *o);
 void view_tree(FILE *out, const view *v, const opts *o);
 void view_threads(FILE *out, const view *v, const opts *o);

@@ -665,7 +665,7 @@ static void emit_throttle_setting(struct em *m)
 {
 	plain(m, "throttle");
 	if (si_hot.throttle_calls == UINT64_MAX) {
-		plain(m, "off");
+		quoted(m, "off");	/* plain off is false in YAML 1.1 */
 		return;
 	}
 	map_start(m, 1);

@@ -64,7 +64,7 @@ void si_throttle_init(void)
 {
 	set_limits(DEFAULT_CALLS, DEFAULT_NS);
 	const char *e = getenv("SELINST_THROTTLE");
-	if (!e)
+	if (!e || !*e)		/* empty: unset, as the other variables */
 		return;
 	uint64_t calls, ns;
 	if (parse(e, &calls, &ns) < 0) {
