@@ -322,8 +322,9 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 	struct si_frame *f = t->top;
 	if (unlikely(f->region != region))
 		return exit_not_top(t, region, now);
-	struct si_node *n = f->node;	/* the slot is free once in_hook is 0 */
 	pop_frame(t, f, now);
+	struct si_node *n = f->node;	/* pop_frame's (no barrier between); the slot
+					   is free once in_hook is 0 */
 	barrier();
 	t->in_hook = 0;
 	if (unlikely(n->calls > si_hot.throttle_calls))
@@ -334,7 +335,7 @@ mono:
 	exit_mono(region);
 	return;
 off:
-	si_throttled_exit(region, 0);
+	si_exit_switched_off(region, 0);
 }
 
 /* Where a loop whose frame was not pushed (runtime not started, a hook
@@ -371,7 +372,7 @@ SI_EXPORT __attribute__((noinline)) void
 __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 {
 	if (unlikely(region->reserved & SELINST_REGION_THROTTLED))
-		return si_throttled_exit(region, iterations);
+		return si_exit_switched_off(region, iterations);
 	if (unlikely(!si_clock_tsc) && !ready())
 		return;
 	uint64_t now = si_now();

@@ -262,6 +262,15 @@ extern uint64_t si_throttle_ns;
 SI_HIDDEN void si_throttle_init(void);
 SI_HIDDEN void si_throttle_check(struct si_node *n);
 SI_HIDDEN void si_throttled_exit(const struct selinst_region *r, uint64_t iterations);
+/* The exit hook of a switched-off region R: nothing, unless this thread
+ * has an activation of R, entered before the switch, on top. */
+static inline void si_exit_switched_off(const struct selinst_region *r, uint64_t iterations)
+{
+	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
+	if (likely(t->in_hook || t->top->region != r))
+		return;
+	si_throttled_exit(r, iterations);
+}
 SI_HIDDEN const struct si_throttle_event *si_throttle_event_of(const struct selinst_region *r);
 
 /* output.c */

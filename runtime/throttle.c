@@ -116,14 +116,11 @@ void si_throttle_check(struct si_node *n)
 		switch_off(r, n->calls);
 }
 
-/* The exit hook of a switched-off region R: closes R's frame if it is on
- * top (an activation entered before the switch), else does nothing.
- * ITERATIONS: loops' count for that frame. */
+/* si_exit_switched_off found R's frame on top (an activation entered
+ * before the switch): close it.  ITERATIONS: loops' count for it. */
 void si_throttled_exit(const struct selinst_region *r, uint64_t iterations)
 {
-	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
-	if (t->in_hook || t->top->region != r)
-		return;
+	struct si_thread *t = si_self;
 	uint64_t now = si_now();
 	t->in_hook = 1;
 	barrier();
