@@ -157,6 +157,10 @@ int view_add(view *v, const profile *p, char *err, size_t errlen)
 		v->incomplete = true;
 	if (p->overflow)
 		v->overflow = true;
+	if (p->hook_pair_ns > 0) {
+		v->pair_ns_sum += p->hook_pair_ns;
+		v->pair_ns_files++;
+	}
 
 	size_t nr = p->nregions;
 	uint32_t *gmap = xmalloc((nr + 1) * sizeof *gmap);

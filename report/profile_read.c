@@ -341,6 +341,13 @@ static int parse_doc(ctx *c, const ynode *root)
 		if (*end || end == w->s || !(p->wall_seconds >= 0))
 			bad(c, w->line, "'wall_seconds' must be a non-negative number");
 	}
+	ynode *hp = ymap_get(root, "hook_pair_ns");
+	if (hp && hp->type == Y_SCALAR) {
+		char *end;
+		p->hook_pair_ns = strtod(hp->s, &end);
+		if (*end || end == hp->s || !(p->hook_pair_ns >= 0) || p->hook_pair_ns > 1e9)
+			bad(c, hp->line, "'hook_pair_ns' must be a non-negative number of nanoseconds");
+	}
 	p->complete = get_bool(c, root, "complete", true);
 	p->overflow = get_bool(c, root, "overflow", false);
 	ynode *regs = need(c, root, "regions", 0, "profile");

@@ -127,6 +127,7 @@ typedef struct profile {
 	int64_t rank, size, pid;	/* rank/size -1 when null */
 	double wall_seconds;
 	bool complete, overflow;
+	double hook_pair_ns;		/* 0: not recorded */
 	pregion *regions;
 	size_t nregions;
 	pthr *threads;
@@ -191,6 +192,8 @@ typedef struct view {
 	uint64_t total;			/* ns: sum of all exclusive times */
 	bool incomplete, overflow;
 	bool keep_trees;
+	double pair_ns_sum;		/* hook_pair_ns over the files that have it */
+	uint32_t pair_ns_files;
 } view;
 void view_init(view *v, bool keep_trees);
 /* Adds P to V; -1 with ERR = "FILE: message" when a sum of P's times or
@@ -243,6 +246,12 @@ uint32_t *view_listed_regions(const view *v, const opts *o, bool by_incl, bool l
 /* Prints NAME and a newline in the columns of an 80-column line left
  * after USED, cut with '+' when needed (whole with --wide). */
 void put_name(FILE *out, const opts *o, int used, const char *name);
+
+/* suggest.c: --suggest: per-region hook cost, and a selection file
+ * (plugin config=) excluding the costliest functions until the predicted
+ * cost is within BUDGET_PCT of the run.  0, or -1 when SEL_PATH cannot be
+ * written. */
+int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const char *sel_path);
 
 /* The regions SELINST_THROTTLE switched off, if any (WHICH: "base",
  * "new" in a diff, else NULL). */

@@ -273,6 +273,11 @@ static inline void si_exit_switched_off(const struct selinst_region *r, uint64_t
 }
 SI_HIDDEN const struct si_throttle_event *si_throttle_event_of(const struct selinst_region *r);
 
+/* calibrate.c */
+SI_HIDDEN struct si_thread *si_thread_scratch(void);	/* thread.c */
+SI_HIDDEN void si_calibrate_hooks(void);
+extern double si_hook_pair_ns;		/* 0: not measured */
+
 /* output.c */
 SI_HIDDEN int si_write_profile(const char *path, int final, int from_signal, int signo);
 SI_HIDDEN void si_output_after_fork(void);

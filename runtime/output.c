@@ -766,6 +766,10 @@ static int emit_profile(FILE *f, int final, int signo)
 	if (signo)
 		kint(&m, "signal", (uint64_t)signo);
 	emit_throttle_setting(&m);
+	if (si_hook_pair_ns > 0) {
+		snprintf(buf, sizeof buf, "%.2f", si_hook_pair_ns);
+		kraw(&m, "hook_pair_ns", buf);
+	}
 	plain(&m, "regions");
 	seq_start(&m);
 	for (size_t i = 0; i < nu; i++) {

@@ -130,6 +130,7 @@ static void global_init_once(void)
 	atexit(si_at_exit);
 	__atomic_store_n(&si_started, 1, __ATOMIC_RELEASE);
 	si_clock_publish();
+	si_calibrate_hooks();
 }
 
 void si_global_init(void)
@@ -198,6 +199,13 @@ static struct si_thread *new_thread(void)
 	t->stack[0].region = &si_root_region;	/* matches no exit */
 	t->tid = (pid_t)syscall(SYS_gettid);
 	return t;
+}
+
+/* A thread state that no thread owns and the registry does not list: the
+ * hook-cost calibration runs the real hooks on it (calibrate.c). */
+struct si_thread *si_thread_scratch(void)
+{
+	return new_thread();
 }
 
 static void register_thread(struct si_thread *t)
