@@ -69,6 +69,7 @@ VARIANTS = {
     "plain":                 ("gcc", [], None, "plain"),
     "selinst":               ("gcc", sel("threshold=%d" % DEFAULT_THRESHOLD), "plain", "selinst"),
     "selinst full":          ("gcc", sel("threshold=0"), "plain", "selinst"),
+    "selinst full nothrottle": ("gcc", sel("threshold=0"), "plain", "selinst"),
     "selinst loops=off":     ("gcc", sel("threshold=%d" % DEFAULT_THRESHOLD, "loops=off"), "plain", "selinst"),
     "selinst loop-thr=0":    ("gcc", sel("threshold=%d" % DEFAULT_THRESHOLD, "loop-threshold=0"), "plain", "selinst"),
     "-finstrument-functions": ("gcc", ["-finstrument-functions"], "plain", "cyg"),
@@ -77,6 +78,10 @@ VARIANTS = {
     "xray all":              ("clang", ["-fxray-instruction-threshold=1"], "clang plain", "xray"),
 }
 XRAY_FLAGS = ["-fxray-instrument", "-fxray-modes=xray-profiling"]
+# The selinst variants run with the runtime's default throttle
+# (SELINST_THROTTLE unset, unless the caller's environment sets it); this
+# one shows the same build with every call counted.
+VARIANT_ENV = {"selinst full nothrottle": {"SELINST_THROTTLE": "off"}}
 
 
 def slug(name):
@@ -172,6 +177,7 @@ class Runner:
         e["SELINST_OUTPUT"] = self.profile(wl, v)
         e["XRAY_OPTIONS"] = "xray_logfile_base=%s/xray-%s-%s." % (self.tmp, wl, slug(v))
         e.pop("OMP_NUM_THREADS", None)
+        e.update(VARIANT_ENV.get(v, {}))
         return e
 
     def profile(self, wl, v):

@@ -33,19 +33,26 @@ enum selinst_region_kind {
 	SELINST_KIND_MANUAL   = 2	/* selinst_region_begin/end */
 };
 
+/* Bits of selinst_region.reserved. */
+#define SELINST_REGION_WRITABLE  1u	/* set by the plugin: the runtime may write */
+#define SELINST_REGION_THROTTLED 2u	/* set by the runtime: switched off (SELINST_THROTTLE) */
+
 /*
  * Static, read-only descriptor of one instrumented region.  The plugin
  * emits one per region into the object that holds the code; hooks receive
  * its address.  Identity is the address within one process image and
  * (name, file, line, kind) across images: two copies of one COMDAT
  * function, or one region seen from two shared objects, are merged by the
- * runtime when it writes the profile.  Never written at run time.
+ * runtime when it writes the profile.  Never written at run time, except
+ * the one bit SELINST_REGION_THROTTLED of `reserved`, and only in a
+ * descriptor whose `reserved` has SELINST_REGION_WRITABLE (the plugin's
+ * descriptors are writable data for this; hand-made ones may be const).
  */
 struct selinst_region {
 	uint32_t abi_version;	/* SELINST_ABI_VERSION */
 	uint32_t kind;		/* enum selinst_region_kind */
 	uint32_t line;		/* line of the function or loop keyword */
-	uint32_t reserved;	/* zero */
+	uint32_t reserved;	/* flags: SELINST_REGION_* (hand-made: zero) */
 	const char *name;	/* source-level name: "foo", "ns::f<int>(int)",
 				   "bar [omp parallel at x.c:12]", "x.c:16" */
 	const char *file;	/* source file as given to the compiler */

@@ -517,7 +517,8 @@ static unsigned int selinst_execute(void)
 		} else if (has_attribute(fn->decl, "selinst_instrument")) {
 			fn->cm.force = CM_FORCE_ALWAYS;
 			fn->cm.force_reason = "selinst_instrument attribute";
-		}
+		} else
+			selinst_config_apply(fn);
 	}
 
 	cm_function *cms = XNEWVEC(cm_function, fns.size() ? fns.size() : 1);

@@ -132,7 +132,8 @@ static tree string_field(const char *s)
 	return fold_convert(cstr, build_string_literal(strlen(s) + 1, s));
 }
 
-/* A static read-only descriptor for region NAME at FILE:LINE. */
+/* A static descriptor for region NAME at FILE:LINE: writable data, of
+ * which the runtime writes only the throttle bit (include/selinst.h). */
 tree selinst_region_descriptor(uint32_t kind, const char *name,
 			       const char *file, int line, const char *function)
 {
@@ -146,7 +147,7 @@ tree selinst_region_descriptor(uint32_t kind, const char *name,
 	f = DECL_CHAIN(f);
 	CONSTRUCTOR_APPEND_ELT(v, f, build_int_cst(uint32_type_node, line));
 	f = DECL_CHAIN(f);
-	CONSTRUCTOR_APPEND_ELT(v, f, build_int_cst(uint32_type_node, 0));
+	CONSTRUCTOR_APPEND_ELT(v, f, build_int_cst(uint32_type_node, SELINST_REGION_WRITABLE));
 	f = DECL_CHAIN(f);
 	CONSTRUCTOR_APPEND_ELT(v, f, string_field(name));
 	f = DECL_CHAIN(f);
@@ -162,7 +163,7 @@ tree selinst_region_descriptor(uint32_t kind, const char *name,
 	tree var = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier(label), type);
 	TREE_STATIC(var) = 1;
 	TREE_PUBLIC(var) = 0;
-	TREE_READONLY(var) = 1;
+	TREE_READONLY(var) = 0;	/* the runtime may set SELINST_REGION_THROTTLED */
 	TREE_USED(var) = 1;
 	TREE_ADDRESSABLE(var) = 1;
 	DECL_ARTIFICIAL(var) = 1;

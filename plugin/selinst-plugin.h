@@ -9,6 +9,7 @@
  *   decisions.cc   the decision file (YAML) and the verbose table
  *   cost-model.cc  the score arithmetic (GCC-free)
  *   sites.cc       call sites from other units (sites=, sites-out=)
+ *   config.cc      the selection file (config=)
  */
 #ifndef SELINST_PLUGIN_H
 #define SELINST_PLUGIN_H
@@ -110,6 +111,12 @@ bool selinst_sites_read(const char *path);
 int selinst_sites_depth(const char *symbol);
 void selinst_sites_write(const char *path, const char *const *symbols,
 			 const int *depths, size_t n);
+
+/* config.cc: the selection file (config=FILE) */
+bool selinst_config_read(const char *path,
+			 bool (*value_arg)(const char *key, const char *value, const char *where));
+/* Forces FN's decision when a rule of the file decides it. */
+void selinst_config_apply(struct selinst_function *fn);
 
 /* decisions.cc */
 bool selinst_decisions_file_check(const char *path);

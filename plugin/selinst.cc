@@ -22,6 +22,8 @@
  *                       the formula alone; see cost-model.h
  *   sites-out=FILE      append this unit's calls to external functions
  *   sites=FILE          take call depths from other units (see sites.cc)
+ *   config=FILE         selection file: include/exclude/always/never rules
+ *                       and the values above (see config.cc)
  *
  * Attributes: __attribute__((selinst_instrument)) forces instrumentation;
  * no_instrument_function forbids it.
@@ -45,7 +47,7 @@ static struct plugin_info selinst_info = {
 
 static const char accepted_keys[] =
 	"threshold=N, decisions=FILE, verbose, loop-threshold=N, loops=on|off, "
-	"model=default|paper, sites=FILE, sites-out=FILE, "
+	"model=default|paper, sites=FILE, sites-out=FILE, config=FILE, "
 	"block-weight=N, loop-base=N, loop-unit=N, call-unit=N";
 
 /* model=default (the paper's formula plus the refinements documented in
@@ -88,10 +90,66 @@ static bool parse_natural(const char *key, const char *value, mpz_t out)
 	return true;
 }
 
+/* The arguments that set the model's numbers and switches (also read
+ * from a selection file, config.cc): false when KEY is not one of them,
+ * else *OK &= whether VALUE is good. */
+static bool loop_threshold_given;
+static bool value_argument(const char *key, const char *value, bool *ok)
+{
+	if (strcmp(key, "threshold") == 0)
+		*ok &= parse_natural(key, value, selinst_opts.model.threshold);
+	else if (strcmp(key, "loop-threshold") == 0) {
+		*ok &= parse_natural(key, value, selinst_opts.loop_threshold);
+		loop_threshold_given = true;
+	}
+	else if (strcmp(key, "loops") == 0) {
+		if (value && strcmp(value, "on") == 0)
+			selinst_opts.loops = true;
+		else if (value && strcmp(value, "off") == 0)
+			selinst_opts.loops = false;
+		else {
+			if (value)
+				error("selinst: bad value %qs for argument %<loops%>: "
+				      "expected %<on%> or %<off%>", value);
+			else
+				error("selinst: argument %<loops%> needs a value: "
+				      "%<-fplugin-arg-selinst-loops=on%> or %<=off%>");
+			*ok = false;
+		}
+	} else if (strcmp(key, "model") == 0)
+		*ok &= parse_model(value);
+	else if (strcmp(key, "block-weight") == 0)
+		*ok &= parse_natural(key, value, selinst_opts.model.block_weight);
+	else if (strcmp(key, "loop-base") == 0)
+		*ok &= parse_natural(key, value, selinst_opts.model.loop_base);
+	else if (strcmp(key, "loop-unit") == 0)
+		*ok &= parse_natural(key, value, selinst_opts.model.loop_unit);
+	else if (strcmp(key, "call-unit") == 0)
+		*ok &= parse_natural(key, value, selinst_opts.model.call_unit);
+	else
+		return false;
+	return true;
+}
+
+/* A value from the selection file (WHERE: "FILE:LINE"): the command line
+ * wins. */
+static struct plugin_name_args *command_line;
+static bool config_value(const char *key, const char *value, const char *where)
+{
+	for (int i = 0; i < command_line->argc; i++)
+		if (strcmp(command_line->argv[i].key, key) == 0)
+			return true;
+	bool ok = true;
+	value_argument(key, value, &ok);
+	if (!ok)
+		error("selinst: %s: bad value for %qs in the selection file", where, key);
+	return ok;
+}
+
 static bool parse_arguments(struct plugin_name_args *info)
 {
 	bool ok = true;
-	bool loop_threshold_given = false;
+	const char *config_path = NULL;
 	for (int i = 0; i < info->argc; i++) {
 		const char *key = info->argv[i].key;
 		const char *value = info->argv[i].value;
@@ -106,28 +164,8 @@ static bool parse_arguments(struct plugin_name_args *info)
 			ok = false;
 			continue;
 		}
-		if (strcmp(key, "threshold") == 0)
-			ok &= parse_natural(key, value, selinst_opts.model.threshold);
-		else if (strcmp(key, "loop-threshold") == 0) {
-			ok &= parse_natural(key, value, selinst_opts.loop_threshold);
-			loop_threshold_given = true;
-		}
-		else if (strcmp(key, "loops") == 0) {
-			if (value && strcmp(value, "on") == 0)
-				selinst_opts.loops = true;
-			else if (value && strcmp(value, "off") == 0)
-				selinst_opts.loops = false;
-			else {
-				if (value)
-					error("selinst: bad value %qs for argument %<loops%>: "
-					      "expected %<on%> or %<off%>", value);
-				else
-					error("selinst: argument %<loops%> needs a value: "
-					      "%<-fplugin-arg-selinst-loops=on%> or %<=off%>");
-				ok = false;
-			}
-		} else if (strcmp(key, "model") == 0)
-			ok &= parse_model(value);
+		if (value_argument(key, value, &ok))
+			;
 		else if (strcmp(key, "sites") == 0 || strcmp(key, "sites-out") == 0) {
 			if (value == NULL || *value == '\0') {
 				error("selinst: argument %qs needs a file name: "
@@ -138,14 +176,14 @@ static bool parse_arguments(struct plugin_name_args *info)
 			else
 				selinst_opts.sites_out = xstrdup(value);
 		}
-		else if (strcmp(key, "block-weight") == 0)
-			ok &= parse_natural(key, value, selinst_opts.model.block_weight);
-		else if (strcmp(key, "loop-base") == 0)
-			ok &= parse_natural(key, value, selinst_opts.model.loop_base);
-		else if (strcmp(key, "loop-unit") == 0)
-			ok &= parse_natural(key, value, selinst_opts.model.loop_unit);
-		else if (strcmp(key, "call-unit") == 0)
-			ok &= parse_natural(key, value, selinst_opts.model.call_unit);
+		else if (strcmp(key, "config") == 0) {
+			if (value == NULL || *value == '\0') {
+				error("selinst: argument %<config%> needs a file name: "
+				      "%<-fplugin-arg-selinst-config=FILE%>");
+				ok = false;
+			} else
+				config_path = value;
+		}
 		else if (strcmp(key, "decisions") == 0) {
 			if (value == NULL || *value == '\0') {
 				error("selinst: argument %<decisions%> needs a "
@@ -167,6 +205,11 @@ static bool parse_arguments(struct plugin_name_args *info)
 			      "accepted: %s", info->base_name, key, accepted_keys);
 			ok = false;
 		}
+	}
+	/* The selection file's values, for keys the command line left out. */
+	if (ok && config_path) {
+		command_line = info;
+		ok &= selinst_config_read(config_path, config_value);
 	}
 	/* One knob by default: loops follow the function threshold. */
 	if (!loop_threshold_given)

@@ -86,6 +86,8 @@ int diff_views(FILE *out, const view *base, const view *nw, const opts *o, doubl
 
 	double bt = (double)base->total / 1e9, nt = (double)nw->total / 1e9;
 	header(out, o, base->procs[0].path, bt, nw->procs[0].path, nt);
+	view_throttled_note(out, base, "base");
+	view_throttled_note(out, nw, "new");
 	fprintf(out, "%9s %9s %9s %8s %6s %s\n", "base s", "new s", "delta s", "change", "%base",
 		"region");
 	int shown = 0, failed = 0;

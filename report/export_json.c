@@ -71,6 +71,10 @@ void export_json(FILE *out, const view *v, const opts *o)
 			}
 			fprintf(out, "}");
 		}
+		if (r->thr_procs)
+			fprintf(out, ", \"throttled\": {\"calls\": %llu, \"seconds\": %.9f, "
+				"\"processes\": %u}", (unsigned long long)r->thr_calls,
+				r->thr_seconds, r->thr_procs);
 		fprintf(out, "}");
 	}
 	fprintf(out, "\n  ]\n}\n");

@@ -26,6 +26,9 @@ static const char usage[] =
 "         --force           compare profiles of different programs\n"
 "output:  -o FILE (default standard output; FILE is replaced only when the\n"
 "         report is complete)\n"
+"suggest: --suggest [--budget PCT (default 1)] [--select FILE (default\n"
+"         selinst-select.yaml)]: per-region hook cost, and a selection file\n"
+"         for -fplugin-arg-selinst-config= keeping the run within PCT%%\n"
 "other:   -h, --help   --version\n"
 "exit:    0 ok, 1 --fail-above tripped, 2 bad usage or bad input\n";
 
@@ -160,7 +163,7 @@ static void close_output(FILE *out, const char *path)
 }
 
 enum { O_TREE = 256, O_THREADS, O_LOOPS, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
-       O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION, O_FORCE };
+       O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION, O_FORCE, O_SUGGEST, O_BUDGET, O_SELECT };
 
 #ifndef SELINST_VERSION
 #define SELINST_VERSION "unknown"
@@ -215,6 +218,27 @@ static int check_same_program(const view *b, const view *n, char **files, bool f
 	return force ? 0 : -1;
 }
 
+struct suggest_opts { bool on, budget_set; double budget; const char *path; };
+
+static void check_suggest_usage(const struct suggest_opts *sg, bool diff, bool format)
+{
+	if (!sg->on && (sg->budget_set || strcmp(sg->path, "selinst-select.yaml")))
+		die_usage("--budget and --select need --suggest");
+	if (sg->on && (diff || format))
+		die_usage("--suggest prints its own table: not with --diff or --format");
+	if (sg->budget > 100)
+		die_usage("--budget wants a percentage (0..100), not %g", sg->budget);
+}
+
+static int run_suggest(FILE *out, const view *v, const opts *o, const struct suggest_opts *sg)
+{
+	if (suggest(out, v, o, sg->budget, sg->path) == 0)
+		return 0;
+	fprintf(stderr, "selinst-report: cannot write selection file %s: %s\n", sg->path,
+		strerror(errno));
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -232,12 +256,16 @@ int main(int argc, char **argv)
 		{ "help", no_argument, 0, O_HELP },
 		{ "version", no_argument, 0, O_VERSION },
 		{ "force", no_argument, 0, O_FORCE },
+		{ "suggest", no_argument, 0, O_SUGGEST },
+		{ "budget", required_argument, 0, O_BUDGET },
+		{ "select", required_argument, 0, O_SELECT },
 		{ 0, 0, 0, 0 }
 	};
 	opts o = { .prune = 0.1 };
 	render_fn *view_fn = view_flat, *format = NULL;
 	const char *outpath = NULL;
 	bool diff = false, force = false;
+	struct suggest_opts sg = { false, false, 1.0, "selinst-select.yaml" };
 	const char *format_name = "text";
 	double fail_above = -1;
 	regex_t re;
@@ -285,6 +313,9 @@ int main(int argc, char **argv)
 			printf("selinst-report %s (profile format %d)\n", SELINST_VERSION, PROFILE_VERSION);
 			return 0;
 		case O_FORCE: force = true; break;
+		case O_SUGGEST: sg.on = true; break;
+		case O_BUDGET: sg.budget = parse_num(optarg, "--budget"); sg.budget_set = true; break;
+		case O_SELECT: sg.path = optarg; break;
 		case ':': die_usage("option %s needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
 		}
@@ -301,6 +332,7 @@ int main(int argc, char **argv)
 		die_usage("--fail-above needs --diff");
 	if (diff && format)
 		die_usage("--diff prints text only, not --format=%s", format_name);
+	check_suggest_usage(&sg, diff, format != NULL);
 
 	/* Every input is read and checked before the output is opened. */
 	int rc = 0;
@@ -321,7 +353,10 @@ int main(int argc, char **argv)
 		if (view_load(&v, files, nfiles) < 0)
 			return 2;
 		FILE *out = outpath ? open_output(outpath) : stdout;
-		(format ? format : view_fn)(out, &v, &o);
+		if (sg.on)
+			rc = run_suggest(out, &v, &o, &sg);
+		else
+			(format ? format : view_fn)(out, &v, &o);
 		close_output(out, outpath);
 	}
 	return rc;

@@ -72,6 +72,17 @@ static uint32_t intern_region(view *v, const pregion *pr)
 	}
 }
 
+/* The first process that throttled R gives its calls and time. */
+static void note_throttled(region *r, const pregion *pr)
+{
+	if (!pr->throttled)
+		return;
+	if (!r->thr_procs++) {
+		r->thr_calls = pr->thr_calls;
+		r->thr_seconds = pr->thr_seconds;
+	}
+}
+
 static uint32_t cct_child(view *v, uint32_t parent, uint32_t reg)
 {
 	bool fresh;
@@ -146,11 +157,17 @@ int view_add(view *v, const profile *p, char *err, size_t errlen)
 		v->incomplete = true;
 	if (p->overflow)
 		v->overflow = true;
+	if (p->hook_pair_ns > 0) {
+		v->pair_ns_sum += p->hook_pair_ns;
+		v->pair_ns_files++;
+	}
 
 	size_t nr = p->nregions;
 	uint32_t *gmap = xmalloc((nr + 1) * sizeof *gmap);
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		gmap[i] = intern_region(v, &p->regions[i]);
+		note_throttled(&v->regions[gmap[i]], &p->regions[i]);
+	}
 	uint64_t *texcl = xcalloc(nr + 1, sizeof *texcl), *tincl = xcalloc(nr + 1, sizeof *tincl);
 	uint64_t *pexcl = xcalloc(nr + 1, sizeof *pexcl), *pincl = xcalloc(nr + 1, sizeof *pincl);
 	uint32_t *occ = xcalloc(nr + 1, sizeof *occ);

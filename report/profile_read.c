@@ -117,6 +117,23 @@ static bool get_bool(ctx *c, const ynode *map, const char *key, bool dflt)
 	bad(c, v->line, "'%s' must be true or false", key);
 }
 
+/* throttled: {calls: C, seconds: S} (optional). */
+static void read_throttled(ctx *c, const ynode *r, pregion *pr)
+{
+	ynode *th = ymap_get(r, "throttled");
+	if (!th || is_null(th))
+		return;
+	if (th->type != Y_MAP)
+		bad(c, th->line, "'throttled' must be a mapping {calls, seconds}");
+	pr->throttled = true;
+	pr->thr_calls = get_u64(c, th, "calls", "throttled");
+	ynode *sec = need(c, th, "seconds", Y_SCALAR, "throttled");
+	char *end;
+	pr->thr_seconds = strtod(sec->s, &end);
+	if (*end || end == sec->s || !(pr->thr_seconds >= 0))
+		bad(c, sec->line, "'seconds' must be a non-negative number");
+}
+
 static void read_regions(ctx *c, const ynode *seq)
 {
 	profile *p = c->p;
@@ -152,6 +169,7 @@ static void read_regions(ctx *c, const ynode *seq)
 			    (unsigned long long)line);
 		pr->line = (uint32_t)line;
 		pr->function = get_str(c, r, "function", "region", false);
+		read_throttled(c, r, pr);
 	}
 }
 
@@ -321,6 +339,13 @@ static int parse_doc(ctx *c, const ynode *root)
 		p->wall_seconds = strtod(w->s, &end);
 		if (*end || end == w->s || !(p->wall_seconds >= 0))
 			bad(c, w->line, "'wall_seconds' must be a non-negative number");
+	}
+	ynode *hp = ymap_get(root, "hook_pair_ns");
+	if (hp && hp->type == Y_SCALAR) {
+		char *end;
+		p->hook_pair_ns = strtod(hp->s, &end);
+		if (*end || end == hp->s || !(p->hook_pair_ns >= 0) || p->hook_pair_ns > 1e9)
+			bad(c, hp->line, "'hook_pair_ns' must be a non-negative number of nanoseconds");
 	}
 	p->complete = get_bool(c, root, "complete", true);
 	p->overflow = get_bool(c, root, "overflow", false);

@@ -112,6 +112,9 @@ typedef struct pregion {
 	const char *name, *file, *function;
 	int kind;
 	uint32_t line;
+	bool throttled;		/* switched off by SELINST_THROTTLE: */
+	uint64_t thr_calls;	/* calls of the deciding context then */
+	double thr_seconds;	/* when, from the runtime's start */
 } pregion;
 typedef struct trip { uint32_t bucket; uint64_t count; } trip;
 typedef struct pnode {
@@ -132,6 +135,7 @@ typedef struct profile {
 	int64_t rank, size, pid;	/* rank/size -1 when null */
 	double wall_seconds;
 	bool complete, overflow;
+	double hook_pair_ns;		/* 0: not recorded */
 	pregion *regions;
 	size_t nregions;
 	pthr *threads;
@@ -158,6 +162,9 @@ typedef struct region {
 	uint64_t pmin_excl, pmax_excl, pmin_incl, pmax_incl;
 	uint64_t cur_excl, cur_incl;	/* this process, while merging */
 	uint32_t cur_proc;
+	uint32_t thr_procs;		/* processes that throttled it; first one's: */
+	uint64_t thr_calls;
+	double thr_seconds;
 } region;
 typedef struct cnode {
 	uint32_t region, parent, first, next;	/* child lists; 0 = none */
@@ -193,6 +200,8 @@ typedef struct view {
 	uint64_t total;			/* ns: sum of all exclusive times */
 	bool incomplete, overflow;
 	bool keep_trees;
+	double pair_ns_sum;		/* hook_pair_ns over the files that have it */
+	uint32_t pair_ns_files;
 } view;
 void view_init(view *v, bool keep_trees);
 /* Adds P to V; -1 with ERR = "FILE: message" when a sum of P's times or
@@ -246,6 +255,15 @@ uint32_t *view_listed_regions(const view *v, const opts *o, bool by_incl, bool l
  * after USED, cut with '+' when needed (whole with --wide). */
 void put_name(FILE *out, const opts *o, int used, const char *name);
 
+/* suggest.c: --suggest: per-region hook cost, and a selection file
+ * (plugin config=) excluding the costliest functions until the predicted
+ * cost is within BUDGET_PCT of the run.  0, or -1 when SEL_PATH cannot be
+ * written. */
+int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const char *sel_path);
+
+/* The regions SELINST_THROTTLE switched off, if any (WHICH: "base",
+ * "new" in a diff, else NULL). */
+void view_throttled_note(FILE *out, const view *v, const char *which);
 void view_flat(FILE *out, const view *v, const opts *o);
 void view_tree(FILE *out, const view *v, const opts *o);
 void view_threads(FILE *out, const view *v, const opts *o);

@@ -27,6 +27,28 @@ static const char *kind_short(int kind)
 	return kind == K_LOOP ? "loop" : kind == K_MANUAL ? "man" : "func";
 }
 
+/* Regions switched off by SELINST_THROTTLE: their later calls and time
+ * are not in the profile (their time is their callers'), so every view
+ * names them, in the header. */
+void view_throttled_note(FILE *out, const view *v, const char *which)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < v->nregions; i++) {
+		const region *r = &v->regions[i];
+		if (!r->thr_procs)
+			continue;
+		if (!n++)
+			fprintf(out, "note: throttled%s%s (switched off by SELINST_THROTTLE; "
+				"later calls not counted, their time is their callers'):\n",
+				which ? " in " : "", which ? which : "");
+		fprintf(out, "  %s %s at %llu calls, %.3f s", kind_short(r->kind), r->name,
+			(unsigned long long)r->thr_calls, r->thr_seconds);
+		if (v->nprocs > 1)
+			fprintf(out, " (in %u of %zu processes)", r->thr_procs, v->nprocs);
+		fputc('\n', out);
+	}
+}
+
 static void header(FILE *out, const view *v, const char *what)
 {
 	char t[32];
@@ -41,6 +63,7 @@ static void header(FILE *out, const view *v, const char *what)
 		fprintf(out, "note: includes a snapshot taken while the program ran (complete: false)\n");
 	if (v->overflow)
 		fprintf(out, "note: a thread hit the node limit; see the [overflow] region\n");
+	view_throttled_note(out, v, NULL);
 	if (v->nprograms > 1) {
 		fprintf(out, "note: %zu programs merged:", v->nprograms);
 		for (size_t i = 0; i < v->nprograms; i++)

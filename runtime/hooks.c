@@ -271,6 +271,9 @@ exit_not_top(struct si_thread *t, const struct selinst_region *region, uint64_t 
  * of skew it removes). */
 SI_EXPORT HOT void __selinst_enter(const struct selinst_region *region)
 {
+	/* Switched off by the throttle (throttle.c): a load and a branch. */
+	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
+		     "i"(SELINST_REGION_THROTTLED) :: off);
 	struct si_thread *t = si_self;
 	/* gate == 0 (started, TSC, not paused) and in_hook == 0, each tested
 	 * in place (compare with memory and branch): the compiler would load
@@ -293,6 +296,8 @@ miss:
 	return;
 cold:
 	enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
+off:
+	return;
 }
 
 __attribute__((noinline)) static void exit_mono(const struct selinst_region *region)
@@ -306,6 +311,8 @@ __attribute__((noinline)) static void exit_mono(const struct selinst_region *reg
  * in_hook before any read of the thread's state (as in enter). */
 SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 {
+	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
+		     "i"(SELINST_REGION_THROTTLED) :: off);
 	__asm__ goto("testl $%c1, %0\n\tjne %l[mono]" :: "m"(si_hot.gate), "i"(SI_GATE_SLOW) :: mono);
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
@@ -316,12 +323,19 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 	if (unlikely(f->region != region))
 		return exit_not_top(t, region, now);
 	pop_frame(t, f, now);
+	struct si_node *n = f->node;	/* pop_frame's (no barrier between); the slot
+					   is free once in_hook is 0 */
 	barrier();
 	t->in_hook = 0;
+	if (unlikely(n->calls > si_hot.throttle_calls))
+		si_throttle_check(n);
 nested:
 	return;
 mono:
 	exit_mono(region);
+	return;
+off:
+	si_exit_switched_off(region, 0);
 }
 
 /* Where a loop whose frame was not pushed (runtime not started, a hook
@@ -330,6 +344,8 @@ static __thread __attribute__((tls_model("initial-exec"))) uint64_t no_cell;
 
 SI_EXPORT __attribute__((noinline)) uint64_t *__selinst_loop_enter(const struct selinst_region *region)
 {
+	if (unlikely(region->reserved & SELINST_REGION_THROTTLED))
+		return &no_cell;
 	if (unlikely(!si_clock_tsc) && !ready())
 		return &no_cell;
 	struct si_thread *t = si_thread_get();
@@ -355,6 +371,8 @@ SI_EXPORT __attribute__((noinline)) uint64_t *__selinst_loop_enter(const struct 
 SI_EXPORT __attribute__((noinline)) void
 __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 {
+	if (unlikely(region->reserved & SELINST_REGION_THROTTLED))
+		return si_exit_switched_off(region, iterations);
 	if (unlikely(!si_clock_tsc) && !ready())
 		return;
 	uint64_t now = si_now();
@@ -370,6 +388,8 @@ __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 			pop_frame(t, f, now);	/* first: see pop_frame */
 			if (f->node->loop)
 				si_loop_count(f->node->loop, iterations);
+			if (unlikely(f->node->calls > si_hot.throttle_calls))
+				si_throttle_check(f->node);
 		} else {
 			uint32_t i = d - 1;
 			while (i >= 1 && t->stack[i].region != region)

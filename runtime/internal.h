@@ -156,6 +156,7 @@ static inline void si_set_depth(struct si_thread *t, uint32_t depth)
 #define SI_GATE_PAUSE 2
 struct si_hot {
 	int gate;
+	uint64_t throttle_calls;	/* throttle.c: exits check nodes past this */
 } __attribute__((aligned(64)));
 SI_HIDDEN extern struct si_hot si_hot;
 #define si_clock_tsc (!(__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) & SI_GATE_SLOW))
@@ -289,6 +290,33 @@ SI_HIDDEN void si_enter(struct si_thread *t, const struct selinst_region *r, uin
 SI_HIDDEN void si_exit(struct si_thread *t, const struct selinst_region *r, uint64_t now);
 /* Count N iterations (one entry) for loop L: total and trip histogram. */
 SI_HIDDEN void si_loop_count(struct si_loop *l, uint64_t n);
+
+/* throttle.c */
+struct si_throttle_event {
+	const struct selinst_region *region;
+	uint64_t calls;			/* the deciding node's calls then */
+	uint64_t ticks;			/* since the runtime started */
+	int ready;			/* fields above written */
+};
+extern uint64_t si_throttle_ns;
+SI_HIDDEN void si_throttle_init(void);
+SI_HIDDEN void si_throttle_check(struct si_node *n);
+SI_HIDDEN void si_throttled_exit(const struct selinst_region *r, uint64_t iterations);
+/* The exit hook of a switched-off region R: nothing, unless this thread
+ * has an activation of R, entered before the switch, on top. */
+static inline void si_exit_switched_off(const struct selinst_region *r, uint64_t iterations)
+{
+	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
+	if (likely(t->in_hook || t->top->region != r))
+		return;
+	si_throttled_exit(r, iterations);
+}
+SI_HIDDEN const struct si_throttle_event *si_throttle_event_of(const struct selinst_region *r);
+
+/* calibrate.c */
+SI_HIDDEN struct si_thread *si_thread_scratch(void);	/* thread.c */
+SI_HIDDEN void si_calibrate_hooks(void);
+extern double si_hook_pair_ns;		/* 0: not measured */
 
 /* output.c */
 SI_HIDDEN int si_write_profile(const char *path, int final, int from_signal, int signo);

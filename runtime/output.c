@@ -680,6 +680,40 @@ static int emit_thread(struct em *m, const struct si_snap *s, struct rtab *rt,
 	return m->ok ? 0 : -1;
 }
 
+/* throttle: {calls: N, ns: T}, or off (SELINST_THROTTLE). */
+static void emit_throttle_setting(struct em *m)
+{
+	plain(m, "throttle");
+	if (si_hot.throttle_calls == UINT64_MAX) {
+		quoted(m, "off");	/* plain off is false in YAML 1.1 */
+		return;
+	}
+	map_start(m, 1);
+	kint(m, "calls", si_hot.throttle_calls);
+	kint(m, "ns", si_throttle_ns);
+	map_end(m);
+}
+
+/* throttled: {calls: C, seconds: S} when the region whose descriptors
+ * start at D[0] (the N left, same region first) was switched off. */
+static void emit_throttled(struct em *m, const struct selinst_region *const *d, size_t n,
+			   double npt)
+{
+	for (size_t j = 0; j < n && (j == 0 || same_region(d[0], d[j])); j++) {
+		const struct si_throttle_event *e = si_throttle_event_of(d[j]);
+		if (!e)
+			continue;
+		char buf[64];
+		plain(m, "throttled");
+		map_start(m, 1);
+		kint(m, "calls", e->calls);
+		snprintf(buf, sizeof buf, "%.9f", (double)e->ticks * npt / 1e9);
+		kraw(m, "seconds", buf);
+		map_end(m);
+		return;
+	}
+}
+
 /* Every thread's profile: copies of the live ones (LIVE, to free), the
  * kept copies of those that ended; ALL in thread order. */
 struct snaps {
@@ -784,10 +818,15 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 	kraw(m, "overflow", __atomic_load_n(&si_overflowed, __ATOMIC_RELAXED) ? "true" : "false");
 	if (signo)
 		kint(m, "signal", (uint64_t)signo);
+	emit_throttle_setting(m);
+	if (si_hook_pair_ns > 0) {
+		snprintf(buf, sizeof buf, "%.2f", si_hook_pair_ns);
+		kraw(m, "hook_pair_ns", buf);
+	}
 }
 
 static void emit_regions(struct em *m, const struct selinst_region **uniq, size_t nu,
-			 struct rtab *rt)
+			 struct rtab *rt, double npt)
 {
 	plain(m, "regions");
 	seq_start(m);
@@ -804,6 +843,7 @@ static void emit_regions(struct em *m, const struct selinst_region **uniq, size_
 		kint(m, "line", r->line);
 		if (r->kind == SELINST_KIND_LOOP && r->function)
 			kstr(m, "function", r->function);
+		emit_throttled(m, uniq + i, nu - i, npt);
 		map_end(m);
 	}
 	seq_end(m);
@@ -865,7 +905,7 @@ static int emit_profile(struct sink *k, int final, int signo)
 	yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1);
 	ev(&m, &e);
 	emit_header(&m, final, signo, npt, tps, wall_ns);
-	emit_regions(&m, uniq, nu, &rt);
+	emit_regions(&m, uniq, nu, &rt, npt);
 	plain(&m, "threads");
 	seq_start(&m);
 	for (size_t i = 0; i < ss.nall && m.ok; i++)

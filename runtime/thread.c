@@ -32,7 +32,7 @@
 
 struct si_thread si_nothread = { .in_hook = 1 };
 __thread struct si_thread *si_self __attribute__((tls_model("initial-exec"))) = &si_nothread;
-struct si_hot si_hot = { SI_GATE_SLOW };
+struct si_hot si_hot = { SI_GATE_SLOW, UINT64_MAX };
 static const struct selinst_region no_child_region = {
 	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[no child]", "", NULL
 };
@@ -204,6 +204,7 @@ static void global_init_once(void)
 			fprintf(stderr, "selinst: SELINST_MAX_NODES=%s is out of range (1..%llu); using %llu\n",
 				e, (unsigned long long)lim, (unsigned long long)max_nodes);
 	}
+	si_throttle_init();
 	pthread_key_create(&exit_key, thread_exit);
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 	si_output_init();
@@ -213,6 +214,7 @@ static void global_init_once(void)
 #endif
 	__atomic_store_n(&si_started, 1, __ATOMIC_RELEASE);
 	si_clock_publish();
+	si_calibrate_hooks();
 	errno = saved;
 }
 
@@ -324,6 +326,13 @@ static struct si_thread *new_thread(void)
 	t->stack[0].region = &si_root_region;	/* matches no exit */
 	t->tid = (pid_t)syscall(SYS_gettid);
 	return t;
+}
+
+/* A thread state that no thread owns and the registry does not list: the
+ * hook-cost calibration runs the real hooks on it (calibrate.c). */
+struct si_thread *si_thread_scratch(void)
+{
+	return new_thread();
 }
 
 static void register_thread(struct si_thread *t)

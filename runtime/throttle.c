@@ -1,0 +1,156 @@
+/*
+ * throttle.c - switching off, for the rest of the run, regions that are
+ * called often and cost little per call (SELINST_THROTTLE=CALLS:NS|off).
+ *
+ * The decision is taken out of line: the exit hooks' fast path compares
+ * the node's call count with si_hot.throttle_calls (same cache line as the
+ * gate) and calls si_throttle_check only past it.  The check looks at that
+ * one node (this thread, this calling context): when its mean inclusive
+ * time per call is below the limit, the region's descriptor gets
+ * SELINST_REGION_THROTTLED, with one compare-and-swap.  From then on, in
+ * every thread, the hooks test that bit first and return (a load and a
+ * branch); an activation still open when it was set is closed by its exit
+ * hook if it is on top (si_throttled_exit), so no frame is left behind.
+ *
+ * Only descriptors the plugin marked SELINST_REGION_WRITABLE are ever
+ * written: hand-made descriptors (const, perhaps in read-only memory) and
+ * those of objects built before the throttle existed are never switched
+ * off.
+ */
+#include "internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* TAU's default: more than 100,000 calls at under 10 us each. */
+#define DEFAULT_CALLS 100000u
+#define DEFAULT_NS    10000u
+
+uint64_t si_throttle_ns = DEFAULT_NS;		/* 0 with si_hot.throttle_calls = max: off */
+static uint64_t limit_ticks;			/* si_throttle_ns in clock ticks */
+
+/* Regions switched off, in the order it happened: read by the writer. */
+#define MAX_EVENTS 65536
+static struct si_throttle_event events[MAX_EVENTS];
+static uint32_t nevents;
+
+static void set_limits(uint64_t calls, uint64_t ns)
+{
+	si_hot.throttle_calls = calls;
+	si_throttle_ns = ns;
+}
+
+/* CALLS:NS, both positive decimal integers, or "off". */
+static int parse(const char *s, uint64_t *calls, uint64_t *ns)
+{
+	if (!strcmp(s, "off")) {
+		*calls = UINT64_MAX;
+		*ns = 0;
+		return 0;
+	}
+	const char *colon = strchr(s, ':');
+	if (!colon || colon == s || (size_t)(colon - s) > 20)
+		return -1;
+	char head[24];
+	memcpy(head, s, (size_t)(colon - s));
+	head[colon - s] = 0;
+	const uint64_t big = (uint64_t)1 << 62;
+	if (si_parse_decimal(head, 1, big, calls) || si_parse_decimal(colon + 1, 1, big, ns))
+		return -1;
+	return 0;
+}
+
+void si_throttle_init(void)
+{
+	set_limits(DEFAULT_CALLS, DEFAULT_NS);
+	const char *e = getenv("SELINST_THROTTLE");
+	if (!e || !*e)		/* empty: unset, as the other variables */
+		return;
+	uint64_t calls, ns;
+	if (parse(e, &calls, &ns) < 0) {
+		fprintf(stderr, "selinst: SELINST_THROTTLE='%s' is not CALLS:NS (positive integers) "
+			"or off; using %u:%u\n", e, DEFAULT_CALLS, DEFAULT_NS);
+		return;
+	}
+	set_limits(calls, ns);
+}
+
+/* Limit in ticks, computed on first use (the clock calibrates lazily). */
+static uint64_t limit_in_ticks(void)
+{
+	uint64_t l = __atomic_load_n(&limit_ticks, __ATOMIC_RELAXED);
+	if (!l) {
+		double t = (double)si_throttle_ns * (si_clock_is_tsc() ? si_ticks_per_second() / 1e9 : 1.0);
+		l = t < 1.0 ? 1 : t > 1.8e19 ? UINT64_MAX : (uint64_t)t;
+		__atomic_store_n(&limit_ticks, l, __ATOMIC_RELAXED);
+	}
+	return l;
+}
+
+static void switch_off(const struct selinst_region *r, uint64_t calls)
+{
+	uint32_t *word = (uint32_t *)&r->reserved;	/* writable: see the file's head */
+	uint32_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
+	if (!(old & SELINST_REGION_WRITABLE) || (old & SELINST_REGION_THROTTLED))
+		return;
+	if (!__atomic_compare_exchange_n(word, &old, old | SELINST_REGION_THROTTLED, 0,
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		return;		/* another thread did it (or is doing it) */
+	uint32_t i = __atomic_fetch_add(&nevents, 1, __ATOMIC_RELAXED);
+	if (i >= MAX_EVENTS)
+		return;
+	events[i].region = r;
+	events[i].calls = calls;
+	events[i].ticks = si_now() - si_start_ticks;
+	__atomic_store_n(&events[i].ready, 1, __ATOMIC_RELEASE);
+}
+
+/* N (this thread's node, just closed) has more calls than the limit. */
+void si_throttle_check(struct si_node *n)
+{
+	const struct selinst_region *r = n->region;
+	if ((r->reserved & (SELINST_REGION_WRITABLE | SELINST_REGION_THROTTLED))
+	    != SELINST_REGION_WRITABLE)
+		return;
+	if (n->incl / n->calls < limit_in_ticks())
+		switch_off(r, n->calls);
+}
+
+/* si_exit_switched_off found R's frame on top (an activation entered
+ * before the switch): close it.  ITERATIONS: loops' count for it. */
+void si_throttled_exit(const struct selinst_region *r, uint64_t iterations)
+{
+	struct si_thread *t = si_self;
+	uint64_t now = si_now();
+	t->in_hook = 1;
+	barrier();
+	uint32_t d = si_depth(t);
+	if (t->top->region == r && d > 1) {
+		if (r->kind == SELINST_KIND_LOOP)
+			*si_loop_cell(t, d - 1) = iterations;
+		si_pop_to(t, d - 1, now);
+	}
+	barrier();
+	t->in_hook = 0;
+}
+
+static const struct si_throttle_event *events_written(uint32_t *count)
+{
+	uint32_t n = __atomic_load_n(&nevents, __ATOMIC_ACQUIRE);
+	*count = n < MAX_EVENTS ? n : MAX_EVENTS;
+	return events;
+}
+
+/* The event of descriptor R, or NULL if R was not switched off (or its
+ * event is still being written). */
+const struct si_throttle_event *si_throttle_event_of(const struct selinst_region *r)
+{
+	if (!(__atomic_load_n(&r->reserved, __ATOMIC_ACQUIRE) & SELINST_REGION_THROTTLED))
+		return NULL;
+	uint32_t n;
+	const struct si_throttle_event *ev = events_written(&n);
+	for (uint32_t i = 0; i < n; i++)
+		if (ev[i].region == r && __atomic_load_n(&ev[i].ready, __ATOMIC_ACQUIRE))
+			return &ev[i];
+	return NULL;
+}

@@ -1,0 +1,99 @@
+#!/bin/bash
+# Runtime throttle (issue 13): SELINST_THROTTLE=CALLS:NS switches a region
+# off, in every thread, at the first exit where one calling context of it
+# has more than CALLS calls at a mean inclusive time below NS; its calls so
+# far stay in the profile, later ones are not counted.  off disables it;
+# the default is 100000:10000; a bad value is reported once and the
+# default used.  Every report view names the throttled regions.
+. "$(dirname "$0")/lib.sh"
+si_cc -O2 -pthread -fplugin-arg-selinst-threshold=0 "$T/programs/throttle.c" -o thr || fail "compile"
+# ./thr N HEAVY: tiny() N times, costly() (>= 100 us) HEAVY times, then
+# rows(N) (a 3-trip inner loop and tiny() per row), then a thread calling
+# tiny() 1000 times.
+yq() { yget "$@" || fail "reading $1: $2"; }
+# calls of region NAME summed over the threads of PROFILE
+calls() {
+	python3 - "$1" "$2" <<'PY'
+import sys, yaml
+p = yaml.safe_load(open(sys.argv[1]))
+ids = {r["id"] for r in p["regions"] if r["name"] == sys.argv[2]}
+print(sum(n["calls"] for t in p["threads"] for n in t["nodes"] if n["region"] in ids))
+PY
+}
+throttled() { yq "$1" "[r.get('throttled', {}).get('calls') for r in d['regions'] if r['name'] == '$2'][0]"; }
+
+# 1. CALLS:NS.  tiny and the inner loop (ns per call) are switched off at
+# their 1001st exit; costly (100 us per call) never is.  A check that
+# found a mean inflated by preemption happens again at the next exit, so
+# the count is exact only on an unloaded run: up to 3 runs.
+for try in 1 2 3; do
+	rm -f thr.prof
+	SELINST_THROTTLE=1000:50000 ./thr 150000 1100 2>err.txt || fail "run (1000:50000)"
+	[ ! -s err.txt ] || { cat err.txt; fail "stderr not empty with a good SELINST_THROTTLE"; }
+	[ "$(throttled thr.prof tiny)" = 1001 ] && [ "$(throttled thr.prof throttle.c:30)" = 1001 ] && break
+	[ $try = 3 ] && fail "tiny/inner loop not throttled at 1001 calls in 3 runs: $(throttled thr.prof tiny) $(throttled thr.prof throttle.c:30)"
+done
+expect_eq "throttle setting" "{'calls': 1000, 'ns': 50000}" "$(yq thr.prof "d['throttle']")"
+expect_eq "tiny calls (kept up to the switch)" 1001 "$(calls thr.prof tiny)"
+expect_eq "inner loop entries" 1001 "$(calls thr.prof throttle.c:30)"
+expect_eq "inner loop iterations" 3003 \
+	"$(yq thr.prof "sum(n.get('iterations', 0) for t in d['threads'] for n in t['nodes'] if d['regions'][n['region']]['name'] == 'throttle.c:30')")"
+expect_eq "costly calls (not throttled: 100 us per call)" 1100 "$(calls thr.prof costly)"
+expect_eq "costly throttled" None "$(throttled thr.prof costly)"
+expect_eq "rows calls" 1 "$(calls thr.prof rows)"
+# Switched off in every thread: the later thread counts no tiny at all.
+expect_eq "tiny in the later thread" 0 \
+	"$(yq thr.prof "sum(n['calls'] for n in d['threads'][1]['nodes'] if d['regions'][n['region']]['name'] == 'tiny')")"
+expect_eq "late calls" 1 "$(calls thr.prof late)"
+# Every view says so.
+for v in "" --tree --threads --loops; do
+	"$REPORT" $v thr.prof >view.txt || fail "report $v"
+	grep -q "^note: throttled" view.txt && grep -q "^  func tiny at 1001 calls" view.txt \
+		&& grep -q "^  loop throttle.c:30 at 1001 calls" view.txt \
+		|| { cat view.txt; fail "report $v does not name the throttled regions"; }
+	grep -q "costly at" view.txt && fail "report $v names costly as throttled"
+done
+"$REPORT" --format=json thr.prof >r.json || fail "report json"
+expect_eq "json throttled tiny" 1001 "$(jget r.json "[r['throttled']['calls'] for r in d['regions'] if r['name'] == 'tiny'][0]")"
+expect_eq "json costly" False "$(jget r.json "[('throttled' in r) for r in d['regions'] if r['name'] == 'costly'][0]")"
+cp thr.prof on.prof
+
+# 2. off: everything counted, nothing throttled.
+SELINST_THROTTLE=off ./thr 150000 0 2>err.txt || fail "run (off)"
+[ ! -s err.txt ] || { cat err.txt; fail "stderr not empty with SELINST_THROTTLE=off"; }
+expect_eq "throttle setting (off)" off "$(yq thr.prof "d['throttle']")"
+expect_eq "tiny calls (off)" 301000 "$(calls thr.prof tiny)"
+expect_eq "inner loop entries (off)" 150000 "$(calls thr.prof throttle.c:30)"
+expect_eq "nothing throttled (off)" 0 "$(yq thr.prof "sum('throttled' in r for r in d['regions'])")"
+"$REPORT" thr.prof | grep -q throttled && fail "report names throttled regions with off"
+"$REPORT" --diff thr.prof on.prof >diff.txt || fail "report --diff"
+grep -q "^note: throttled in new" diff.txt && ! grep -q "throttled in base" diff.txt \
+	|| { cat diff.txt; fail "diff does not say which side throttled"; }
+
+# 3. The default, 100000:10000: tiny (150000 calls in main's loop) is
+# switched off at its 100001st call, the inner loop too.
+for try in 1 2 3; do
+	rm -f thr.prof
+	env -u SELINST_THROTTLE ./thr 150000 0 2>err.txt || fail "run (default)"
+	[ "$(throttled thr.prof tiny)" = 100001 ] && break
+	[ $try = 3 ] && fail "default: tiny throttled at '$(throttled thr.prof tiny)', not 100001"
+done
+expect_eq "default setting" "{'calls': 100000, 'ns': 10000}" "$(yq thr.prof "d['throttle']")"
+expect_eq "tiny calls (default)" 100001 "$(calls thr.prof tiny)"
+expect_eq "inner loop (default)" 100001 "$(throttled thr.prof throttle.c:30)"
+
+SELINST_THROTTLE= ./thr 10 0 2>err.txt || fail "run (empty SELINST_THROTTLE)"
+[ ! -s err.txt ] || { cat err.txt; fail "empty SELINST_THROTTLE (unset) reported"; }
+expect_eq "setting (empty)" "{'calls': 100000, 'ns': 10000}" "$(yq thr.prof "d['throttle']")"
+
+# 4. Bad values: one line on stderr (the program has two threads), the
+# default used.
+for bad in abc 100 0:5 5:0 5: :5 1:-3 -1:5 " 5:5" 5:5x 18446744073709551616:1 1:2:3; do
+	rm -f thr.prof
+	SELINST_THROTTLE=$bad ./thr 150000 0 2>err.txt || fail "run (SELINST_THROTTLE='$bad')"
+	expect_eq "stderr lines for '$bad'" 1 "$(wc -l <err.txt)"
+	grep -q "^selinst: SELINST_THROTTLE='$bad' is not CALLS:NS" err.txt \
+		&& grep -q "using 100000:10000" err.txt || { cat err.txt; fail "message for '$bad'"; }
+	expect_eq "setting after '$bad'" "{'calls': 100000, 'ns': 10000}" "$(yq thr.prof "d['throttle']")"
+done
+exit 0
