@@ -143,6 +143,7 @@ static const struct selinst_region *kept(struct copies *cs, const struct selinst
 	cs->from[j] = r;
 	cs->to[j] = c;
 	cs->used++;
+	si_throttle_moved(r, c);
 	return c;
 }
 

@@ -312,6 +312,8 @@ static inline void si_exit_switched_off(const struct selinst_region *r, uint64_t
 	si_throttled_exit(r, iterations);
 }
 SI_HIDDEN const struct si_throttle_event *si_throttle_event_of(const struct selinst_region *r);
+SI_HIDDEN void si_throttle_moved(const struct selinst_region *from,
+				const struct selinst_region *to);
 
 /* calibrate.c */
 SI_HIDDEN struct si_thread *si_thread_scratch(void);	/* thread.c */

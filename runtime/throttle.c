@@ -154,3 +154,15 @@ const struct si_throttle_event *si_throttle_event_of(const struct selinst_region
 			return &ev[i];
 	return NULL;
 }
+
+/* dlclose.c copied descriptor FROM to TO (a library, or the program at
+ * exit, going away): its event follows.  Under the registry lock, as the
+ * writer's reads. */
+void si_throttle_moved(const struct selinst_region *from, const struct selinst_region *to)
+{
+	uint32_t n;
+	events_written(&n);
+	for (uint32_t i = 0; i < n; i++)
+		if (events[i].region == from)
+			events[i].region = to;
+}

@@ -15,6 +15,8 @@
 #   counts its iterations (= step's calls, or one more when the signal
 #   lands between the body's start and step's entry).
 . "$(dirname "$0")/lib.sh"
+# Counts are compared call for call: the throttle would stop counting.
+export SELINST_THROTTLE=off
 P=$T/programs
 want="[('loop_levels.c:102', 1, 3), ('loop_levels.c:105', 1, 4), ('loop_levels.c:14', 1, 7), ('loop_levels.c:19', 1, 7), ('loop_levels.c:23', 1, 7), ('loop_levels.c:32', 1, 7), ('loop_levels.c:36', 1, 3), ('loop_levels.c:44', 1, 10), ('loop_levels.c:53', 1, 2), ('loop_levels.c:65', 1, 5), ('loop_levels.c:77', 2, 3), ('loop_levels.c:86', 1, 4), ('loop_levels.c:87', 4, 4), ('loop_levels.c:92', 3, 5)]"
 gcc -O2 $P/loop_levels.c -o plain || fail "plain build"
@@ -67,14 +69,21 @@ for O in -O0 -O2; do
 		line=58
 		[ $mode = thread ] && line=39
 		$REPORT --format=json open.prof > open.json || fail "loop_open $mode $O: report"
-		python3 - open.json $line <<'PY' || fail "loop_open $mode $O: open loop's count"
+		python3 - open.json $line $mode <<'PY' || fail "loop_open $mode $O: open loop's count"
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = {x["name"]: x for x in d["regions"]}
 loop, step = r["loop_open.c:" + sys.argv[2]], r["step"]
 assert loop["entries"] == 1, loop
 assert step["calls"] >= 100000, step
-assert loop["iterations"] - step["calls"] in (0, 1), (loop["iterations"], step["calls"])
+diff = loop["iterations"] - step["calls"]
+if sys.argv[3] == "thread":
+    # Still running while the writer copies it: the thread's nodes are
+    # copied before its frames (and their count cells), so the count may
+    # run ahead of step's calls by what the thread did in between.
+    assert 0 <= diff <= step["calls"] // 20, (loop["iterations"], step["calls"])
+else:
+    assert diff in (0, 1), (loop["iterations"], step["calls"])
 PY
 	done
 done
