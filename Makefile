@@ -20,12 +20,14 @@ RT_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -fPIC -Iinclude -pthread \
 	-fvisibility=hidden -fno-omit-frame-pointer
 REPORT_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -Iinclude
 
+# The public headers (hook ABI, profile format) are read by all three.
+PUBLIC_HDR := $(wildcard include/*.h)
 PLUGIN_SRC := $(wildcard plugin/*.cc)
-PLUGIN_HDR := $(wildcard plugin/*.h)
+PLUGIN_HDR := $(wildcard plugin/*.h) $(PUBLIC_HDR)
 RT_SRC     := $(wildcard runtime/*.c)
-RT_HDR     := $(wildcard runtime/*.h) include/selinst.h
+RT_HDR     := $(wildcard runtime/*.h) $(PUBLIC_HDR)
 REPORT_SRC := $(wildcard report/*.c)
-REPORT_HDR := $(wildcard report/*.h)
+REPORT_HDR := $(wildcard report/*.h) $(PUBLIC_HDR)
 
 all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst.a $(B)/selinst-report
 
@@ -34,7 +36,7 @@ all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst.a $(B)/selinst-report
 $(B) $(B)/rt-pic $(B)/rt-static:
 	mkdir -p $@
 
-$(B)/selinst.so: $(PLUGIN_SRC) $(PLUGIN_HDR) include/selinst.h | $(B)
+$(B)/selinst.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)
 	$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -shared -o $@ $(PLUGIN_SRC) -lgmp -lyaml
 
 $(B)/rt-pic/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-pic
@@ -107,7 +109,7 @@ install: all
 	install -m 644 $(B)/libselinst.so $(DESTDIR)$(LIBDIR)/libselinst.so
 	install -m 644 $(B)/libselinst.a $(DESTDIR)$(LIBDIR)/libselinst.a
 	install -m 644 $(GEN)/selinst.pc $(DESTDIR)$(LIBDIR)/pkgconfig/selinst.pc
-	install -m 644 include/selinst.h $(DESTDIR)$(INCDIR)/selinst.h
+	install -m 644 include/selinst.h include/selinst-profile.h $(DESTDIR)$(INCDIR)/
 	install -m 755 $(B)/selinst-report $(DESTDIR)$(BINDIR)/selinst-report
 	for w in $(WRAPPERS); do install -m 755 $(GEN)/$$w $(DESTDIR)$(BINDIR)/$$w; done
 	install -m 644 doc/man/selinst-report.1 doc/man/selinst-gcc.1 $(DESTDIR)$(MANDIR)/man1/

@@ -154,13 +154,11 @@ static void read_regions(ctx *c, const ynode *seq)
 		pr->name = get_str(c, r, "name", "region", true);
 		pr->file = get_str(c, r, "file", "region", true);
 		const char *kind = get_str(c, r, "kind", "region", true);
-		if (!strcmp(kind, "function"))
-			pr->kind = K_FUNCTION;
-		else if (!strcmp(kind, "loop"))
-			pr->kind = K_LOOP;
-		else if (!strcmp(kind, "manual"))
-			pr->kind = K_MANUAL;
-		else
+		pr->kind = -1;
+		for (int k = 0; k < SELINST_PROFILE_KINDS; k++)
+			if (!strcmp(kind, selinst_profile_kind_names[k]))
+				pr->kind = k;
+		if (pr->kind < 0)
 			bad(c, ymap_get(r, "kind")->line,
 			    "region kind '%.40s' is not function, loop or manual", kind);
 		uint64_t line = get_u64(c, r, "line", "region");

@@ -21,12 +21,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define PROFILE_FORMAT  "selinst-profile"
-#define PROFILE_VERSION 1
+#include "../include/selinst.h"
+#include "../include/selinst-profile.h"
 
-enum { K_FUNCTION, K_LOOP, K_MANUAL };
-/* Trip-count buckets: 0..15 exact, then bucket 16+k holds [2^(k+4), 2^(k+5)). */
-#define NTRIP 76
+#define PROFILE_FORMAT  SELINST_PROFILE_FORMAT
+#define PROFILE_VERSION SELINST_PROFILE_VERSION
+
+/* Region kinds: the runtime's numbering (selinst.h). */
+enum { K_FUNCTION = SELINST_KIND_FUNCTION, K_LOOP = SELINST_KIND_LOOP,
+       K_MANUAL = SELINST_KIND_MANUAL };
+/* Trip-count buckets (selinst-profile.h). */
+#define NTRIP SELINST_TRIP_BUCKETS
 
 /* ---- util.c ---------------------------------------------------------- */
 void *xmalloc(size_t n);

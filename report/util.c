@@ -161,15 +161,12 @@ uint32_t *u64map_get(const u64map *m, uint64_t key)
 
 const char *kind_name(int kind)
 {
-	return kind == K_LOOP ? "loop" : kind == K_MANUAL ? "manual" : "function";
+	return selinst_profile_kind_name((unsigned)kind);
 }
 
 int trip_bucket_of(uint64_t t)
 {
-	if (t < 16)
-		return (int)t;
-	int k = 63 - __builtin_clzll(t);	/* 2^k <= t */
-	return 16 + (k - 4);
+	return (int)selinst_trip_bucket(t);
 }
 
 static bool parse_u64(const char *s, const char **end, uint64_t *v)
@@ -194,27 +191,21 @@ int trip_bucket_parse(const char *s)
 	if (!parse_u64(s, &e, &lo))
 		return -1;
 	if (!*e)
-		return lo < 16 ? (int)lo : -1;
-	if (*e != '-' || lo < 16 || (lo & (lo - 1)))
+		hi = lo;
+	else if (*e != '-' || !parse_u64(e + 1, &e, &hi) || *e)
 		return -1;
-	if (!parse_u64(e + 1, &e, &hi) || *e)
+	/* Exactly one bucket's name: its bounds, spelt as the writer does. */
+	unsigned b = selinst_trip_bucket(lo);
+	uint64_t blo, bhi;
+	selinst_trip_bucket_bounds(b, &blo, &bhi);
+	if (lo != blo || hi != bhi || (lo == hi) != (*s && !strchr(s, '-')))
 		return -1;
-	int b = trip_bucket_of(lo);
-	if (b >= NTRIP)
-		return -1;
-	uint64_t want = lo == (1ULL << 63) ? UINT64_MAX : 2 * lo - 1;
-	return hi == want ? b : -1;
+	return (int)b;
 }
 
 void trip_bucket_name(int b, char *buf, size_t n)
 {
-	if (b < 16) {
-		snprintf(buf, n, "%d", b);
-		return;
-	}
-	unsigned k = (unsigned)(b - 16 + 4);
-	uint64_t lo = 1ULL << k, hi = k == 63 ? UINT64_MAX : (lo << 1) - 1;
-	snprintf(buf, n, "%llu-%llu", (unsigned long long)lo, (unsigned long long)hi);
+	selinst_trip_bucket_name((unsigned)b, buf, n);
 }
 
 void fmt_secs(char *buf, size_t n, double s)

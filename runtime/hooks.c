@@ -29,14 +29,6 @@
 
 extern char **environ;
 
-static unsigned hist_bucket(uint64_t n)
-{
-	if (n < 16)
-		return (unsigned)n;
-	unsigned k = 63u - (unsigned)__builtin_clzll(n);	/* 2^k <= n */
-	return 16 + (k - 4);
-}
-
 /* The calling context of a frame entered while paused: the nearest
  * counted frame below it (the root at worst). */
 __attribute__((noinline)) static struct si_node *context_below(struct si_thread *t, uint32_t i)
@@ -131,7 +123,7 @@ pop_frame(struct si_thread *t, struct si_frame *f, uint64_t now)
 void si_loop_count(struct si_loop *l, uint64_t n)
 {
 	l->iterations += n;
-	l->hist[hist_bucket(n)]++;
+	l->hist[selinst_trip_bucket(n)]++;
 }
 
 /* Close the frames above DEPTH at NOW.  A loop frame gets its count from

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <sys/types.h>
 #include "selinst.h"
+#include "selinst-profile.h"
 
 #define SI_EXPORT __attribute__((visibility("default")))
 #define SI_HIDDEN __attribute__((visibility("hidden")))
@@ -22,8 +23,8 @@
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define barrier()   __asm__ __volatile__("" ::: "memory")
 
-/* Trip-count histogram: 0..15 exact, then one bucket per power of two. */
-#define SI_HIST_BUCKETS (16 + 60)
+/* Trip-count histogram: the profile's buckets (selinst-profile.h). */
+#define SI_HIST_BUCKETS SELINST_TRIP_BUCKETS
 
 struct si_loop {
 	uint64_t iterations;

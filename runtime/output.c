@@ -420,17 +420,6 @@ static void seq_start(struct em *m)
 }
 static void seq_end(struct em *m) { yaml_event_t e; yaml_sequence_end_event_initialize(&e); ev(m, &e); }
 
-static void bucket_name(unsigned b, char *out, size_t n)
-{
-	if (b < 16)
-		snprintf(out, n, "%u", b);
-	else {
-		unsigned k = b - 16 + 4;
-		unsigned long long lo = 1ull << k, hi = k == 63 ? ~0ull : (1ull << (k + 1)) - 1;
-		snprintf(out, n, "%llu-%llu", lo, hi);
-	}
-}
-
 /* ---- the writer --------------------------------------------------------- */
 
 static uint64_t to_ns(uint64_t ticks, double ns_per_tick)
@@ -639,7 +628,7 @@ static void emit_nodes(struct em *m, const struct tw *w)
 			for (unsigned b = 0; b < SI_HIST_BUCKETS; b++) {
 				if (!x->loop->hist[b])
 					continue;
-				bucket_name(b, buf, sizeof buf);
+				selinst_trip_bucket_name(b, buf, sizeof buf);
 				quoted(m, buf);
 				snprintf(buf, sizeof buf, "%llu", (unsigned long long)x->loop->hist[b]);
 				plain(m, buf);
@@ -796,8 +785,8 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 {
 	char buf[64];
 	map_start(m, 0);
-	kraw(m, "format", "selinst-profile");
-	kint(m, "version", 1);
+	kraw(m, "format", SELINST_PROFILE_FORMAT);
+	kint(m, "version", SELINST_PROFILE_VERSION);
 	kstr(m, "program", prog_path[0] ? prog_path : prog_name);
 	kstr(m, "command", command);
 	kint(m, "pid", (uint64_t)pid);
@@ -837,8 +826,7 @@ static void emit_regions(struct em *m, const struct selinst_region **uniq, size_
 		map_start(m, 0);
 		kint(m, "id", rtab_get(rt, r)->id);
 		kstr(m, "name", r->name);
-		kraw(m, "kind", r->kind == SELINST_KIND_LOOP ? "loop" :
-			 r->kind == SELINST_KIND_MANUAL ? "manual" : "function");
+		kraw(m, "kind", selinst_profile_kind_name(r->kind));
 		kstr(m, "file", r->file);
 		kint(m, "line", r->line);
 		if (r->kind == SELINST_KIND_LOOP && r->function)

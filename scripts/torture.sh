@@ -101,8 +101,12 @@ run() {	# run PKG OPT MODE -> sets R_BUILD R_TEST R_TIME R_PROF
 		"$B/selinst-report" "$f" >/dev/null 2>>"$WORK/logs/$tag.report" || bad=$((bad + 1))
 	done
 	local regions
-	regions=$(cat "$prof"/*.prof 2>/dev/null | awk '/^regions:/{r=1;next} /^threads:/{r=0}
-		r && /^- id:/{getline a; getline b; getline c; getline d; print a b c d}' | sort -u | wc -l)
+	# Distinct regions of all the run's profiles, from the report's JSON
+	# (which reads the format; no parsing of the profile here).
+	regions=0
+	[ $n -gt 0 ] && regions=$("$B/selinst-report" --format=json "$prof"/*.prof 2>/dev/null |
+		python3 -c 'import json,sys; print(len(json.load(sys.stdin)["regions"]))' 2>/dev/null ||
+		echo '?')
 	R_PROF="$n profiles, $regions regions"
 	[ $bad = 0 ] || R_PROF="$R_PROF, $bad UNREADABLE"
 }

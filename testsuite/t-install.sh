@@ -13,7 +13,7 @@ make -s -C "$SELINST_ROOT" install PREFIX="$P" GEN="$WORK/gen" \
 export PATH=$P/bin:$PATH
 for f in bin/selinst-gcc bin/selinst-g++ bin/selinst-gfortran bin/selinst-mpicc bin/selinst-report \
 	lib/libselinst.so lib/pkgconfig/selinst.pc lib/selinst/selinst.so lib/selinst/selinst.specs \
-	include/selinst.h share/man/man1/selinst-gcc.1 share/man/man7/selinst.7; do
+	include/selinst.h include/selinst-profile.h share/man/man1/selinst-gcc.1 share/man/man7/selinst.7; do
 	[ -e "$P/$f" ] || fail "not installed: $f"
 done
 

@@ -12,10 +12,25 @@ trip-count histogram).  Nodes are written in preorder with exclusive =
 inclusive - sum(children inclusive), as the runtime writes them, and the
 file ends with the end marker `end: true`.
 """
-import argparse, random, sys
+import argparse, os, random, re, sys
+
+# The format's facts come from the header the runtime and the report
+# include, so a change there reaches the generator too.
+HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      "..", "..", "include", "selinst-profile.h")
+
+def header_defines():
+    d = {}
+    with open(HEADER) as f:
+        for m in re.finditer(r'^#define\s+(SELINST_\w+)\s+(\S+)\s*$', f.read(), re.M):
+            d[m.group(1)] = m.group(2).strip('"')
+    return d
+
+DEF = header_defines()
+TRIP_EXACT = int(DEF["SELINST_TRIP_EXACT"])
 
 def bucket(n):
-    if n < 16:
+    if n < TRIP_EXACT:
         return str(n)
     k = n.bit_length() - 1
     return "%d-%d" % (1 << k, (1 << (k + 1)) - 1)
@@ -82,7 +97,8 @@ def main():
     rng = random.Random(a.seed)
     out = []
     w = out.append
-    w("format: selinst-profile\nversion: 1\nprogram: /opt/app/bin/synth\n")
+    w("format: %s\nversion: %s\nprogram: /opt/app/bin/synth\n"
+      % (DEF["SELINST_PROFILE_FORMAT"], DEF["SELINST_PROFILE_VERSION"]))
     w('command: "./synth --paths %d"\n' % a.paths)
     w("pid: %d\n" % (1000 + (a.rank or 0)))
     w("rank: %s\nsize: %s\n" % ("~" if a.rank is None else a.rank,

@@ -1,0 +1,79 @@
+/*
+ * selinst-profile.h - the profile format's facts, defined once.
+ *
+ * The runtime's writer (runtime/output.c, runtime/hooks.c), the report's
+ * reader (report/) and the plugin's feedback reader include this header;
+ * the tests' generator (testsuite/report-data/gen-profile.py) reads its
+ * #defines.  The format itself is described in doc/profile-format.md.
+ *
+ * Plain C, header-only, no dependencies: usable from C11 and from the
+ * plugin's C++.
+ */
+#ifndef SELINST_PROFILE_H
+#define SELINST_PROFILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* The first two keys of every profile. */
+#define SELINST_PROFILE_FORMAT  "selinst-profile"
+#define SELINST_PROFILE_VERSION 1
+
+/* Region kinds as the profile spells them, indexed by
+ * enum selinst_region_kind (selinst.h): function 0, loop 1, manual 2. */
+#define SELINST_PROFILE_KINDS 3
+static const char *const selinst_profile_kind_names[SELINST_PROFILE_KINDS] = {
+	"function", "loop", "manual"
+};
+
+/* The name of KIND, "function" for a value out of range (the writer
+ * never emits one). */
+static inline const char *selinst_profile_kind_name(unsigned kind)
+{
+	return kind < SELINST_PROFILE_KINDS ? selinst_profile_kind_names[kind]
+					    : selinst_profile_kind_names[0];
+}
+
+/* Trip-count histogram of a loop region: a trip count t below
+ * SELINST_TRIP_EXACT has a bucket of its own; above, bucket
+ * SELINST_TRIP_EXACT + k holds [2^(k+4), 2^(k+5) - 1], up to 2^63 and more
+ * in the last.  (SELINST_TRIP_EXACT is 2^4: the first power-of-two bucket
+ * starts where the exact ones end.) */
+#define SELINST_TRIP_EXACT     16
+#define SELINST_TRIP_EXACT_LOG 4
+#define SELINST_TRIP_BUCKETS   (SELINST_TRIP_EXACT + 64 - SELINST_TRIP_EXACT_LOG)
+
+static inline unsigned selinst_trip_bucket(uint64_t t)
+{
+	if (t < SELINST_TRIP_EXACT)
+		return (unsigned)t;
+	unsigned k = 63u - (unsigned)__builtin_clzll(t);	/* 2^k <= t */
+	return SELINST_TRIP_EXACT + (k - SELINST_TRIP_EXACT_LOG);
+}
+
+/* The smallest and largest trip count of bucket B (< SELINST_TRIP_BUCKETS). */
+static inline void selinst_trip_bucket_bounds(unsigned b, uint64_t *lo, uint64_t *hi)
+{
+	if (b < SELINST_TRIP_EXACT) {
+		*lo = *hi = b;
+		return;
+	}
+	unsigned k = b - SELINST_TRIP_EXACT + SELINST_TRIP_EXACT_LOG;
+	*lo = (uint64_t)1 << k;
+	*hi = k == 63 ? UINT64_MAX : (*lo << 1) - 1;
+}
+
+/* A bucket's key in the profile: "7" for an exact one, "16-31" for a
+ * range. */
+static inline void selinst_trip_bucket_name(unsigned b, char *buf, size_t n)
+{
+	uint64_t lo, hi;
+	selinst_trip_bucket_bounds(b, &lo, &hi);
+	if (lo == hi)
+		snprintf(buf, n, "%llu", (unsigned long long)lo);
+	else
+		snprintf(buf, n, "%llu-%llu", (unsigned long long)lo,
+			 (unsigned long long)hi);
+}
+
+#endif
