@@ -11,11 +11,11 @@ PLUGIN_CXX ?= $(subst gcc,g++,$(PLUGIN_GCC))
 PLUGIN_INC := $(shell $(PLUGIN_GCC) -print-file-name=plugin)/include
 B         := build$(if $(filter-out gcc,$(PLUGIN_GCC)),-$(notdir $(PLUGIN_GCC)))
 
-WARN      := -Wall -Wextra
+WARN      := -Wall -Wextra -Wshadow -Wformat=2 -Wundef
 CFLAGS    ?= -O2 -g
 CXXFLAGS  ?= -O2 -g
 PLUGIN_CXXFLAGS := $(CXXFLAGS) $(WARN) -std=gnu++14 -fPIC -fno-rtti -fno-exceptions \
-	-Wno-unused-parameter -I$(PLUGIN_INC)
+	-Wno-unused-parameter -isystem $(PLUGIN_INC)
 RT_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -fPIC -Iinclude -pthread \
 	-fvisibility=hidden -fno-omit-frame-pointer
 REPORT_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -Iinclude

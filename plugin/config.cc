@@ -75,11 +75,11 @@ static void config_error(config_reader *r, const yaml_node_t *n, const char *wha
 
 /* A glob fnmatch would take but read otherwise than meant: an unclosed
  * bracket expression or a trailing backslash; and an empty pattern. */
-static const char *glob_problem(const char *g)
+static const char *glob_problem(const char *glob)
 {
-	if (!*g)
+	if (!*glob)
 		return "empty pattern";
-	for (const char *p = g; *p; p++) {
+	for (const char *p = glob; *p; p++) {
 		if (*p == '\\') {
 			if (!*++p)
 				return "ends in a lone backslash";
@@ -123,8 +123,8 @@ static void add_rule(config_reader *r, enum rule_kind kind, const yaml_node_t *e
 		config_error(r, pat, "a pattern must be a string", NULL);
 		return;
 	}
-	const char *g = (const char *)pat->data.scalar.value;
-	const char *bad = glob_problem(g);
+	const char *glob = (const char *)pat->data.scalar.value;
+	const char *bad = glob_problem(glob);
 	if (bad) {
 		config_error(r, pat, "bad glob", bad);
 		return;
@@ -132,7 +132,7 @@ static void add_rule(config_reader *r, enum rule_kind kind, const yaml_node_t *e
 	config_rule rule;
 	rule.kind = kind;
 	rule.by_file = by_file;
-	rule.pattern = xstrdup(g);
+	rule.pattern = xstrdup(glob);
 	rule.reason = xasprintf("config %s:%lu %s", r->path,
 				(unsigned long)entry->start_mark.line + 1, rule_names[kind]);
 	rules.safe_push(rule);

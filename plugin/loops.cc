@@ -875,19 +875,19 @@ static basic_block landing_block(int lp_nr)
 	return label_to_block(cfun, get_eh_landing_pad_from_number(lp_nr)->post_landing_pad);
 }
 
-static void build_eh_exit_pad(eh_exit_group *g, vec<counted_loop> &counted)
+static void build_eh_exit_pad(eh_exit_group *grp, vec<counted_loop> &counted)
 {
-	basic_block old_pad = g->old_lp > 0 ? landing_block(g->old_lp) : NULL;
-	eh_region outer = g->old_lp > 0 ? get_eh_region_from_lp_number(g->old_lp) : NULL;
+	basic_block old_pad = grp->old_lp > 0 ? landing_block(grp->old_lp) : NULL;
+	eh_region outer = grp->old_lp > 0 ? get_eh_region_from_lp_number(grp->old_lp) : NULL;
 	eh_region region = gen_eh_region_cleanup(outer);
 	eh_landing_pad lp = gen_eh_landing_pad(region);
-	const counted_loop &first = counted[g->innermost];
+	const counted_loop &first = counted[grp->innermost];
 	location_t loc = loop_location(first.loop);
 	tree label = create_artificial_label(loc);
 	lp->post_landing_pad = label;
 	EH_LANDING_PAD_NR(label) = lp->index;
 
-	basic_block sbb = gimple_bb(g->stmts[0]);
+	basic_block sbb = gimple_bb(grp->stmts[0]);
 	basic_block pad = create_empty_bb(EXIT_BLOCK_PTR_FOR_FN(cfun)->prev_bb);
 	class loop *home = old_pad ? find_common_loop(sbb->loop_father, old_pad->loop_father)
 				   : current_loops->tree_root;
@@ -896,13 +896,13 @@ static void build_eh_exit_pad(eh_exit_group *g, vec<counted_loop> &counted)
 	gimple_stmt_iterator gsi = gsi_start_bb(pad);
 	gsi_insert_after(&gsi, gimple_build_label(label), GSI_NEW_STMT);
 	tree type = uint64_type_node;
-	for (unsigned k = g->innermost; k < counted.length(); k++) {
+	for (unsigned k = grp->innermost; k < counted.length(); k++) {
 		const counted_loop &c = counted[k];
 		if (!flow_bb_inside_loop_p(c.loop, sbb)
 		    || (old_pad && flow_bb_inside_loop_p(c.loop, old_pad)))
 			continue;
 		tree count = c.next;
-		if (k == g->innermost && g->before_body) {
+		if (k == grp->innermost && grp->before_body) {
 			count = make_temp_ssa_name(type, NULL, "selinst_iter");
 			gsi_insert_after(&gsi, gimple_build_assign(count, MINUS_EXPR, c.next,
 						build_int_cst(type, 1)), GSI_NEW_STMT);
@@ -927,7 +927,7 @@ static void build_eh_exit_pad(eh_exit_group *g, vec<counted_loop> &counted)
 	auto_vec<tree> args;		/* nphis per moved edge */
 	unsigned i;
 	gimple *stmt;
-	FOR_EACH_VEC_ELT(g->stmts, i, stmt) {
+	FOR_EACH_VEC_ELT(grp->stmts, i, stmt) {
 		basic_block bb = gimple_bb(stmt);
 		if (stmt != SELINST_LAST_STMT(bb))
 			split_block(bb, stmt);
@@ -942,7 +942,7 @@ static void build_eh_exit_pad(eh_exit_group *g, vec<counted_loop> &counted)
 			for (unsigned p = 0; p < nphis; p++)
 				args.safe_push(NULL_TREE);
 		}
-		if (g->old_lp > 0)
+		if (grp->old_lp > 0)
 			remove_stmt_from_eh_lp(stmt);
 		add_stmt_to_eh_lp(stmt, lp->index);
 		SELINST_MAKE_EH_EDGES(stmt);
@@ -950,7 +950,7 @@ static void build_eh_exit_pad(eh_exit_group *g, vec<counted_loop> &counted)
 	}
 	if (!old_pad)
 		return;
-	add_stmt_to_eh_lp(resx, g->old_lp);
+	add_stmt_to_eh_lp(resx, grp->old_lp);
 	SELINST_MAKE_EH_EDGES(resx);
 	edge onward = find_edge(pad, old_pad);
 	unsigned p = 0;
@@ -993,19 +993,19 @@ static void count_eh_exits(vec<counted_loop> &counted)
 				continue;
 			bool before_body = bb == counted[k].loop->header
 				&& counted[k].test_header;
-			eh_exit_group *g = NULL;
-			for (unsigned j = 0; j < groups.length() && !g; j++)
+			eh_exit_group *grp = NULL;
+			for (unsigned j = 0; j < groups.length() && !grp; j++)
 				if (groups[j]->old_lp == lp_nr && groups[j]->innermost == k
 				    && groups[j]->before_body == before_body)
-					g = groups[j];
-			if (!g) {
-				g = new eh_exit_group;
-				g->old_lp = lp_nr;
-				g->innermost = k;
-				g->before_body = before_body;
-				groups.safe_push(g);
+					grp = groups[j];
+			if (!grp) {
+				grp = new eh_exit_group;
+				grp->old_lp = lp_nr;
+				grp->innermost = k;
+				grp->before_body = before_body;
+				groups.safe_push(grp);
 			}
-			g->stmts.safe_push(stmt);
+			grp->stmts.safe_push(stmt);
 		}
 	}
 	for (unsigned j = 0; j < groups.length(); j++) {

@@ -197,8 +197,8 @@ int view_add(view *v, const profile *p, char *err, size_t errlen)
 		for (size_t i = 0; i < nn; i++)
 			kid[i] = UINT32_MAX;
 		for (size_t i = nn; i-- > 0;) {
-			uint32_t p = th->nodes[i].pidx;
-			uint32_t *head = p == UINT32_MAX ? &roots : &kid[p];
+			uint32_t parent = th->nodes[i].pidx;
+			uint32_t *head = parent == UINT32_MAX ? &roots : &kid[parent];
 			sib[i] = *head;
 			*head = (uint32_t)i;
 		}

@@ -333,16 +333,16 @@ static int parse_doc(ctx *c, const ynode *root)
 	p->pid = get_opt_int(c, root, "pid");
 	ynode *w = ymap_get(root, "wall_seconds");
 	if (w && w->type == Y_SCALAR) {
-		char *end;
-		p->wall_seconds = strtod(w->s, &end);
-		if (*end || end == w->s || !(p->wall_seconds >= 0))
+		char *rest;
+		p->wall_seconds = strtod(w->s, &rest);
+		if (*rest || rest == w->s || !(p->wall_seconds >= 0))
 			bad(c, w->line, "'wall_seconds' must be a non-negative number");
 	}
 	ynode *hp = ymap_get(root, "hook_pair_ns");
 	if (hp && hp->type == Y_SCALAR) {
-		char *end;
-		p->hook_pair_ns = strtod(hp->s, &end);
-		if (*end || end == hp->s || !(p->hook_pair_ns >= 0) || p->hook_pair_ns > 1e9)
+		char *rest;
+		p->hook_pair_ns = strtod(hp->s, &rest);
+		if (*rest || rest == hp->s || !(p->hook_pair_ns >= 0) || p->hook_pair_ns > 1e9)
 			bad(c, hp->line, "'hook_pair_ns' must be a non-negative number of nanoseconds");
 	}
 	p->complete = get_bool(c, root, "complete", true);

@@ -842,15 +842,15 @@ static void emit_regions(struct em *m, const struct selinst_region **uniq, size_
  * descriptor, and must not add the parent's buffered half to it). */
 struct sink { int fd; pid_t pid; int err; };
 
-static int sink_write(void *data, unsigned char *buf, size_t size)
+static int sink_write(void *data, unsigned char *buf, size_t len)
 {
 	struct sink *k = data;
 	if (getpid() != k->pid) {
 		k->err = ECANCELED;
 		return 0;
 	}
-	while (size) {
-		ssize_t w = write(k->fd, buf, size);
+	while (len) {
+		ssize_t w = write(k->fd, buf, len);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
@@ -858,7 +858,7 @@ static int sink_write(void *data, unsigned char *buf, size_t size)
 			return 0;
 		}
 		buf += w;
-		size -= (size_t)w;
+		len -= (size_t)w;
 	}
 	return 1;
 }
