@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # selinst - top-level build.  `make`, `make check`, `make install PREFIX=DIR`,
 # `make deb`, `make bench`.  Everything is built into build/ (build-gcc-11/
 # and the like for `make PLUGIN_GCC=gcc-11`).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # CI gate on instrumentation overhead (issue 6; .ci/run calls it before
 # `make check`).  Counts instructions (valgrind --tool=callgrind, exact) of
 # every workload at size small as plain, selinst at the default threshold

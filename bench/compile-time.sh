@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The plugin's compile-time cost on one large generated translation unit
 # (bench/gen-large-tu.py, ~52,000 lines, 1,200 functions): gcc -O2 -c
 # without the plugin, with it above every score (analysis only: no code

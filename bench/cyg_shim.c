@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cyg_shim.c - GCC's -finstrument-functions hooks doing the same work as
  * selinst's: every __cyg_profile_func_enter/exit becomes __selinst_enter/

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes one large C translation unit (default 55,000+ lines) for the
 plugin's compile-time benchmark: many functions of varied size, loops up
 to depth 3, calls between them (so the call graph is deep and wide), and a

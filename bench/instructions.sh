@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Deterministic overhead (issue 6): the same variants as bench/overhead.sh,
 # instructions counted by valgrind --tool=callgrind, one run each, size
 # BENCH_SIZE (default small).  Table also in build/bench/instructions.tsv;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Run-time overhead of selinst against plain builds and its peers (issue 6).
 
 Builds every workload of bench/workloads/ as each variant below into

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Run-time overhead (issue 6): every workload as plain, selinst (default
 # threshold, full, loops off, loop threshold 0), -finstrument-functions and
 # XRay; wall time, runs alternating, medians.  BENCH_RUNS (default 5),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Draws the overhead table that bench/overhead.py --tsv wrote as a bar chart:
 # per workload, one bar per variant, run time (or instructions) relative to
 # the variant's baseline on a log scale, so that +0.1% and +1000% both show.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Tables for bench/real-projects.sh from its result folder.
 
 usage: real-projects-table.py RESDIR SELINST-REPORT "PROJECTS" "VARIANTS" DIAL_PROJECT "DIAL"

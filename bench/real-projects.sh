@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # real-projects.sh - the selection on real multi-file programs (issue 10).
 #
 # Builds real projects from Debian's sources with their own build systems,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # selinst-report merge speed (issue 4, item 8): N rank profiles of ~28,000
 # call paths each, merged and printed as JSON.  Target: 64 files <= 3 s.
 # Files 64.. are copies of the first 64 under other names (the cost of a

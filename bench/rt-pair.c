@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rt-pair.c - cost of the runtime's hot path: a timed enter/exit pair next
  * to the bare clock read (rdtsc and clock_gettime) measured in the same run,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime hot path (issue 3): cost of a timed enter/exit pair next to the
 # bare clock read, 1 vs 2 threads, bytes per call-path node.  Builds
 # bench/rt-pair.c against build/libselinst.so and runs it once per clock.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # `make bench`: runs each benchmark section in turn and prints its figures;
 # a failing section is reported and does not stop the others.
 # Add a section as one more run_section line.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * xray_driver.c - turns on LLVM XRay's profiling mode for the overhead
  * benchmark: XRay instruments at compile time but records nothing until a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * selinst-profile.h - the profile format's facts, defined once.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * selinst.h - public interface of libselinst.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * analysis.cc - the selinst IPA pass: measure every function of the unit,
  * score it with the cost model, decide, and instrument what was chosen.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * config.cc - the selection file, -fplugin-arg-selinst-config=FILE (YAML).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cost-model.cc - scores and decisions; see cost-model.h for the model.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * cost-model.h - the selective-instrumentation cost model, GCC-free.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * decisions.cc - the decision file and the verbose score table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * gcc-compat.h - every GCC header selinst needs, in the order GCC needs
  * them, and every difference between the GCC versions it builds against.

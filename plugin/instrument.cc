@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * instrument.cc - insert selinst's hooks into one function body.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * loops.cc - loop regions: the cost model applied to loops, an iteration
  * counter kept in a register, and the loop hooks.

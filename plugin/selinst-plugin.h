@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * selinst-plugin.h - what the plugin's files share: options, the record
  * kept for each function of the unit, and the entry points of each file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * selinst.cc - GCC plugin entry point for compile-time selective
  * instrumentation.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * sites.cc - call sites seen by other units (issue 10).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * --diff BASE NEW: per-region change of exclusive time, and the CI gate.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * --format=callgrind: the callgrind profile format (KCachegrind,
  * QCachegrind, callgrind_annotate).  One "function" per region (loops are

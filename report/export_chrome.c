@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * --format=chrome: Chrome trace-event JSON (chrome://tracing, Perfetto,
  * speedscope) with one track per thread of each process.  A profile holds

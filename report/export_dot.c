@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * --format=dot: the call graph for Graphviz.  One node per region
  * (functions as boxes, loops as ellipses, manual regions as hexagons, as

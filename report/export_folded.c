@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * --format=folded: one line per call path, frames joined by ';', a space,
  * then the path's exclusive nanoseconds summed over threads and processes

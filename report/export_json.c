@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --format=json: the machine-readable view (schema in doc/report.md). */
 #include "report.h"
 #include <stdlib.h>

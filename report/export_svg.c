@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * --format=svg: a self-contained interactive flame graph (no external
  * files or scripts).  Frames are call paths of the merged tree, width =

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* selinst-report: command line.  See doc/report.md. */
 #include "report.h"
 #include <errno.h>

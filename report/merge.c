@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Merging: threads of one file and files of several ranks become one view.
  *

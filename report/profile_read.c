@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reads one profile (doc/profile-format.md, version 1) into struct profile
  * and validates it.  Every problem becomes one message "FILE:LINE: what"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * selinst-report: shared types.  One file per purpose:
  *   util.c          memory, arenas, hash maps, small formatting helpers

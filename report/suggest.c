@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --suggest: what each region's hooks cost the run, and a selection file
  * (the plugin's config=FILE) that excludes the costliest functions until
  * the predicted cost fits a budget, as scorep-score -g does for Score-P.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory, arenas, hash maps and small helpers for selinst-report. */
 #include "report.h"
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Text views for a terminal: flat profile (default), --tree, --threads,
  * --loops.  Columns are aligned and every line fits in 80 columns unless

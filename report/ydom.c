@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * YAML text -> a small document tree (ynode) in an arena.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fast path of ydom.c: a parser for the plain YAML subset that profiles
  * use, building the same ynode tree libyaml's events would.  Accepted:

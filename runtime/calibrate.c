@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * calibrate.c - what one enter/exit pair of the hooks costs on this
  * machine, measured once at start-up and written into the profile

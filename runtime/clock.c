@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * clock.c - the runtime's one clock: invariant TSC calibrated against
  * CLOCK_MONOTONIC where the CPU has one, CLOCK_MONOTONIC otherwise.

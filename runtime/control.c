@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control.c - the user-facing control API: pause/resume, dump, manual
  * regions (selinst_region_begin/end).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dlclose.c - keep the regions of a library that dlclose unloads.
  *

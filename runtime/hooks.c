@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hooks.c - the hot path: the hook ABI the plugin calls (__selinst_*).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * internal.h - data structures shared by the runtime's files (not installed).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * output.c - writes the profile (format: doc/profile-format.md) with the
  * libyaml emitter, and decides its file name.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * signals.c - the ways a process ends: the final write at exit, and fatal
  * signals (flush, then die of the signal as if we were not there).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * thread.c - per-thread profiles and the registry of all threads.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * throttle.c - switching off, for the rest of the run, regions that are
  * called often and cost little per call (SELINST_THROTTLE=CALLS:NS|off).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The README's first command: install what this Debian 12 machine lacks,
 # build selinst, instrument the bundled example, run it and print its
 # report.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Writes the files `make install` generates with the install paths in them:
 # selinst.specs (GCC spec file), selinst.pc (pkg-config) and the compiler
 # wrappers selinst-gcc, selinst-g++, selinst-gfortran, selinst-mpicc.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages selinst needs to build and test, and only
 # those that are missing.  Runs apt-get as root, or through sudo.  Then
 # fetches the speedscope viewer (npm registry tarball, pinned by hash) into

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # `make deb`: a Debian package of selinst for the GCC the plugin was built
 # for, with dpkg-deb.  Plugin in that GCC's plugin folder (-fplugin=selinst),
 # spec file beside it, runtime in /usr/lib (the loader's path: no run path

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # torture.sh - build real Debian packages with the selinst plugin and check
 # that their own test suites pass exactly as they do without it.
 #

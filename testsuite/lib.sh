@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by every test script.  Gives a scratch directory as the working
 # directory and helpers to compile with the plugin and check results.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs every test script testsuite/t-*.sh (or those named on the command
 # line), two at a time, and ends with the summary line CI reads:
 #   N passed, N failed

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # "Nothing breaks" (issue 2, item 5): every program in testsuite/corpus/
 # (C, C++, Fortran; one source file each) is built plainly with -O2 as the
 # reference, then rebuilt in these variants, and each variant's stdout and

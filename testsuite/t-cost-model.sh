@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The cost model alone, against the paper's Table 1 and decision rules.
 . "$(dirname "$0")/lib.sh"
 g++ -Wall -Wextra -fno-rtti -fno-exceptions -o cm-test \

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # make deb: a package for the GCC the plugin is built for, with the plugin
 # in that GCC's plugin folder, the spec file beside it, the runtime in the
 # loader's path, wrappers naming those paths, man pages and the example.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # End to end: the BT/FT-shaped example compiled with the plugin at the
 # default threshold, linked with libselinst, run; the profile holds exactly
 # the chosen regions with exact call counts, and the report shows them.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # One word with any build system: `make install` into a scratch prefix,
 # then a CMake project, an autoconf project and a plain Makefile building a
 # shared library and a program, each set up only with CC=selinst-gcc; the

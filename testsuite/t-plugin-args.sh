@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Plugin arguments: bad ones are compile errors that say what is accepted;
 # exact thresholds of any size.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # no_instrument_function keeps a function out at threshold 0; the
 # selinst_instrument attribute (SELINST_ALWAYS in selinst.h) forces one in
 # above every score; constructs that cannot be hooked safely are left

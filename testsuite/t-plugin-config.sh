@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Selection file (issue 13): -fplugin-arg-selinst-config=FILE.  Every kind
 # of rule (exclude by file glob and by function glob, include overriding
 # an exclude, always, never by mangled and by demangled name), values

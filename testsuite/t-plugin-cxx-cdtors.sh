@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # C++ constructors and destructors are one region each, at every -O level:
 # GCC's variants (complete, base, deleting, and at -Os a unified body
 # with thunks) share the source name, the variants that only forward to

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The paper's decisions on a program shaped like NAS BT and FT, the same at
 # every -O level, and a well-formed decision file.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # With a threshold above every score the plugin adds no code at all: the
 # object's .text (and data) are byte-identical to the build without it.
 . "$(dirname "$0")/lib.sh"

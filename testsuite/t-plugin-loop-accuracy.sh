@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Paradyn's accuracy test on plugin-made loop regions: three nested loops
 # (3 x 20 ms self; 6 x 10 ms self; 6 entries x 4 x 5 ms) report total and
 # self times within 2% of what the program measures around them.  A

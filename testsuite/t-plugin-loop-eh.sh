@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Loops left by an exception report the same entries, iterations and trip
 # counts as any other exit, at -O0, -O2 and -O3: the exception passes
 # through a cleanup pad that hands each loop its counter.

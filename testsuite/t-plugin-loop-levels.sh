@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Loop names and counts that once depended on the -O level, and counts of
 # loops still open when the profile is written (issue 11, M, O and F).
 # - programs/loop_levels.c: every loop named by its keyword's line

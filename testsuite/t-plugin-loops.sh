@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Loop regions: exact entries and iterations at -O0 and -O2 whatever way a
 # loop is left (checked with a hook double, independent of the runtime);
 # loop decisions in the decision file; vectorization unaffected.

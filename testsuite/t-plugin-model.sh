@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # model=default|paper (issue 10): the default model's refinements
 # (straight-line, depth-through, recursion, pull-depth, context-depth), the paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # OpenMP outlined bodies are named after the source function and the
 # construct's line, however deeply constructs nest ("main [omp task at
 # f.c:15]", never "main._omp_fn.1"), in the decision file and in the

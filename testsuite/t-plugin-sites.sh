@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sites-out=FILE / sites=FILE (issue 10): a function with a loop called
 # only from another unit, inside two loops there, is chosen when its unit
 # sees no call site (depth 0) and left out once an earlier build recorded

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # --format=callgrind names source files by full path, so that
 # callgrind_annotate --auto=yes (and KCachegrind) find them although the
 # compiler was given a relative path and the report runs elsewhere.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # --diff BASE NEW and the CI gate --fail-above PCT: exit 1 only when a
 # region with >= 1% of BASE's total exclusive time got slower by more than
 # PCT percent.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Bad input: each case gives exactly one error line naming the file (and
 # the line for YAML and content errors), nothing on stdout, exit 2.
 . "$(dirname "$0")/lib.sh"

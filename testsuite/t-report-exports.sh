@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # --format=folded/dot/callgrind/chrome, each checked with the tool that
 # reads it (Graphviz dot, callgrind_annotate, a JSON parser).
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The reader's fast YAML path (report/ydom_fast.c) and libyaml give the
 # same results: every test profile, a real runtime profile if the runtime
 # is built, generated profiles in block and flow style, and YAML variants

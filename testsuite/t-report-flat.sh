@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # selinst-report's default flat view and its JSON on a hand-written profile
 # whose totals are worked out by hand (testsuite/report-data/README).
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Report (issue 11 N): recursion folded through different paths counts
 # each instant once in every view.  testsuite/programs/fold_paths.c:
 # main -> A(1) -> P(1) -> A(0) -> {P(0) -> spin, E -> P(0) -> spin},

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Several files (ranks) merge into one view: sums, per-process min/mean/max,
 # and the order of the files does not change any output.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Real MPI: build a small MPI program with mpicc and the plugin, run it on 4
 # ranks (Open MPI, localhost), and merge the four rank files.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # selinst-report on a real profile written by build/libselinst.so from a
 # program that calls the hooks by hand (report-data/rtprog.c): the
 # report's counts are the program's.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # --format=folded and --format=chrome, read by speedscope (npm package
 # speedscope 1.25.0): first by its own importer code run in node (which
 # format it detects, the stacks and weights it builds), then by the real

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # selinst-report --suggest (issue 13): per-region predicted hook cost
 # (calls x the runtime's measured hook_pair_ns) and a selection file that,
 # fed back with -fplugin-arg-selinst-config=, removes the expensive

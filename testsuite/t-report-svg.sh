@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # --format=svg: a self-contained flame graph that renders in headless
 # Chromium, whose script runs (data-ready = number of frames) and which
 # names the regions; hover text and zoom handlers are present.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The reader takes every value the runtime can write and refuses what
 # YAML forbids (issue 11, J and K): 64-bit counts up to 2^64 - 1 and the
 # top trip-count bucket "9223372036854775808-18446744073709551615" are

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # --tree, --threads, --loops on hand-written profiles with known numbers.
 . "$(dirname "$0")/lib.sh"
 D=$T/report-data

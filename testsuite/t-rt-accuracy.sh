@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime: regions of known duration (100 ms, 200 ms, 100 x 1 ms, 50 ms self
 # under a 100 ms child) report inclusive and exclusive times within 2% of
 # the wall clock, with each clock source.  The program's own wall-clock

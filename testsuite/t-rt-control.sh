@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime: control API (nested pause/resume, dump snapshot, manual regions
 # from two threads merged by name) and descriptors of a foreign ABI version.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Per-thread times are elapsed time; each thread's CPU time is recorded
 # beside them (cpu_ns), read at thread exit or when the profile is
 # written, and shown by --threads: a thread that sleeps in a region has

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # dlopen/dlclose of an instrumented library, three times (issue 11, A):
 # the exit-time write and a selinst_dump after a dlclose read the regions
 # of the unloaded library (kept at dlclose and after its destructors); the

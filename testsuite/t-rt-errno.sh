@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime (issue 11): hooks save and restore errno where their cold paths
 # can change it.  testsuite/programs/errno_keep.c limits the address
 # space so that the region stack cannot grow while it recurses 100,000

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime: C++ exceptions crossing instrumented frames (exit hooks from
 # destructors, a loop region left open by the exception) keep counts exact.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # exec: the profile is written before the process image is replaced, by
 # every member of the exec family; a failed exec loses nothing; a forked
 # child that only execs writes no file of its own.

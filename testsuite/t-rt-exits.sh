@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime: every way out keeps the profile right: exit() with regions open,
 # longjmp past instrumented frames, fork, signal handlers running
 # instrumented code (signals landing inside hooks), fatal signals (SIGINT,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # fork() in a signal handler that interrupts selinst_dump or the final
 # write (issue 11, H): a 200 us timer forks during 20 dumps and during the
 # exit-time write.  That deadlocked in the pthread_atfork handler (the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime (issue 10): the hooks' cost does not depend on the call pattern,
 # and folded recursion costs no more than a normal call.  Instructions per
 # call (callgrind, exact: the difference between runs of 120k and 240k

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime: loop hooks record entries, the iteration sum and the trip-count
 # histogram (0..15 exact, then powers of two), per calling context.
 . "$(dirname "$0")/lib.sh"

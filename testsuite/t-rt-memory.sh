@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime: a program with 1,000,000 distinct call paths runs and writes its
 # profile; SELINST_MAX_NODES bounds a thread's tree (overflow node, flagged).
 . "$(dirname "$0")/lib.sh"

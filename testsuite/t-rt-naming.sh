@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime: profile names (default, SELINST_OUTPUT with %p %r %h %%, MPI
 # ranks from the environment, invalid ones ignored with a warning), write errors on stderr with the path and
 # the reason, exit status unchanged, no partial file left.

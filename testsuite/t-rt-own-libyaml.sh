@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A program with its own libyaml (here: an instrumented yaml_emitter_emit
 # that would abort) does not capture the runtime's: libselinst.so carries
 # a private, hidden libyaml, and the profile is written.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # What real programs do to the runtime (issue 11): vfork + exec (G), long
 # profile names and symbolic links at the output path (I), temporary files
 # left by killed writers, manual regions named from a reused buffer (L),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Nothing lost across processes by default: one program run many times in
 # sequence, in pipelines and in parallel leaves one profile per run
 # (<program>.prof the one finished last, the earlier ones kept as

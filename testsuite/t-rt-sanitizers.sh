@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime under ThreadSanitizer and AddressSanitizer: the runtime sources
 # are compiled with the test program (gcc -fsanitize=... runtime/*.c prog.c)
 # and the threaded and exit-path tests must run clean.

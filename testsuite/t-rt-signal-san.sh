@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime under AddressSanitizer and ThreadSanitizer with signals in the
 # hooks (issue 11 D, E): testsuite/programs/signal_window.c built with the
 # plugin at threshold 0 against the runtime's sources compiled with the

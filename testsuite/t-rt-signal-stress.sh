@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime (issue 11 D, E), stress: the signal-window cases of
 # t-rt-signal-window.sh repeated so that a failure in 1 of 30 tries shows
 # with near certainty (E's crash was seen in 7 of 200 runs): D 10 runs of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime (issue 11 D, E): signals that land inside a hook.
 #  D: a 100 us interval timer whose handler siglongjmps to a sigsetjmp in
 #     the caller of a loop over mid(20), 2000 times: a jump out of a

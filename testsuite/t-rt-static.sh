@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime: the static library (libselinst.a, TLS in the initial-exec model)
 # gives the same profile as the shared one; hooks before the runtime starts
 # (early constructors, IFUNC resolvers) are safe.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Stress: the racy cases of issue 11 repeated, so that a failure in 1 run
 # of 30 shows with 87% probability (60 runs each: 1 - (29/30)^60 = 0.87;
 # STRESS_REPS=90 for 95%):

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime: 8 pthreads x 100,000 calls (detached ones included) aggregate to
 # exactly 800,000 calls, 100,000 per thread; pthread_exit with an open region.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime throttle (issue 13): SELINST_THROTTLE=CALLS:NS switches a region
 # off, in every thread, at the first exit where one calling context of it
 # has more than CALLS calls at a mean inclusive time below NS; its calls so

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runtime: calling-context trees: one function under two callers is two
 # nodes, recursion (direct and mutual) is folded with exact call counts and
 # inclusive times that never count an interval twice, COMDAT-style duplicate

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The profile is written while other threads run (issue 11, B and C):
 # workers keep creating nodes (new calling contexts, fresh manual names)
 # or keep adding time to a child under an open parent while main returns

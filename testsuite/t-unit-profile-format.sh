@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The profile format's shared definitions (include/selinst-profile.h) and
 # the report's parsers on them, linked from the report's own sources.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Synthetic selinst profiles (format v1, doc/profile-format.md) for the
 report's tests and benchmark.
 

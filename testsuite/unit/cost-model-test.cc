@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cost-model-test.cc - the cost model against the paper's numbers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * profile-format-test.c - the profile format's shared facts
  * (include/selinst-profile.h) and the report's parsers built on them:
