@@ -41,7 +41,10 @@ doc=$pkgroot/usr/share/doc/selinst
 mkdir -p "$doc/examples"
 cp examples/bt_shape.c "$doc/examples/"
 cp doc/profile-format.md doc/report.md doc/runtime.md "$doc/"
-printf 'selinst %s\nSource: the selinst project.  See /usr/share/doc/selinst.\n' "$VERSION" >"$doc/copyright"
+# Debian's copyright file: the licence summary, then the MIT text (the
+# GPL's is in /usr/share/common-licenses/GPL-3 on every Debian system).
+{ printf 'selinst %s\n\n' "$VERSION"; cat LICENSE; printf '\n'; cat LICENSES/MIT.txt
+  printf '\nGPL-3.0-or-later: /usr/share/common-licenses/GPL-3\n'; } >"$doc/copyright"
 
 size=$(du -sk "$pkgroot" | cut -f1)
 cat >"$pkgroot/DEBIAN/control" <<EOF
