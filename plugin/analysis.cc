@@ -505,7 +505,6 @@ static unsigned int selinst_execute(void)
 		} else if (unsafe) {
 			fn->cm.force = CM_FORCE_NEVER;
 			fn->cm.force_reason = unsafe;
-			fn->not_instrumented_because = unsafe;
 		} else if (in_system_header_at(DECL_SOURCE_LOCATION(fn->decl))) {
 			/* Library code (libstdc++ templates, inline helpers):
 			 * the profile is about the user's functions. */

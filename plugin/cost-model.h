@@ -2,8 +2,8 @@
 /*
  * cost-model.h - the selective-instrumentation cost model, GCC-free.
  *
- * The model of Hernandez, Jin and Chapman (2007), section 5, as adopted in
- * DESIGN.md.  For a function P:
+ * The model of Hernandez, Jin and Chapman (2007), section 5, as the README
+ * ("The cost model") documents it.  For a function P:
  *
  *   weight(P)         = block_weight * basic_blocks + statements + call_sites
  *   loop_score(P)     = max(0, loop_base - d) * loop_unit

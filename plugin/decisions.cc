@@ -99,7 +99,7 @@ static void scalar(emitter *em, const char *s, bool plain = true)
 {
 	yaml_event_t ev;
 	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *) s, (int) strlen(s),
-				     plain, !plain || true,
+				     plain, 1,	/* quoted: implicit */
 				     plain ? YAML_ANY_SCALAR_STYLE : YAML_DOUBLE_QUOTED_SCALAR_STYLE);
 	em->ok = em->ok && yaml_emitter_emit(&em->e, &ev);
 }

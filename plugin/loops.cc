@@ -766,7 +766,6 @@ static void store_count_at_body_start(class loop *loop, bool test_header, tree n
 	free(body);
 }
 
-/* Counter and hooks for one loop (LOOPS_NORMAL: a preheader, one latch). */
 /* An enter hook waiting for its edge: enters are queued after every
  * loop's exits, so that on an edge leaving one loop for the next the
  * first loop is closed before the next opens. */

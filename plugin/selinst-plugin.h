@@ -58,9 +58,6 @@ struct selinst_function {
 	const char *file;
 	int line;
 	struct cm_function cm;	/* metrics in, score and decision out */
-	const char *not_instrumented_because;	/* set when unsafe to
-						   instrument, or after a
-						   failed insertion */
 	struct selinst_loop *loops;
 	unsigned nloops;
 };

@@ -67,7 +67,6 @@ static uint32_t intern_region(view *v, const pregion *pr)
 		r->function = pr->function ? xstrdup(pr->function) : NULL;
 		r->kind = pr->kind;
 		r->line = pr->line;
-		r->cur_proc = UINT32_MAX;
 		*slot = (uint32_t)v->nregions;
 		return (uint32_t)v->nregions++;
 	}

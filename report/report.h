@@ -166,8 +166,6 @@ typedef struct region {
 	uint32_t nthreads;		/* threads that entered it */
 	uint32_t nprocs;		/* processes that entered it */
 	uint64_t pmin_excl, pmax_excl, pmin_incl, pmax_incl;
-	uint64_t cur_excl, cur_incl;	/* this process, while merging */
-	uint32_t cur_proc;
 	uint32_t thr_procs;		/* processes that throttled it; first one's: */
 	uint64_t thr_calls;
 	double thr_seconds;
@@ -285,6 +283,4 @@ int diff_views(FILE *out, const view *base, const view *new_, const opts *o,
 
 /* Writes S as a JSON string (with quotes). */
 void json_str(FILE *out, const char *s);
-/* Frame name used in folded/svg/dot: loops are file:line already. */
-const char *region_label(const region *r);
 #endif

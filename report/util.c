@@ -235,11 +235,6 @@ void json_str(FILE *out, const char *s)
 	putc('"', out);
 }
 
-const char *region_label(const region *r)
-{
-	return r->name;
-}
-
 void fmt_time(char *buf, size_t n, double ns)
 {
 	static const char *unit[] = { "ns", "us", "ms", "s" };

@@ -21,7 +21,6 @@
 
 static int use_tsc;
 uint64_t si_start_ticks;
-uint64_t si_start_mono_ns;
 
 uint64_t si_clock_mono_ns(void)
 {
@@ -100,9 +99,8 @@ void si_clock_init(void)
 	if (use_tsc) {
 		read_pair(&start_tsc_pair, &start_ns_pair);
 		si_start_ticks = start_tsc_pair;
-		si_start_mono_ns = start_ns_pair;
 	} else {
-		si_start_mono_ns = si_start_ticks = si_clock_mono_ns();
+		si_start_ticks = si_clock_mono_ns();
 	}
 }
 

@@ -173,7 +173,6 @@ SI_HIDDEN double si_ticks_per_second(void);	/* calibrated on demand */
 SI_HIDDEN double si_clock_resolution_ns(void);
 SI_HIDDEN const char *si_clock_name(void);
 extern uint64_t si_start_ticks;
-extern uint64_t si_start_mono_ns;
 
 /* The TSC as one 64-bit value: rdtsc, shl, or (the compiler's own
  * version adds a zero-extension).  Plain rdtsc, not rdtscp or
