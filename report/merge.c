@@ -141,9 +141,50 @@ void node_programs(const view *v, uint32_t n, char *buf, size_t len)
 					      i == 31 ? "(more)" : v->programs[i]);
 }
 
-int view_add(view *v, const profile *p, char *err, size_t errlen)
+/* Per-profile scratch of view_add, indexed by the profile's own region
+ * ids (lr); g = gmap[lr] is the view's region. */
+struct merge_scratch {
+	const char *ovf;	/* what overflowed; the view is then unusable */
+	uint32_t *gmap;
+	uint64_t *texcl, *tincl;	/* this thread */
+	uint64_t *pexcl, *pincl;	/* this process */
+	uint32_t *occ;		/* open activations, while marking recursion */
+	bool *pseen, *tseen;
+	uint32_t *touched;	/* regions this thread entered */
+	size_t ntouched;
+};
+
+static void scratch_init(struct merge_scratch *s, size_t nr)
 {
-	const char *ovf = NULL;	/* what overflowed; the view is then unusable */
+	s->ovf = NULL;
+	s->gmap = xmalloc((nr + 1) * sizeof *s->gmap);
+	s->texcl = xcalloc(nr + 1, sizeof *s->texcl);
+	s->tincl = xcalloc(nr + 1, sizeof *s->tincl);
+	s->pexcl = xcalloc(nr + 1, sizeof *s->pexcl);
+	s->pincl = xcalloc(nr + 1, sizeof *s->pincl);
+	s->occ = xcalloc(nr + 1, sizeof *s->occ);
+	s->pseen = xcalloc(nr + 1, sizeof *s->pseen);
+	s->tseen = xcalloc(nr + 1, sizeof *s->tseen);
+	s->touched = xmalloc((nr + 1) * sizeof *s->touched);
+	s->ntouched = 0;
+}
+
+static void scratch_free(struct merge_scratch *s)
+{
+	free(s->gmap);
+	free(s->texcl);
+	free(s->tincl);
+	free(s->pexcl);
+	free(s->pincl);
+	free(s->occ);
+	free(s->pseen);
+	free(s->tseen);
+	free(s->touched);
+}
+
+/* V's record of the process P (its index). */
+static uint32_t add_process(view *v, const profile *p)
+{
 	uint32_t proc = (uint32_t)v->nprocs++;
 	v->procs = xrealloc(v->procs, v->nprocs * sizeof *v->procs);
 	procinfo *pi = &v->procs[proc];
@@ -152,7 +193,6 @@ int view_add(view *v, const profile *p, char *err, size_t errlen)
 	pi->host = xstrdup(p->host ? p->host : "");
 	pi->rank = p->rank;
 	pi->pid = p->pid;
-	uint32_t pbit = program_bit(v, p->program);
 	if (!p->complete)
 		v->incomplete = true;
 	if (p->overflow)
@@ -161,147 +201,175 @@ int view_add(view *v, const profile *p, char *err, size_t errlen)
 		v->pair_ns_sum += p->hook_pair_ns;
 		v->pair_ns_files++;
 	}
+	return proc;
+}
 
-	size_t nr = p->nregions;
-	uint32_t *gmap = xmalloc((nr + 1) * sizeof *gmap);
-	for (size_t i = 0; i < nr; i++) {
-		gmap[i] = intern_region(v, &p->regions[i]);
-		note_throttled(&v->regions[gmap[i]], &p->regions[i]);
+/* Which nodes of TH have an ancestor of their own region (recursion: their
+ * inclusive time is already in that ancestor's)?  One depth-first pass
+ * over child lists, counting open regions in OCC. */
+static bool *mark_recursive(const pthr *th, uint32_t *occ)
+{
+	size_t nn = th->nnodes;
+	bool *rec = xcalloc(nn + 1, sizeof *rec);
+	uint32_t *kid = xmalloc((nn + 1) * sizeof *kid), *sib = xmalloc((nn + 1) * sizeof *sib);
+	uint32_t *stk = xmalloc((nn + 1) * sizeof *stk);
+	uint32_t roots = UINT32_MAX;
+	for (size_t i = 0; i < nn; i++)
+		kid[i] = UINT32_MAX;
+	for (size_t i = nn; i-- > 0;) {
+		uint32_t parent = th->nodes[i].pidx;
+		uint32_t *head = parent == UINT32_MAX ? &roots : &kid[parent];
+		sib[i] = *head;
+		*head = (uint32_t)i;
 	}
-	uint64_t *texcl = xcalloc(nr + 1, sizeof *texcl), *tincl = xcalloc(nr + 1, sizeof *tincl);
-	uint64_t *pexcl = xcalloc(nr + 1, sizeof *pexcl), *pincl = xcalloc(nr + 1, sizeof *pincl);
-	uint32_t *occ = xcalloc(nr + 1, sizeof *occ);
-	bool *pseen = xcalloc(nr + 1, sizeof *pseen), *tseen = xcalloc(nr + 1, sizeof *tseen);
-	uint32_t *touched = xmalloc((nr + 1) * sizeof *touched);
+	size_t sp = 0;
+	for (uint32_t r0 = roots; r0 != UINT32_MAX; r0 = sib[r0]) {
+		/* stk holds open nodes; kid[] is consumed as the cursor */
+		stk[sp++] = r0;
+		rec[r0] = occ[th->nodes[r0].region]++ > 0;
+		while (sp) {
+			uint32_t top = stk[sp - 1], c = kid[top];
+			if (c != UINT32_MAX) {
+				kid[top] = sib[c];
+				rec[c] = occ[th->nodes[c].region]++ > 0;
+				stk[sp++] = c;
+			} else {
+				occ[th->nodes[top].region]--;
+				sp--;
+			}
+		}
+	}
+	free(kid);
+	free(sib);
+	free(stk);
+	return rec;
+}
 
-	for (size_t ti = 0; ti < p->nthreads; ti++) {
-		const pthr *th = &p->threads[ti];
-		v->threads = xrealloc(v->threads, (v->nthreads + 1) * sizeof *v->threads);
-		thrinfo *t = &v->threads[v->nthreads++];
-		memset(t, 0, sizeof *t);
-		t->proc = proc;
-		t->index = th->index;
-		t->tid = th->tid;
-		t->cpu_ns = th->cpu_ns;
-		size_t nn = th->nnodes, ntouched = 0;
-		uint32_t *midx = xmalloc((nn + 1) * sizeof *midx);
-		uint32_t *depth = v->keep_trees ? xmalloc((nn + 1) * sizeof *depth) : NULL;
-		if (v->keep_trees)
-			t->tree = xmalloc((nn + 1) * sizeof *t->tree);
-		/* Which nodes have an ancestor of their own region (recursion)?
-		 * One depth-first pass over child lists, counting open regions. */
-		bool *rec = xcalloc(nn + 1, sizeof *rec);
-		uint32_t *kid = xmalloc((nn + 1) * sizeof *kid), *sib = xmalloc((nn + 1) * sizeof *sib);
-		uint32_t *stk = xmalloc((nn + 1) * sizeof *stk);
-		uint32_t roots = UINT32_MAX;
-		for (size_t i = 0; i < nn; i++)
-			kid[i] = UINT32_MAX;
-		for (size_t i = nn; i-- > 0;) {
-			uint32_t parent = th->nodes[i].pidx;
-			uint32_t *head = parent == UINT32_MAX ? &roots : &kid[parent];
-			sib[i] = *head;
-			*head = (uint32_t)i;
-		}
-		size_t sp = 0;
-		for (uint32_t r0 = roots; r0 != UINT32_MAX; r0 = sib[r0]) {
-			/* stk holds open nodes; kid[] is consumed as the cursor */
-			stk[sp++] = r0;
-			rec[r0] = occ[th->nodes[r0].region]++ > 0;
-			while (sp) {
-				uint32_t top = stk[sp - 1], c = kid[top];
-				if (c != UINT32_MAX) {
-					kid[top] = sib[c];
-					rec[c] = occ[th->nodes[c].region]++ > 0;
-					stk[sp++] = c;
-				} else {
-					occ[th->nodes[top].region]--;
-					sp--;
-				}
-			}
-		}
-		free(kid);
-		free(sib);
-		free(stk);
-		for (size_t i = 0; i < nn; i++) {
-			const pnode *n = &th->nodes[i];
-			uint32_t lr = n->region, g = gmap[lr];
-			uint32_t mp = n->pidx == UINT32_MAX ? 0 : midx[n->pidx];
-			uint32_t m = cct_child(v, mp, g);
-			midx[i] = m;
-			cnode *c = &v->nodes[m];
-			if (mp == 0)
-				c->programs |= pbit;
-			add64(&c->calls, n->calls, &ovf, "calls");
-			add64(&c->incl, n->incl, &ovf, "inclusive_ns");
-			add64(&c->excl, n->excl, &ovf, "exclusive_ns");
-			add64(&c->iters, n->iters, &ovf, "iterations");
-			region *r = &v->regions[g];
-			add64(&r->calls, n->calls, &ovf, "calls");
-			add64(&r->excl, n->excl, &ovf, "exclusive_ns");
-			add64(&r->iters, n->iters, &ovf, "iterations");
-			for (uint32_t k = 0; k < n->trip_n; k++) {
-				const trip *tr = &p->trips[n->trip_off + k];
-				add64(&r->trips[tr->bucket], tr->count, &ovf, "trip counts");
-			}
-			if (!tseen[lr]) {
-				tseen[lr] = true;
-				touched[ntouched++] = lr;
-			}
-			if (!rec[i])
-				add64(&tincl[lr], n->incl, &ovf, "inclusive_ns");
-			add64(&texcl[lr], n->excl, &ovf, "exclusive_ns");
-			add64(&t->total, n->excl, &ovf, "exclusive_ns");
-			if (v->keep_trees) {
-				depth[i] = n->pidx == UINT32_MAX ? 0 : depth[n->pidx] + 1;
-				t->tree[t->ntree++] = (tnode){ g, depth[i], n->calls, n->incl };
-			}
-		}
-		free(rec);
-		t->reg = xmalloc((ntouched + 1) * sizeof *t->reg);
-		t->excl = xmalloc((ntouched + 1) * sizeof *t->excl);
-		t->incl = xmalloc((ntouched + 1) * sizeof *t->incl);
-		for (size_t k = 0; k < ntouched; k++) {
-			uint32_t lr = touched[k], g = gmap[lr];
-			region *r = &v->regions[g];
-			r->nthreads++;
-			add64(&r->incl, tincl[lr], &ovf, "inclusive_ns");
-			t->reg[k] = g;
-			t->excl[k] = texcl[lr];
-			t->incl[k] = tincl[lr];
-			add64(&pexcl[lr], texcl[lr], &ovf, "exclusive_ns");
-			add64(&pincl[lr], tincl[lr], &ovf, "inclusive_ns");
-			pseen[lr] = true;
-			texcl[lr] = tincl[lr] = 0;
-			tseen[lr] = false;
-		}
-		t->nreg = ntouched;
-		add64(&v->total, t->total, &ovf, "exclusive_ns");
-		free(midx);
-		free(depth);
+/* Node I of thread TH into the view's tree and regions, and into the
+ * thread's sums in S.  MIDX maps TH's nodes to the view's. */
+static void merge_node(view *v, const profile *p, const pthr *th, size_t i, thrinfo *t,
+		       uint32_t pbit, const bool *rec, uint32_t *midx, uint32_t *depth,
+		       struct merge_scratch *s)
+{
+	const pnode *n = &th->nodes[i];
+	uint32_t lr = n->region, g = s->gmap[lr];
+	uint32_t mp = n->pidx == UINT32_MAX ? 0 : midx[n->pidx];
+	uint32_t m = cct_child(v, mp, g);
+	midx[i] = m;
+	cnode *c = &v->nodes[m];
+	if (mp == 0)
+		c->programs |= pbit;
+	add64(&c->calls, n->calls, &s->ovf, "calls");
+	add64(&c->incl, n->incl, &s->ovf, "inclusive_ns");
+	add64(&c->excl, n->excl, &s->ovf, "exclusive_ns");
+	add64(&c->iters, n->iters, &s->ovf, "iterations");
+	region *r = &v->regions[g];
+	add64(&r->calls, n->calls, &s->ovf, "calls");
+	add64(&r->excl, n->excl, &s->ovf, "exclusive_ns");
+	add64(&r->iters, n->iters, &s->ovf, "iterations");
+	for (uint32_t k = 0; k < n->trip_n; k++) {
+		const trip *tr = &p->trips[n->trip_off + k];
+		add64(&r->trips[tr->bucket], tr->count, &s->ovf, "trip counts");
 	}
+	if (!s->tseen[lr]) {
+		s->tseen[lr] = true;
+		s->touched[s->ntouched++] = lr;
+	}
+	if (!rec[i])
+		add64(&s->tincl[lr], n->incl, &s->ovf, "inclusive_ns");
+	add64(&s->texcl[lr], n->excl, &s->ovf, "exclusive_ns");
+	add64(&t->total, n->excl, &s->ovf, "exclusive_ns");
+	if (v->keep_trees) {
+		depth[i] = n->pidx == UINT32_MAX ? 0 : depth[n->pidx] + 1;
+		t->tree[t->ntree++] = (tnode){ g, depth[i], n->calls, n->incl };
+	}
+}
+
+/* The thread's per-region sums into T and into the process's sums. */
+static void close_thread(view *v, thrinfo *t, struct merge_scratch *s)
+{
+	t->reg = xmalloc((s->ntouched + 1) * sizeof *t->reg);
+	t->excl = xmalloc((s->ntouched + 1) * sizeof *t->excl);
+	t->incl = xmalloc((s->ntouched + 1) * sizeof *t->incl);
+	for (size_t k = 0; k < s->ntouched; k++) {
+		uint32_t lr = s->touched[k], g = s->gmap[lr];
+		region *r = &v->regions[g];
+		r->nthreads++;
+		add64(&r->incl, s->tincl[lr], &s->ovf, "inclusive_ns");
+		t->reg[k] = g;
+		t->excl[k] = s->texcl[lr];
+		t->incl[k] = s->tincl[lr];
+		add64(&s->pexcl[lr], s->texcl[lr], &s->ovf, "exclusive_ns");
+		add64(&s->pincl[lr], s->tincl[lr], &s->ovf, "inclusive_ns");
+		s->pseen[lr] = true;
+		s->texcl[lr] = s->tincl[lr] = 0;
+		s->tseen[lr] = false;
+	}
+	t->nreg = s->ntouched;
+	s->ntouched = 0;
+	add64(&v->total, t->total, &s->ovf, "exclusive_ns");
+}
+
+static void merge_thread(view *v, const profile *p, const pthr *th, uint32_t proc,
+			 uint32_t pbit, struct merge_scratch *s)
+{
+	v->threads = xrealloc(v->threads, (v->nthreads + 1) * sizeof *v->threads);
+	thrinfo *t = &v->threads[v->nthreads++];
+	memset(t, 0, sizeof *t);
+	t->proc = proc;
+	t->index = th->index;
+	t->tid = th->tid;
+	t->cpu_ns = th->cpu_ns;
+	size_t nn = th->nnodes;
+	uint32_t *midx = xmalloc((nn + 1) * sizeof *midx);
+	uint32_t *depth = v->keep_trees ? xmalloc((nn + 1) * sizeof *depth) : NULL;
+	if (v->keep_trees)
+		t->tree = xmalloc((nn + 1) * sizeof *t->tree);
+	bool *rec = mark_recursive(th, s->occ);
+	for (size_t i = 0; i < nn; i++)
+		merge_node(v, p, th, i, t, pbit, rec, midx, depth, s);
+	free(rec);
+	close_thread(v, t, s);
+	free(midx);
+	free(depth);
+}
+
+/* The process's per-region sums into the regions' min and max over
+ * processes. */
+static void close_process(view *v, size_t nr, const struct merge_scratch *s)
+{
 	for (size_t lr = 0; lr < nr; lr++) {
-		if (!pseen[lr])
+		if (!s->pseen[lr])
 			continue;
-		region *r = &v->regions[gmap[lr]];
-		if (r->nprocs == 0 || pexcl[lr] < r->pmin_excl)
-			r->pmin_excl = pexcl[lr];
-		if (r->nprocs == 0 || pincl[lr] < r->pmin_incl)
-			r->pmin_incl = pincl[lr];
-		if (pexcl[lr] > r->pmax_excl)
-			r->pmax_excl = pexcl[lr];
-		if (pincl[lr] > r->pmax_incl)
-			r->pmax_incl = pincl[lr];
+		region *r = &v->regions[s->gmap[lr]];
+		if (r->nprocs == 0 || s->pexcl[lr] < r->pmin_excl)
+			r->pmin_excl = s->pexcl[lr];
+		if (r->nprocs == 0 || s->pincl[lr] < r->pmin_incl)
+			r->pmin_incl = s->pincl[lr];
+		if (s->pexcl[lr] > r->pmax_excl)
+			r->pmax_excl = s->pexcl[lr];
+		if (s->pincl[lr] > r->pmax_incl)
+			r->pmax_incl = s->pincl[lr];
 		r->nprocs++;
 	}
-	free(gmap);
-	free(texcl);
-	free(tincl);
-	free(pexcl);
-	free(pincl);
-	free(occ);
-	free(pseen);
-	free(tseen);
-	free(touched);
+}
+
+int view_add(view *v, const profile *p, char *err, size_t errlen)
+{
+	uint32_t proc = add_process(v, p);
+	uint32_t pbit = program_bit(v, p->program);
+	size_t nr = p->nregions;
+	struct merge_scratch s;
+	scratch_init(&s, nr);
+	for (size_t i = 0; i < nr; i++) {
+		s.gmap[i] = intern_region(v, &p->regions[i]);
+		note_throttled(&v->regions[s.gmap[i]], &p->regions[i]);
+	}
+	for (size_t ti = 0; ti < p->nthreads; ti++)
+		merge_thread(v, p, &p->threads[ti], proc, pbit, &s);
+	close_process(v, nr, &s);
+	const char *ovf = s.ovf;
+	scratch_free(&s);
 	if (ovf) {
 		snprintf(err, errlen, "%s: %s values too large: their sum overflows 64 bits "
 			 "when merged", p->path, ovf);
