@@ -240,7 +240,51 @@ static int run_suggest(FILE *out, const view *v, const opts *o, const struct sug
 	return 2;
 }
 
-int main(int argc, char **argv)
+/* Everything the command line says. */
+struct cli {
+	opts o;
+	render_fn *view_fn, *format;
+	const char *outpath, *format_name;
+	bool diff, force;
+	struct suggest_opts sg;
+	double fail_above;
+	regex_t re;
+};
+
+/* The options that shape a view: --top, --prune, --filter. */
+static void parse_view_option(int c, const char *arg, struct cli *cl)
+{
+	switch (c) {
+	case O_TOP: {
+		double d = parse_num(arg, "--top");
+		if (d != (int)d || d > 1e9)
+			die_usage("--top wants a whole number, not '%s'", arg);
+		cl->o.top = (int)d;
+		cl->o.top_set = true;
+		break;
+	}
+	case O_PRUNE:
+		cl->o.prune = parse_num(arg, "--prune");
+		if (cl->o.prune > 100)
+			die_usage("--prune wants a percentage (0..100), not '%s'", arg);
+		break;
+	case O_FILTER: {
+		int rc = regcomp(&cl->re, arg, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char msg[200];
+			regerror(rc, &cl->re, msg, sizeof msg);
+			die_usage("--filter '%s': %s", arg, msg);
+		}
+		cl->o.filter = arg;
+		cl->o.regex = &cl->re;
+		break;
+	}
+	}
+}
+
+/* Parses the options into CL (exits on --help, --version and errors);
+ * returns the index of the first profile argument. */
+static int parse_command_line(int argc, char **argv, struct cli *cl)
 {
 	static const struct option lo[] = {
 		{ "tree", no_argument, 0, O_TREE },
@@ -262,103 +306,96 @@ int main(int argc, char **argv)
 		{ "select", required_argument, 0, O_SELECT },
 		{ 0, 0, 0, 0 }
 	};
-	opts o = { .prune = 0.1 };
-	render_fn *view_fn = view_flat, *format = NULL;
-	const char *outpath = NULL;
-	bool diff = false, force = false;
-	struct suggest_opts sg = { false, false, 1.0, "selinst-select.yaml" };
-	const char *format_name = "text";
-	double fail_above = -1;
-	regex_t re;
 	int c;
-
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
 		switch (c) {
-		case O_TREE: view_fn = view_tree; break;
-		case O_THREADS: view_fn = view_threads; break;
-		case O_LOOPS: view_fn = view_loops; break;
-		case O_FLAT: view_fn = view_flat; break;
-		case O_WIDE: o.wide = true; break;
-		case O_TOP: {
-			double d = parse_num(optarg, "--top");
-			if (d != (int)d || d > 1e9)
-				die_usage("--top wants a whole number, not '%s'", optarg);
-			o.top = (int)d;
-			o.top_set = true;
-			break;
-		}
-		case O_PRUNE:
-			o.prune = parse_num(optarg, "--prune");
-			if (o.prune > 100)
-				die_usage("--prune wants a percentage (0..100), not '%s'", optarg);
-			break;
-		case O_FILTER: {
-			int rc = regcomp(&re, optarg, REG_EXTENDED | REG_NOSUB);
-			if (rc) {
-				char msg[200];
-				regerror(rc, &re, msg, sizeof msg);
-				die_usage("--filter '%s': %s", optarg, msg);
-			}
-			o.filter = optarg;
-			o.regex = &re;
-			break;
-		}
-		case O_FORMAT: format = format_fn(optarg); format_name = optarg; break;
-		case O_DIFF: diff = true; break;
-		case O_FAIL: fail_above = parse_num(optarg, "--fail-above"); break;
-		case 'o': outpath = optarg; break;
+		case O_TREE: cl->view_fn = view_tree; break;
+		case O_THREADS: cl->view_fn = view_threads; break;
+		case O_LOOPS: cl->view_fn = view_loops; break;
+		case O_FLAT: cl->view_fn = view_flat; break;
+		case O_WIDE: cl->o.wide = true; break;
+		case O_TOP: case O_PRUNE: case O_FILTER: parse_view_option(c, optarg, cl); break;
+		case O_FORMAT: cl->format = format_fn(optarg); cl->format_name = optarg; break;
+		case O_DIFF: cl->diff = true; break;
+		case O_FAIL: cl->fail_above = parse_num(optarg, "--fail-above"); break;
+		case 'o': cl->outpath = optarg; break;
 		case 'h':
-		case O_HELP: fputs(usage, stdout); return 0;
+		case O_HELP: fputs(usage, stdout); exit(0);
 		case O_VERSION:
 			printf("selinst-report %s (profile format %d)\n", SELINST_VERSION, PROFILE_VERSION);
-			return 0;
-		case O_FORCE: force = true; break;
-		case O_SUGGEST: sg.on = true; break;
-		case O_BUDGET: sg.budget = parse_num(optarg, "--budget"); sg.budget_set = true; break;
-		case O_SELECT: sg.path = optarg; break;
+			exit(0);
+		case O_FORCE: cl->force = true; break;
+		case O_SUGGEST: cl->sg.on = true; break;
+		case O_BUDGET:
+			cl->sg.budget = parse_num(optarg, "--budget");
+			cl->sg.budget_set = true;
+			break;
+		case O_SELECT: cl->sg.path = optarg; break;
 		case ':': die_usage("option %s needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (argc - optind < 1)
+	return optind;
+}
+
+/* Options that make no sense together, once every one is known. */
+static void check_combinations(const struct cli *cl, int nfiles)
+{
+	if (cl->diff && nfiles != 2)
+		die_usage("--diff wants exactly two profiles, BASE and NEW");
+	if (cl->force && !cl->diff)
+		die_usage("--force needs --diff");
+	if (cl->fail_above >= 0 && !cl->diff)
+		die_usage("--fail-above needs --diff");
+	if (cl->diff && cl->format)
+		die_usage("--diff prints text only, not --format=%s", cl->format_name);
+	check_suggest_usage(&cl->sg, cl->diff, cl->format != NULL);
+}
+
+static int run_diff(const struct cli *cl, char **files)
+{
+	view base, nw;
+	view_init(&base, false);
+	view_init(&nw, false);
+	if (view_load(&base, files, 1) < 0 || view_load(&nw, files + 1, 1) < 0)
+		return 2;
+	if (check_same_program(&base, &nw, files, cl->force) < 0)
+		return 2;
+	FILE *out = cl->outpath ? open_output(cl->outpath) : stdout;
+	int rc = diff_views(out, &base, &nw, &cl->o, cl->fail_above);
+	close_output(out, cl->outpath);
+	return rc;
+}
+
+static int run_view(const struct cli *cl, char **files, int nfiles)
+{
+	view v;
+	view_init(&v, cl->format == export_chrome);	/* chrome lays out each thread's tree */
+	if (view_load(&v, files, nfiles) < 0)
+		return 2;
+	FILE *out = cl->outpath ? open_output(cl->outpath) : stdout;
+	int rc = 0;
+	if (cl->sg.on)
+		rc = run_suggest(out, &v, &cl->o, &cl->sg);
+	else
+		(cl->format ? cl->format : cl->view_fn)(out, &v, &cl->o);
+	close_output(out, cl->outpath);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cl = {
+		.o = { .prune = 0.1 }, .view_fn = view_flat, .format_name = "text",
+		.sg = { false, false, 1.0, "selinst-select.yaml" }, .fail_above = -1,
+	};
+	int first = parse_command_line(argc, argv, &cl);
+	if (argc - first < 1)
 		die_usage("no profile given");
 	int nfiles;
-	char **files = expand_inputs(argv + optind, argc - optind, &nfiles);
-	if (diff && nfiles != 2)
-		die_usage("--diff wants exactly two profiles, BASE and NEW");
-	if (force && !diff)
-		die_usage("--force needs --diff");
-	if (fail_above >= 0 && !diff)
-		die_usage("--fail-above needs --diff");
-	if (diff && format)
-		die_usage("--diff prints text only, not --format=%s", format_name);
-	check_suggest_usage(&sg, diff, format != NULL);
-
+	char **files = expand_inputs(argv + first, argc - first, &nfiles);
+	check_combinations(&cl, nfiles);
 	/* Every input is read and checked before the output is opened. */
-	int rc = 0;
-	if (diff) {
-		view base, nw;
-		view_init(&base, false);
-		view_init(&nw, false);
-		if (view_load(&base, files, 1) < 0 || view_load(&nw, files + 1, 1) < 0)
-			return 2;
-		if (check_same_program(&base, &nw, files, force) < 0)
-			return 2;
-		FILE *out = outpath ? open_output(outpath) : stdout;
-		rc = diff_views(out, &base, &nw, &o, fail_above);
-		close_output(out, outpath);
-	} else {
-		view v;
-		view_init(&v, format == export_chrome);	/* chrome lays out each thread's tree */
-		if (view_load(&v, files, nfiles) < 0)
-			return 2;
-		FILE *out = outpath ? open_output(outpath) : stdout;
-		if (sg.on)
-			rc = run_suggest(out, &v, &o, &sg);
-		else
-			(format ? format : view_fn)(out, &v, &o);
-		close_output(out, outpath);
-	}
-	return rc;
+	return cl.diff ? run_diff(&cl, files) : run_view(&cl, files, nfiles);
 }
