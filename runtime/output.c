@@ -54,11 +54,10 @@ int si_parse_decimal(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	uint64_t x = 0;
 	int big = 0;
 	for (; *p >= '0' && *p <= '9'; p++) {
-		x = x * 10 + (uint64_t)(*p - '0');
-		if (x > max) {
+		/* Past MAX (or past 2^64-1) it stays big however long. */
+		if (big || __builtin_mul_overflow(x, 10, &x)
+		    || __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x) || x > max)
 			big = 1;
-			x = max;	/* no wrap-around however long */
-		}
 	}
 	if (p == s || *p)
 		return -1;

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: MIT
 # The profile format's shared definitions (include/selinst-profile.h) and
 # the report's parsers on them, linked from the report's own sources.
 . "$(dirname "$0")/lib.sh"

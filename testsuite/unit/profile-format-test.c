@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: MIT */
 /*
  * profile-format-test.c - the profile format's shared facts
  * (include/selinst-profile.h) and the report's parsers built on them:
