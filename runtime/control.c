@@ -191,28 +191,22 @@ SI_EXPORT void selinst_region_begin(const char *name)
 	struct si_thread *t = si_thread_get();
 	if (!t && !(t = si_thread_init()))
 		return;
-	if (t->in_hook)
+	if (!si_guard_take(t))
 		return;
-	t->in_hook = 1;
-	barrier();
 	const struct selinst_region *d = manual_desc(t, name);
 	if (d)
 		si_enter(t, d, (uintptr_t)__builtin_dwarf_cfa());
-	barrier();
-	t->in_hook = 0;
+	si_guard_release(t);
 }
 
 SI_EXPORT void selinst_region_end(const char *name)
 {
 	uint64_t now = si_now();
 	struct si_thread *t = si_thread_get();
-	if (!t || t->in_hook)
+	if (!t || !si_guard_take(t))
 		return;
-	t->in_hook = 1;
-	barrier();
 	const struct selinst_region *d = manual_desc(t, name);
 	if (d)
 		si_exit(t, d, now);
-	barrier();
-	t->in_hook = 0;
+	si_guard_release(t);
 }

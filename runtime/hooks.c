@@ -159,12 +159,9 @@ exit_slow(struct si_thread *t, const struct selinst_region *r, uint64_t now)
 	/* R not on top: close the regions above it (loops left by return or
 	 * exception, callees skipped by unwinding).  Not on the stack at all
 	 * (dropped by a longjmp resync, or an ignored descriptor): nothing. */
-	for (uint32_t i = si_depth(t) - 1; i >= 1; i--) {
-		if (t->stack[i].region == r) {
-			si_pop_to(t, i, now);
-			return;
-		}
-	}
+	uint32_t i = si_frame_of(t, r);
+	if (i >= 1)
+		si_pop_to(t, i, now);
 }
 
 /* The root frame's region (si_root_region) matches no exit. */
@@ -202,13 +199,10 @@ enter_cold(const struct selinst_region *region, uintptr_t sp)
 	struct si_thread *t = si_thread_get();
 	if (unlikely(!t) && !(t = si_thread_init()))
 		return;
-	if (unlikely(t->in_hook))
+	if (unlikely(!si_guard_take(t)))
 		return;
-	t->in_hook = 1;
-	barrier();
 	si_enter(t, region, sp);
-	barrier();
-	t->in_hook = 0;
+	si_guard_release(t);
 }
 
 /* The enter fast path's misses (cache miss, stack growth): in_hook is
@@ -227,13 +221,10 @@ exit_cold(const struct selinst_region *region, uint64_t now)
 	if (!ready())
 		return;
 	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
-	if (unlikely(t->in_hook))
+	if (unlikely(!si_guard_take(t)))
 		return;
-	t->in_hook = 1;
-	barrier();
 	si_exit(t, region, now);
-	barrier();
-	t->in_hook = 0;
+	si_guard_release(t);
 }
 
 /* The exit fast path when REGION is not on top: in_hook is already set. */
@@ -344,10 +335,8 @@ SI_EXPORT __attribute__((noinline)) uint64_t *__selinst_loop_enter(const struct 
 	struct si_thread *t = si_thread_get();
 	if (unlikely(!t) && !(t = si_thread_init()))
 		return &no_cell;
-	if (unlikely(t->in_hook))
+	if (unlikely(!si_guard_take(t)))
 		return &no_cell;
-	t->in_hook = 1;
-	barrier();
 	/* The cell is zeroed before the frame is pushed: a siglongjmp right
 	 * after the push must not find the count of an earlier loop there. */
 	uint32_t d = si_depth(t);
@@ -356,8 +345,7 @@ SI_EXPORT __attribute__((noinline)) uint64_t *__selinst_loop_enter(const struct 
 	si_enter(t, region, (uintptr_t)__builtin_dwarf_cfa());
 	if (si_depth(t) == d)
 		cell = &no_cell;
-	barrier();
-	t->in_hook = 0;
+	si_guard_release(t);
 	return cell;
 }
 
@@ -370,10 +358,8 @@ __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 		return;
 	uint64_t now = si_now();
 	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
-	if (unlikely(t->in_hook))
+	if (unlikely(!si_guard_take(t)))
 		return;
-	t->in_hook = 1;
-	barrier();
 	uint32_t d = si_depth(t);
 	if (likely(d > 1)) {
 		if (likely(t->top->region == region)) {	/* the usual case */
@@ -384,17 +370,14 @@ __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 			if (unlikely(f->node->calls > si_hot.throttle_calls))
 				si_throttle_check(f->node);
 		} else {
-			uint32_t i = d - 1;
-			while (i >= 1 && t->stack[i].region != region)
-				i--;
+			uint32_t i = si_frame_of(t, region);
 			if (i >= 1) {
 				*si_loop_cell(t, i) = iterations;	/* si_pop_to counts it */
 				si_pop_to(t, i, now);
 			}
 		}
 	}
-	barrier();
-	t->in_hook = 0;
+	si_guard_release(t);
 }
 
 /* After setjmp/sigsetjmp returns: drop the regions entered by hooks whose

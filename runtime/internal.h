@@ -193,6 +193,38 @@ static inline uint64_t si_now(void)
 	return si_clock_mono_ns();
 }
 
+/* The re-entrancy guard of the cold paths and the control API: a hook
+ * (or selinst_* call) of thread T runs only when no other one of T is
+ * running, i.e. not inside a signal handler that interrupted one.  Take
+ * it before reading any of T's state and release it after the last
+ * write; the compiler barriers keep those accesses between the two.  (The
+ * fast paths in hooks.c test and set in_hook in their own asm.) */
+static inline int si_guard_take(struct si_thread *t)
+{
+	if (t->in_hook)
+		return 0;
+	t->in_hook = 1;
+	barrier();
+	return 1;
+}
+
+static inline void si_guard_release(struct si_thread *t)
+{
+	barrier();
+	t->in_hook = 0;
+}
+
+/* The frame index (1 or more) of the innermost open activation of R in
+ * T, or 0 when R is not open (dropped by a longjmp resync, or an ignored
+ * descriptor). */
+static inline uint32_t si_frame_of(const struct si_thread *t, const struct selinst_region *r)
+{
+	uint32_t i = si_depth(t) - 1;
+	while (i >= 1 && t->stack[i].region != r)
+		i--;
+	return i;
+}
+
 /* thread.c */
 /* The calling thread's profile, or &si_nothread (never NULL: the fast
  * paths then need no NULL test; si_nothread.in_hook is 1, so they leave

@@ -123,16 +123,15 @@ void si_throttled_exit(const struct selinst_region *r, uint64_t iterations)
 {
 	struct si_thread *t = si_self;
 	uint64_t now = si_now();
-	t->in_hook = 1;
-	barrier();
+	if (!si_guard_take(t))		/* si_exit_switched_off saw it free */
+		return;
 	uint32_t d = si_depth(t);
 	if (t->top->region == r && d > 1) {
 		if (r->kind == SELINST_KIND_LOOP)
 			*si_loop_cell(t, d - 1) = iterations;
 		si_pop_to(t, d - 1, now);
 	}
-	barrier();
-	t->in_hook = 0;
+	si_guard_release(t);
 }
 
 static const struct si_throttle_event *events_written(uint32_t *count)
