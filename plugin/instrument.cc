@@ -51,33 +51,57 @@ void selinst_register_gc_roots(const char *plugin_name)
 /* The declaration of a runtime hook.  If the unit already declares it
  * (it included selinst.h), that declaration is used so the symbol table
  * holds one node per symbol. */
+/* The GCC type of a hook-abi.h type code (a region pointer is passed as
+ * const void *: the descriptors' record type is the plugin's own). */
+static tree abi_type(enum hook_abi_type t)
+{
+	switch (t) {
+	case HT_VOID: return void_type_node;
+	case HT_REGION_PTR: return const_ptr_type_node;
+	case HT_U64: return uint64_type_node;
+	case HT_U64_PTR: return build_pointer_type(uint64_type_node);
+	case HT_U32: return uint32_type_node;
+	case HT_CSTR:
+		return build_pointer_type(build_qualified_type(char_type_node,
+							       TYPE_QUAL_CONST));
+	}
+	gcc_unreachable();
+}
+
+static tree hook_type(const struct hook_abi *h)
+{
+	tree params[2];
+	int n = 0;
+	while (n < 2 && h->params[n] != HT_VOID) {
+		params[n] = abi_type(h->params[n]);
+		n++;
+	}
+	return build_function_type_array(abi_type(h->ret), n, params);
+}
+
+bool selinst_is_hook(tree fndecl)
+{
+	if (!fndecl || !DECL_NAME(fndecl))
+		return false;
+	const char *name = IDENTIFIER_POINTER(DECL_NAME(fndecl));
+	for (int i = 0; i < HOOK_COUNT; i++)
+		if (strcmp(name, selinst_hook_abi[i].symbol) == 0)
+			return true;
+	return false;
+}
+
 tree selinst_hook_decl(enum selinst_hook which)
 {
-	static const char *const names[HOOK_COUNT] = {
-		"__selinst_enter", "__selinst_exit", "__selinst_setjmp_return",
-		"__selinst_loop_enter", "__selinst_loop_exit"
-	};
+	const struct hook_abi *h = &selinst_hook_abi[which];
 	if (hook_decls[which])
 		return hook_decls[which];
-	tree id = get_identifier(names[which]);
+	tree id = get_identifier(h->symbol);
 	symtab_node *existing = symtab_node::get_for_asmname(id);
 	tree decl;
 	if (existing && TREE_CODE(existing->decl) == FUNCTION_DECL) {
 		decl = existing->decl;
 	} else {
-		tree type;
-		if (which == HOOK_SETJMP)
-			type = build_function_type_list(void_type_node, NULL_TREE);
-		else if (which == HOOK_LOOP_EXIT)
-			type = build_function_type_list(void_type_node, const_ptr_type_node,
-							uint64_type_node, NULL_TREE);
-		else if (which == HOOK_LOOP_ENTER)	/* returns the entry's cell */
-			type = build_function_type_list(build_pointer_type(uint64_type_node),
-							const_ptr_type_node, NULL_TREE);
-		else
-			type = build_function_type_list(void_type_node,
-							const_ptr_type_node, NULL_TREE);
-		decl = build_fn_decl(names[which], type);
+		decl = build_fn_decl(h->symbol, hook_type(h));
 		TREE_PUBLIC(decl) = 1;
 		DECL_EXTERNAL(decl) = 1;
 		DECL_ARTIFICIAL(decl) = 1;
@@ -92,35 +116,29 @@ tree selinst_hook_decl(enum selinst_hook which)
 	return decl;
 }
 
-/* struct selinst_region, as in include/selinst.h. */
+/* struct selinst_region from hook-abi.h's field table; its layout must be
+ * the header's (the plugin and the runtime are built for one target). */
 static tree build_region_type(void)
 {
 	if (region_type)
 		return region_type;
-	tree u32 = uint32_type_node;
-	tree cstr = build_pointer_type(build_qualified_type(char_type_node,
-							    TYPE_QUAL_CONST));
-	static const char *const names[] = {
-		"abi_version", "kind", "line", "reserved", "name", "file", "function"
-	};
-	tree fields = NULL_TREE;
 	/* finish_builtin_struct wants the chain in reverse order. */
-	for (int i = 6; i >= 0; i--) {
-		tree f = build_decl(BUILTINS_LOCATION, FIELD_DECL,
-				    get_identifier(names[i]), i < 4 ? u32 : cstr);
-		DECL_CHAIN(f) = fields;
-		fields = f;
-	}
-	/* fields is now in declaration order; reverse for the API. */
 	tree reversed = NULL_TREE;
-	while (fields) {
-		tree next = DECL_CHAIN(fields);
-		DECL_CHAIN(fields) = reversed;
-		reversed = fields;
-		fields = next;
+	for (size_t i = 0; i < SELINST_REGION_NFIELDS; i++) {
+		tree f = build_decl(BUILTINS_LOCATION, FIELD_DECL,
+				    get_identifier(selinst_region_abi[i].name),
+				    abi_type(selinst_region_abi[i].type));
+		DECL_CHAIN(f) = reversed;
+		reversed = f;
 	}
 	region_type = make_node(RECORD_TYPE);
 	finish_builtin_struct(region_type, "__selinst_region", reversed, NULL_TREE);
+	size_t i = 0;
+	for (tree f = TYPE_FIELDS(region_type); f; f = DECL_CHAIN(f), i++)
+		gcc_assert(i < SELINST_REGION_NFIELDS
+			   && (size_t)int_byte_position(f) == selinst_region_abi[i].offset);
+	gcc_assert(i == SELINST_REGION_NFIELDS && tree_to_uhwi(TYPE_SIZE_UNIT(region_type))
+		   == sizeof(struct selinst_region));
 	return region_type;
 }
 

@@ -723,8 +723,7 @@ static bool holds_real_call(class loop *loop)
 			if (!is_gimple_call(s) || gimple_call_internal_p(s))
 				continue;
 			tree fn = gimple_call_fndecl(s);
-			found = !fn || (!(DECL_NAME(fn) && startswith(IDENTIFIER_POINTER(DECL_NAME(fn)),
-								       "__selinst_"))
+			found = !fn || (!selinst_is_hook(fn)
 					&& (!fndecl_built_in_p(fn, BUILT_IN_NORMAL)
 					    || (gimple_call_flags(s) & ECF_NORETURN)));
 		}

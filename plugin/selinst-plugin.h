@@ -11,11 +11,14 @@
  *   cost-model.cc  the score arithmetic (GCC-free)
  *   sites.cc       call sites from other units (sites=, sites-out=)
  *   config.cc      the selection file (config=)
+ *   hook-abi.h     the runtime's hooks and descriptor layout, checked
+ *                  against include/selinst.h
  */
 #ifndef SELINST_PLUGIN_H
 #define SELINST_PLUGIN_H
 
 #include "cost-model.h"
+#include "hook-abi.h"
 
 struct selinst_options {
 	struct cm_constants model;
@@ -77,10 +80,11 @@ void selinst_instrument_function(struct selinst_function *fn,
 /* After all insertions into cfun: SSA, dominators, call-graph edges. */
 void selinst_finish_body(void);
 void selinst_insert_resyncs(void);
-/* The hook declarations and region descriptors, shared with loops.cc. */
-enum selinst_hook { HOOK_ENTER, HOOK_EXIT, HOOK_SETJMP, HOOK_LOOP_ENTER,
-		    HOOK_LOOP_EXIT, HOOK_COUNT };
+/* The hook declarations (the table in hook-abi.h) and region
+ * descriptors, shared with loops.cc. */
 tree selinst_hook_decl(enum selinst_hook which);
+/* Is FNDECL one of the runtime's hooks? */
+bool selinst_is_hook(tree fndecl);
 tree selinst_region_descriptor(uint32_t kind, const char *name,
 			       const char *file, int line, const char *function);
 bool selinst_is_instrumented_here(tree callee, const struct selinst_function *all,
