@@ -37,11 +37,6 @@ SI_EXPORT int selinst_dump(const char *path)
 	return si_write_profile(path, 0, 0, 0);
 }
 
-static size_t mhash(const char *p, size_t mask)
-{
-	return (size_t)(((uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull) >> 24) & mask;
-}
-
 /* ---- the process's manual names: text -> descriptor -------------------- */
 /* One descriptor per distinct text, made on first sight and never freed
  * (names are few; a program naming a region after each of a million
@@ -50,16 +45,22 @@ static size_t mhash(const char *p, size_t mask)
  * the hooks; a signal handler's own manual region is dropped while its
  * thread is in here, see in_hook). */
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct selinst_region **names;
-static size_t names_cap, names_used;
+static struct si_map *names;	/* (text hash, 0) -> descriptor */
 static char *names_arena, *names_arena_end;
 
-static size_t text_hash(const char *s, size_t mask)
+/* FNV-1a of the text; never 0 (a map key's first word is nonzero). */
+static uintptr_t text_hash(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return (size_t)(h ^ (h >> 29)) & mask;
+	return (uintptr_t)(h | 1);
+}
+
+/* The slot's descriptor names the text ARG. */
+static int same_text(const struct si_mslot *s, const void *arg)
+{
+	return !strcmp(((const struct selinst_region *)s->value)->name, arg);
 }
 
 static void *names_alloc(size_t need)
@@ -78,35 +79,12 @@ static void *names_alloc(size_t need)
 	return p;
 }
 
-static int names_grow(void)
-{
-	size_t ncap = names_cap ? names_cap * 2 : 256;
-	struct selinst_region **nt = si_mmap(ncap * sizeof *nt);
-	if (!nt)
-		return -1;
-	for (size_t i = 0; i < names_cap; i++) {
-		if (!names[i])
-			continue;
-		size_t j = text_hash(names[i]->name, ncap - 1);
-		while (nt[j])
-			j = (j + 1) & (ncap - 1);
-		nt[j] = names[i];
-	}
-	if (names)
-		munmap(names, names_cap * sizeof *names);	/* read under the lock only */
-	names = nt;
-	names_cap = ncap;
-	return 0;
-}
-
 static const struct selinst_region *name_desc_locked(const char *name)
 {
-	if ((names_used + 1) * 2 > names_cap && names_grow() < 0)
-		return NULL;
-	size_t j = text_hash(name, names_cap - 1);
-	for (; names[j]; j = (j + 1) & (names_cap - 1))
-		if (!strcmp(names[j]->name, name))
-			return names[j];
+	uintptr_t h = text_hash(name);
+	struct si_mslot *s = si_map_find(names, h, 0, same_text, name);
+	if (s)
+		return (const struct selinst_region *)s->value;
 	size_t len = strlen(name);
 	struct selinst_region *d = names_alloc(sizeof *d + len + 1);
 	if (!d)
@@ -117,8 +95,9 @@ static const struct selinst_region *name_desc_locked(const char *name)
 	d->kind = SELINST_KIND_MANUAL;
 	d->name = copy;
 	d->file = "";
-	names[j] = d;
-	names_used++;
+	/* Read under the lock only: the old table can go when it grows. */
+	if (!si_map_add(&names, h, 0, (uintptr_t)d, 0))
+		return NULL;
 	return d;
 }
 
@@ -138,25 +117,6 @@ void si_control_after_fork(void)
 
 /* ---- a thread's cache: name pointer -> descriptor ----------------------- */
 
-static int manual_grow(struct si_thread *t)
-{
-	size_t ncap = t->manual_cap ? t->manual_cap * 2 : 64;
-	struct si_manual *nm = si_mmap(ncap * sizeof *nm);
-	if (!nm)
-		return -1;
-	for (size_t i = 0; i < t->manual_cap; i++) {
-		if (!t->manual[i].name)
-			continue;
-		size_t j = mhash(t->manual[i].name, ncap - 1);
-		while (nm[j].name)
-			j = (j + 1) & (ncap - 1);
-		nm[j] = t->manual[i];
-	}
-	t->manual = nm;	/* old table left mapped (signal safety) */
-	t->manual_cap = ncap;
-	return 0;
-}
-
 /* The descriptor of NAME's text.  A pointer seen before with the same
  * text is a cache hit; a reused buffer holding another text finds that
  * text's descriptor (one per text: two names, two regions, however often
@@ -165,24 +125,16 @@ static const struct selinst_region *manual_desc(struct si_thread *t, const char 
 {
 	if (!name)
 		return NULL;
-	if (t->manual) {
-		size_t j = mhash(name, t->manual_cap - 1);
-		for (; t->manual[j].name; j = (j + 1) & (t->manual_cap - 1))
-			if (t->manual[j].name == name && !strcmp(t->manual[j].desc->name, name))
-				return t->manual[j].desc;
-	}
-	if ((t->manual_used + 1) * 2 > t->manual_cap && manual_grow(t) < 0)
-		return NULL;
+	struct si_mslot *s = si_map_find(t->manual, (uintptr_t)name, 0, NULL, NULL);
+	if (s && same_text(s, name))
+		return (const struct selinst_region *)s->value;
 	const struct selinst_region *d = name_desc(name);
 	if (!d)
 		return NULL;
-	size_t j = mhash(name, t->manual_cap - 1);
-	while (t->manual[j].name && t->manual[j].name != name)
-		j = (j + 1) & (t->manual_cap - 1);
-	if (!t->manual[j].name)
-		t->manual_used++;
-	t->manual[j].name = name;
-	t->manual[j].desc = (struct selinst_region *)d;
+	if (s)		/* the buffer now holds another text */
+		s->value = (uintptr_t)d;
+	else if (!si_map_add(&t->manual, (uintptr_t)name, 0, (uintptr_t)d, SI_MAP_KEEP_OLD))
+		return NULL;	/* old table left mapped: signal safety */
 	return d;
 }
 

@@ -58,14 +58,27 @@ struct si_frame {
 	uintptr_t sp;			/* canonical frame address of the hook */
 };
 
-struct si_hslot { struct si_node *parent; struct si_node *node; };
-
-/* The child index proper: open addressing, mask and table behind one
- * pointer so that a resize is published by one store. */
-struct si_htab {
+/* map.c: the runtime's one hash table (key words A, B; A nonzero in a
+ * slot in use), mask and slots behind one pointer so that a resize is
+ * published by one store. */
+struct si_mslot { uintptr_t a, b, value; };
+struct si_map {
 	size_t mask, used;
-	struct si_hslot slot[];
+	struct si_mslot slot[];
 };
+/* Whether slot S, whose key matched, is the one wanted (ARG: the caller's). */
+typedef int si_map_match_fn(const struct si_mslot *s, const void *arg);
+/* The slot of key (A, B) for which MATCH (when not NULL) holds, or NULL;
+ * M may be NULL (no table yet). */
+SI_HIDDEN struct si_mslot *si_map_find(const struct si_map *m, uintptr_t a, uintptr_t b,
+				       si_map_match_fn *match, const void *arg);
+#define SI_MAP_KEEP_OLD 1u	/* growth leaves the old table mapped */
+/* Adds (A, B) -> VALUE (A nonzero), growing *MP (created when NULL) when
+ * half full; the new slot, or NULL when out of memory. */
+SI_HIDDEN struct si_mslot *si_map_add(struct si_map **mp, uintptr_t a, uintptr_t b,
+				      uintptr_t value, unsigned flags);
+SI_HIDDEN void si_map_clear(struct si_map *m);
+SI_HIDDEN void si_map_free(struct si_map *m);
 
 /* Child lookup, fastest first: the node's last child (mru: a loop calling
  * one function), then a per-thread direct-mapped cache of (parent node,
@@ -74,8 +87,6 @@ struct si_htab {
  * A cache slot whose parent is NULL is empty. */
 #define SI_CACHE_BITS 12
 struct si_cslot { struct si_node *parent; struct si_node *child; };
-
-struct si_manual { const char *name; struct selinst_region *desc; };
 
 #define SI_CELL_BLOCK	4096		/* cells per block */
 #define SI_CELL_BLOCKS	1024		/* frames deeper than 4M share a spare cell */
@@ -89,7 +100,7 @@ struct si_thread {
 	struct si_frame *end;		/* stack + cap */
 	struct si_frame *stack;
 	/* warm: node allocation and lookup */
-	struct si_htab *hash;
+	struct si_map *hash;		/* (parent node, region) -> node */
 	char *arena, *arena_end;
 	char *arena_base;		/* the current arena block */
 	uint64_t nnodes;		/* including root */
@@ -107,8 +118,7 @@ struct si_thread {
 	uint64_t end_ticks;
 	uint64_t cpu_ns;		/* CPU time read at thread exit, */
 	int cpu_known;			/* if that read succeeded */
-	struct si_manual *manual;	/* per-thread manual-region cache */
-	size_t manual_cap, manual_used;
+	struct si_map *manual;		/* manual-region cache: name pointer -> descriptor */
 	/* Loop iteration cells, one per frame index, in blocks that never
 	 * move (the frame stack does when it grows): instrumented code
 	 * stores a loop's count there before each call in the loop, so a

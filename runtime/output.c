@@ -253,50 +253,19 @@ static int place_profile(const char *tmp, const char *path, int keep_earlier)
 
 /* ---- region table: descriptor address -> merged id -------------------- */
 
-struct rslot { const struct selinst_region *r; uint32_t id; };
-struct rtab { struct rslot *s; size_t mask, used; };
-
-static size_t rhash(const void *p, size_t mask)
-{
-	uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull;
-	return (size_t)(h >> 20) & mask;
-}
+/* A map (map.c) of (descriptor, 0) -> id, the id set once all are known. */
+struct rtab { struct si_map *m; };
 
 static int rtab_add(struct rtab *t, const struct selinst_region *r)
 {
-	if ((t->used + 1) * 2 > t->mask + 1) {
-		size_t ncap = (t->mask + 1) * 2;
-		struct rslot *ns = calloc(ncap, sizeof *ns);
-		if (!ns)
-			return -1;
-		for (size_t i = 0; i <= t->mask; i++) {
-			if (!t->s[i].r)
-				continue;
-			size_t j = rhash(t->s[i].r, ncap - 1);
-			while (ns[j].r)
-				j = (j + 1) & (ncap - 1);
-			ns[j] = t->s[i];
-		}
-		free(t->s);
-		t->s = ns;
-		t->mask = ncap - 1;
-	}
-	size_t j = rhash(r, t->mask);
-	for (; t->s[j].r; j = (j + 1) & t->mask)
-		if (t->s[j].r == r)
-			return 0;
-	t->s[j].r = r;
-	t->used++;
-	return 0;
+	if (si_map_find(t->m, (uintptr_t)r, 0, NULL, NULL))
+		return 0;
+	return si_map_add(&t->m, (uintptr_t)r, 0, 0, 0) ? 0 : -1;
 }
 
-static struct rslot *rtab_get(struct rtab *t, const struct selinst_region *r)
+static struct si_mslot *rtab_get(struct rtab *t, const struct selinst_region *r)
 {
-	size_t j = rhash(r, t->mask);
-	for (; t->s[j].r; j = (j + 1) & t->mask)
-		if (t->s[j].r == r)
-			return &t->s[j];
-	return NULL;
+	return si_map_find(t->m, (uintptr_t)r, 0, NULL, NULL);
 }
 
 static int strcmp0(const char *a, const char *b)
@@ -566,7 +535,7 @@ static void merge_nodes(const struct si_snap *s, struct rtab *rt, double npt, st
 	for (uint64_t id = 1; id < s->nn; id++) {
 		const struct si_snode *n = &s->nodes[id];
 		uint64_t par = w->omap[n->parent];
-		uint32_t reg = rtab_get(rt, n->region)->id;
+		uint32_t reg = (uint32_t)rtab_get(rt, n->region)->value;
 		size_t j = (size_t)((par * 0x9E3779B97F4A7C15ull) ^ (reg * 0xC2B2AE3D27D4EB4Full)) &
 			   (w->hcap - 1);
 		uint64_t o = 0;
@@ -763,19 +732,20 @@ static const struct selinst_region **region_table(const struct snaps *ss, struct
 		for (uint64_t id = 1; id < ss->all[i]->nn; id++)
 			if (rtab_add(rt, ss->all[i]->nodes[id].region) < 0)
 				return NULL;
-	const struct selinst_region **uniq = malloc((rt->used + 1) * sizeof *uniq);
+	size_t used = rt->m ? rt->m->used : 0;
+	const struct selinst_region **uniq = malloc((used + 1) * sizeof *uniq);
 	if (!uniq)
 		return NULL;
 	*nu = 0;
-	for (size_t i = 0; i <= rt->mask; i++)
-		if (rt->s[i].r)
-			uniq[(*nu)++] = rt->s[i].r;
+	for (size_t i = 0; rt->m && i <= rt->m->mask; i++)
+		if (rt->m->slot[i].a)
+			uniq[(*nu)++] = (const struct selinst_region *)rt->m->slot[i].a;
 	qsort(uniq, *nu, sizeof *uniq, region_cmp);
 	uint32_t nid = 0;
 	for (size_t i = 0; i < *nu; i++) {
 		if (i > 0 && !same_region(uniq[i - 1], uniq[i]))
 			nid++;
-		rtab_get(rt, uniq[i])->id = nid;
+		rtab_get(rt, uniq[i])->value = nid;
 	}
 	return uniq;
 }
@@ -824,7 +794,7 @@ static void emit_regions(struct em *m, const struct selinst_region **uniq, size_
 			continue;
 		const struct selinst_region *r = uniq[i];
 		map_start(m, 0);
-		kint(m, "id", rtab_get(rt, r)->id);
+		kint(m, "id", rtab_get(rt, r)->value);
 		kstr(m, "name", r->name);
 		kraw(m, "kind", selinst_profile_kind_name(r->kind));
 		kstr(m, "file", r->file);
@@ -876,10 +846,10 @@ static int emit_profile(struct sink *k, int final, int signo)
 	struct em m;
 	memset(&m, 0, sizeof m);
 	m.ok = yaml_emitter_initialize(&m.e);
-	struct rtab rt = { calloc(1024, sizeof(struct rslot)), 1023, 0 };
+	struct rtab rt = { NULL };
 	const struct selinst_region **uniq = NULL;
 	size_t nu = 0;
-	if (!m.ok || !rt.s || !(uniq = region_table(&ss, &rt, &nu))) {
+	if (!m.ok || !(uniq = region_table(&ss, &rt, &nu))) {
 		m.ok = 0;
 		errno = ENOMEM;
 		goto out;
@@ -913,7 +883,7 @@ static int emit_profile(struct sink *k, int final, int signo)
 		errno = k->err ? k->err : errno ? errno : EIO;
 out:
 	yaml_emitter_delete(&m.e);
-	free(rt.s);
+	si_map_free(rt.m);
 	free(uniq);
 	snaps_free(&ss);
 	return m.ok ? 0 : -1;

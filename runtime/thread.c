@@ -276,14 +276,9 @@ static void reset_thread(struct si_thread *t)
 {
 	for (uint64_t id = 1; id < t->nnodes; id++)
 		memset(si_node_by_id(t, id), 0, sizeof(struct si_node));
-	if (t->hash) {
-		memset(t->hash->slot, 0, (t->hash->mask + 1) * sizeof t->hash->slot[0]);
-		t->hash->used = 0;
-	}
+	si_map_clear(t->hash);
 	/* The child cache was given back at thread exit: it reads as empty. */
-	if (t->manual)
-		memset(t->manual, 0, t->manual_cap * sizeof *t->manual);
-	t->manual_used = 0;
+	si_map_clear(t->manual);
 	if (t->arena_base) {
 		memset(t->arena_base, 0, (size_t)(t->arena - t->arena_base));
 		t->arena = t->arena_base;
@@ -374,68 +369,13 @@ struct si_node *si_node_by_id(struct si_thread *t, uint64_t id)
 	return &t->chunks[id / SI_NODES_PER_CHUNK][id % SI_NODES_PER_CHUNK];
 }
 
-/* Hash of (parent, region) into the child index. */
-static inline size_t hslot(const struct si_node *p, const struct selinst_region *r, size_t mask)
+/* Index N as the child of PARENT for R (map.c: stored so that a signal
+ * handler's hook never sees half a slot; growth publishes the new index
+ * with signals blocked). */
+static int hash_insert(struct si_thread *t, struct si_node *parent,
+		       const struct selinst_region *r, struct si_node *n)
 {
-	uint64_t h = (uint64_t)(uintptr_t)p * 0x9E3779B97F4A7C15ull ^
-		     ((uint64_t)(uintptr_t)r * 0xC2B2AE3D27D4EB4Full);
-	h ^= h >> 29;
-	return (size_t)h & mask;
-}
-
-/* Slot of (PARENT, R) in H: a free one, or the first one past it. */
-static size_t hash_probe(const struct si_htab *h, const struct si_node *parent,
-			 const struct selinst_region *r)
-{
-	size_t j = hslot(parent, r, h->mask);
-	while (h->slot[j].node)
-		j = (j + 1) & h->mask;
-	return j;
-}
-
-/* The index twice as large (1024 slots at first), published by one store
- * with signals blocked (see block_signals). */
-static int hash_grow(struct si_thread *t)
-{
-	struct si_htab *old = t->hash;
-	size_t ncap = old ? (old->mask + 1) * 2 : 1024;
-	struct si_htab *nh = si_mmap(sizeof *nh + ncap * sizeof nh->slot[0]);
-	if (!nh)
-		return 0;
-	nh->mask = ncap - 1;
-	if (old) {
-		for (size_t i = 0; i <= old->mask; i++) {
-			struct si_hslot *s = &old->slot[i];
-			if (s->node)
-				nh->slot[hash_probe(nh, s->parent, s->node->region)] = *s;
-		}
-		nh->used = old->used;
-	}
-	sigset_t mask;
-	block_signals(&mask);
-	t->hash = nh;
-	restore_signals(&mask);
-	if (old) {
-		int saved = errno;
-		munmap(old, sizeof *old + (old->mask + 1) * sizeof old->slot[0]);
-		errno = saved;
-	}
-	return 1;
-}
-
-/* Index N as the child of PARENT.  The slot's node is stored last: a
- * slot is in use once its node is set. */
-static int hash_insert(struct si_thread *t, struct si_node *parent, struct si_node *n)
-{
-	if ((!t->hash || (t->hash->used + 1) * 2 > t->hash->mask + 1) && !hash_grow(t))
-		return 0;
-	struct si_htab *h = t->hash;
-	size_t j = hash_probe(h, parent, n->region);
-	h->slot[j].parent = parent;
-	barrier();
-	h->slot[j].node = n;
-	h->used++;
-	return 1;
+	return si_map_add(&t->hash, (uintptr_t)parent, (uintptr_t)r, (uintptr_t)n, 0) != NULL;
 }
 
 /* Make N, PARENT's child for R, PARENT's mru and put it in the direct-mapped
@@ -528,14 +468,11 @@ struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
 {
 	if (!r)
 		return NULL;
-	struct si_htab *h = t->hash;
-	if (h) {
-		for (size_t j = hslot(cur, r, h->mask); h->slot[j].node; j = (j + 1) & h->mask) {
-			if (h->slot[j].parent == cur && h->slot[j].node->region == r) {
-				cache_fill(t, cur, r, h->slot[j].node);
-				return h->slot[j].node;
-			}
-		}
+	struct si_mslot *s = si_map_find(t->hash, (uintptr_t)cur, (uintptr_t)r, NULL, NULL);
+	if (s) {
+		struct si_node *known = (struct si_node *)s->value;
+		cache_fill(t, cur, r, known);
+		return known;
 	}
 	if (r->abi_version != SELINST_ABI_VERSION) {
 		warn_abi(r);
@@ -567,7 +504,7 @@ struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
 			return t->overflow;	/* not cached: the index stays bounded */
 		}
 	}
-	if (!hash_insert(t, cur, n))
+	if (!hash_insert(t, cur, r, n))
 		return n;
 	cache_fill(t, cur, r, n);
 	return n;

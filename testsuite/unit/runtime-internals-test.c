@@ -3,7 +3,7 @@
  * runtime-internals-test.c - the runtime's internals, called directly:
  * decimal parsing, the loop trip-count histogram, the calling-context tree
  * (a child index that grows past thousands of children, recursion folding
- * as doc/runtime.md describes it).  Linked with libselinst.a, whose hidden
+ * as doc/runtime.md describes it) and the hash table under them (map.c).  Linked with libselinst.a, whose hidden
  * functions a static link can reach (testsuite/t-unit-internals.sh).
  */
 #include "internal.h"
@@ -46,6 +46,43 @@ static void trip_histogram(void)
 	CHECK(l.hist[17] == 1, "32");
 	CHECK(l.hist[selinst_trip_bucket(1000)] == 1 && selinst_trip_bucket(1000) == 16 + 5, "1000");
 	CHECK(l.hist[SELINST_TRIP_BUCKETS - 2] == 1, "2^62..2^63-1");
+}
+
+static int value_is(const struct si_mslot *s, const void *arg)
+{
+	return s->value == *(const uintptr_t *)arg;
+}
+
+/* map.c: 100,000 keys through several growths, all found with their
+ * values, absent keys not found; a match callback picks among equal keys;
+ * a cleared map is empty. */
+static void one_map(void)
+{
+	struct si_map *m = NULL;
+	CHECK(si_map_find(m, 1, 2, NULL, NULL) == NULL, "empty (no table)");
+	const uintptr_t n = 100000;
+	for (uintptr_t k = 1; k <= n; k++)
+		CHECK(si_map_add(&m, k * 16, k & 3, k * 7, k & 1 ? SI_MAP_KEEP_OLD : 0) != NULL,
+		      "add %lu", (unsigned long)k);
+	CHECK(m && m->used == n && m->mask + 1 >= 2 * n, "size: used %zu, slots %zu",
+	      m ? m->used : 0, m ? m->mask + 1 : 0);
+	unsigned missing = 0, wrong = 0;
+	for (uintptr_t k = 1; k <= n; k++) {
+		struct si_mslot *s = si_map_find(m, k * 16, k & 3, NULL, NULL);
+		missing += !s;
+		wrong += s && s->value != k * 7;
+	}
+	CHECK(!missing && !wrong, "%u keys missing, %u wrong values", missing, wrong);
+	CHECK(!si_map_find(m, 16, 2, NULL, NULL) && !si_map_find(m, (n + 1) * 16, 1, NULL, NULL),
+	      "absent keys found");
+	si_map_add(&m, 8, 0, 111, 0);
+	si_map_add(&m, 8, 0, 222, 0);
+	uintptr_t want = 222;
+	struct si_mslot *s = si_map_find(m, 8, 0, value_is, &want);
+	CHECK(s && s->value == 222, "match callback");
+	si_map_clear(m);
+	CHECK(m->used == 0 && !si_map_find(m, 16, 1, NULL, NULL), "cleared");
+	si_map_free(m);
 }
 
 /* The child of NODE whose region is R in snapshot S, or UINT64_MAX. */
@@ -125,6 +162,7 @@ int main(void)
 {
 	decimals();
 	trip_histogram();
+	one_map();
 	struct si_thread *t = si_thread_scratch();
 	CHECK(t != NULL, "scratch thread");
 	if (t) {
