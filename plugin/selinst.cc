@@ -10,9 +10,11 @@
  *   threshold=N         instrument functions scoring >= N (any non-negative
  *                       integer, default 204800)
  *   decisions=FILE      write every function's metrics, score and decision
- *                       as YAML; "%u" in FILE becomes the unit's base name
- *                       (one file per unit), otherwise each unit appends a
- *                       YAML document under an exclusive lock
+ *                       as YAML; "%u" in FILE becomes the unit's source
+ *                       path as one file name (../common/wtime.c ->
+ *                       up_common_wtime.c: one file per unit), otherwise
+ *                       each unit appends a YAML document under an
+ *                       exclusive lock
  *   verbose             print a Table-1-style score table on stderr
  *   block-weight=N, loop-base=N, loop-unit=N, call-unit=N
  *                       the model's constants (defaults 5, 100, 2048, 2048)

@@ -371,6 +371,15 @@ SI_HIDDEN void si_output_init(void);
  * child, nor in a child made without fork's handlers (raw clone). */
 SI_HIDDEN int si_output_is_ours(void);
 extern int si_forked_child;
+/* What the output path's pattern can name (output.c). */
+struct si_naming {
+	pid_t pid;
+	const char *rank;		/* "" when not under MPI */
+	const char *host, *program;	/* program: base name */
+	int forked;			/* a forked child */
+};
+SI_HIDDEN int si_expand_output(char *out, size_t n, const char *pat,
+			       const struct si_naming *nm, int *keep_earlier);
 extern volatile int si_final_written;
 
 /* signals.c */

@@ -129,15 +129,17 @@ void si_output_after_fork(void)
 	set_start();
 }
 
-/* The output path: SELINST_OUTPUT with %p %r %h %e %% expanded, or
- * <program>[.<rank>].prof; a forked child adds its pid where the pattern
- * does not already contain it.  *KEEP_EARLIER is set for the default name:
- * a profile already there is moved aside, not replaced (place_profile). */
-static int output_path(char *out, size_t n, int *keep_earlier)
+/* The output path for pattern PAT (SELINST_OUTPUT, NULL or "" when
+ * unset) with %p %r %h %e %% expanded (an unknown %x is kept), or
+ * <program>[.<rank>].prof; a forked child (FORKED) adds its pid where the
+ * pattern does not already contain it.  *KEEP_EARLIER is set for the
+ * default name: a profile already there is moved aside, not replaced
+ * (place_profile).  -1 when it does not fit in N bytes. */
+int si_expand_output(char *out, size_t n, const char *pat, const struct si_naming *nm,
+		     int *keep_earlier)
 {
-	const char *pat = getenv("SELINST_OUTPUT");
 	char pidbuf[32];
-	snprintf(pidbuf, sizeof pidbuf, "%d", (int)pid);
+	snprintf(pidbuf, sizeof pidbuf, "%d", (int)nm->pid);
 	size_t o = 0;
 	int has_pid = 0;
 	*keep_earlier = !(pat && *pat);
@@ -154,9 +156,9 @@ static int output_path(char *out, size_t n, int *keep_earlier)
 			if (*p == '%' && p[1]) {
 				p++;
 				if (*p == 'p') { PUT(pidbuf); has_pid = 1; }
-				else if (*p == 'r') PUT(rank[0] ? rank : "0");
-				else if (*p == 'h') PUT(host);
-				else if (*p == 'e') PUT(prog_name);
+				else if (*p == 'r') PUT(nm->rank[0] ? nm->rank : "0");
+				else if (*p == 'h') PUT(nm->host);
+				else if (*p == 'e') PUT(nm->program);
 				else if (*p == '%') PUT("%");
 				else { char c[3] = { '%', *p, 0 }; PUT(c); }
 			} else {
@@ -164,19 +166,25 @@ static int output_path(char *out, size_t n, int *keep_earlier)
 				PUT(c);
 			}
 		}
-		if (si_forked_child && !has_pid) {
+		if (nm->forked && !has_pid) {
 			PUT(".");
 			PUT(pidbuf);
 		}
 	} else {
-		PUT(prog_name);
-		if (rank[0]) { PUT("."); PUT(rank); }
-		if (si_forked_child) { PUT("."); PUT(pidbuf); }
+		PUT(nm->program);
+		if (nm->rank[0]) { PUT("."); PUT(nm->rank); }
+		if (nm->forked) { PUT("."); PUT(pidbuf); }
 		PUT(".prof");
 	}
 #undef PUT
 	out[o] = 0;
 	return 0;
+}
+
+static int output_path(char *out, size_t n, int *keep_earlier)
+{
+	struct si_naming nm = { pid, rank, host, prog_name, si_forked_child };
+	return si_expand_output(out, n, getenv("SELINST_OUTPUT"), &nm, keep_earlier);
 }
 
 /* The pid in the head of the profile at PATH; 0 when it cannot be read. */

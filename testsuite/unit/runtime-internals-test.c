@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * runtime-internals-test.c - the runtime's internals, called directly:
- * decimal parsing, the loop trip-count histogram, the calling-context tree
+ * decimal parsing, SELINST_OUTPUT's expansion, the loop trip-count histogram, the calling-context tree
  * (a child index that grows past thousands of children, recursion folding
  * as doc/runtime.md describes it) and the hash table under them (map.c).  Linked with libselinst.a, whose hidden
  * functions a static link can reach (testsuite/t-unit-internals.sh).
@@ -46,6 +46,37 @@ static void trip_histogram(void)
 	CHECK(l.hist[17] == 1, "32");
 	CHECK(l.hist[selinst_trip_bucket(1000)] == 1 && selinst_trip_bucket(1000) == 16 + 5, "1000");
 	CHECK(l.hist[SELINST_TRIP_BUCKETS - 2] == 1, "2^62..2^63-1");
+}
+
+/* SELINST_OUTPUT's expansion (output.c). */
+static void output_names(void)
+{
+	static const struct si_naming nm = { 4242, "", "node7", "app", 0 };
+	static const struct si_naming mpi = { 77, "3", "n1", "solver", 0 };
+	static const struct si_naming child = { 99, "", "h", "app", 1 };
+	static const struct { const char *pat; const struct si_naming *nm; const char *want; int keep; } cases[] = {
+		{ NULL, &nm, "app.prof", 1 },
+		{ "", &nm, "app.prof", 1 },
+		{ NULL, &mpi, "solver.3.prof", 1 },
+		{ NULL, &child, "app.99.prof", 1 },
+		{ "out/%e.%p.%h.prof", &nm, "out/app.4242.node7.prof", 0 },
+		{ "r%r-%%-%q-%", &nm, "r0-%-%q-%", 0 },
+		{ "r%r.prof", &mpi, "r3.prof", 0 },
+		{ "fixed.prof", &child, "fixed.prof.99", 0 },
+		{ "%p.prof", &child, "99.prof", 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char out[64];
+		int keep = -1;
+		int rc = si_expand_output(out, sizeof out, cases[i].pat, cases[i].nm, &keep);
+		CHECK(rc == 0 && !strcmp(out, cases[i].want) && keep == cases[i].keep,
+		      "'%s' -> '%s' keep %d (rc %d), want '%s' keep %d",
+		      cases[i].pat ? cases[i].pat : "(unset)", rc == 0 ? out : "", keep, rc,
+		      cases[i].want, cases[i].keep);
+	}
+	char small[8];
+	int keep;
+	CHECK(si_expand_output(small, sizeof small, "%e%e%e", &nm, &keep) == -1, "too long");
 }
 
 static int value_is(const struct si_mslot *s, const void *arg)
@@ -163,6 +194,7 @@ int main(void)
 	decimals();
 	trip_histogram();
 	one_map();
+	output_names();
 	struct si_thread *t = si_thread_scratch();
 	CHECK(t != NULL, "scratch thread");
 	if (t) {
