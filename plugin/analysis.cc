@@ -25,22 +25,6 @@ struct call_site {
 	int depth;		/* loop depth of the call in the caller */
 };
 
-/* Statements that are not source statements: labels, debug binds,
- * clobbers (scope ends), prediction hints, nops.  Their number varies with
- * -O level and -g, so they are not counted. */
-static bool counts_as_statement(gimple *stmt)
-{
-	switch (gimple_code(stmt)) {
-	case GIMPLE_DEBUG:
-	case GIMPLE_LABEL:
-	case GIMPLE_NOP:
-	case GIMPLE_PREDICT:
-		return false;
-	default:
-		return !gimple_clobber_p(stmt);
-	}
-}
-
 /* The name of a function without GCC's "__builtin_" prefix. */
 static const char *plain_name(tree fndecl)
 {
@@ -163,7 +147,7 @@ static void measure(struct selinst_function *fn, size_t index,
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
 		     gsi_next(&gsi)) {
 			gimple *stmt = gsi_stmt(gsi);
-			if (!counts_as_statement(stmt))
+			if (selinst_bookkeeping_stmt(stmt))
 				continue;
 			fn->cm.statements++;
 			if (!counts_as_call(stmt))
@@ -572,6 +556,7 @@ static unsigned int selinst_execute(void)
 	if (selinst_opts.decisions_path)
 		selinst_write_decisions(fns.empty() ? NULL : &fns[0], fns.size());
 
+	selinst_forget_functions();
 	for (size_t i = 0; i < fns.size(); i++) {
 		cm_function_clear(&fns[i].cm);
 		selinst_free_loops(&fns[i]);

@@ -240,16 +240,36 @@ const char *selinst_cannot_instrument(tree decl, function *body)
 	return NULL;
 }
 
+/* The unit's functions by declaration, built on the first question about
+ * ALL and dropped when the pass is done with the array. */
+static hash_map<tree, size_t> *function_index;
+static const struct selinst_function *indexed_all;
+static size_t indexed_n;
+
+void selinst_forget_functions(void)
+{
+	delete function_index;
+	function_index = NULL;
+	indexed_all = NULL;
+	indexed_n = 0;
+}
+
 bool selinst_is_instrumented_here(tree callee, const struct selinst_function *all,
 				  size_t nall)
 {
+	if (indexed_all != all || indexed_n != nall || !function_index) {
+		delete function_index;
+		function_index = new hash_map<tree, size_t>(nall * 2 + 1);
+		for (size_t i = 0; i < nall; i++)
+			function_index->put(all[i].decl, i);
+		indexed_all = all;
+		indexed_n = nall;
+	}
 	cgraph_node *n = cgraph_node::get(callee);
 	if (n)
 		callee = n->ultimate_alias_target()->decl;
-	for (size_t i = 0; i < nall; i++)
-		if (all[i].decl == callee)
-			return all[i].cm.instrument;
-	return false;
+	size_t *i = function_index->get(callee);
+	return i && all[*i].cm.instrument;
 }
 
 /* Exit hooks on the exception paths.  A new cleanup region R becomes the

@@ -58,13 +58,9 @@ static bool exits_loop(basic_block b, class loop *loop)
  * clobbers: what CFG cleanup keeps at -O0 and removes above it. */
 static bool only_bookkeeping(basic_block b)
 {
-	for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi)) {
-		gimple *stmt = gsi_stmt(gsi);
-		if (gimple_code(stmt) != GIMPLE_LABEL && !is_gimple_debug(stmt)
-		    && gimple_code(stmt) != GIMPLE_PREDICT && gimple_code(stmt) != GIMPLE_NOP
-		    && !gimple_clobber_p(stmt))
+	for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi))
+		if (!selinst_bookkeeping_stmt(gsi_stmt(gsi)))
 			return false;
-	}
 	return true;
 }
 
@@ -85,8 +81,7 @@ static bool header_is_test(basic_block header, class loop *loop)
 	for (gimple_stmt_iterator gsi = gsi_start_bb(header); !gsi_end_p(gsi);
 	     gsi_next(&gsi)) {
 		gimple *stmt = gsi_stmt(gsi);
-		if (stmt == last || is_gimple_debug(stmt)
-		    || gimple_code(stmt) == GIMPLE_LABEL || gimple_clobber_p(stmt))
+		if (stmt == last || selinst_bookkeeping_stmt(stmt))
 			continue;
 		tree lhs = gimple_get_lhs(stmt);
 		if (!lhs || TREE_CODE(lhs) != SSA_NAME)

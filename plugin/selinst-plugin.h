@@ -89,6 +89,25 @@ tree selinst_region_descriptor(uint32_t kind, const char *name,
 			       const char *file, int line, const char *function);
 bool selinst_is_instrumented_here(tree callee, const struct selinst_function *all,
 				  size_t nall);
+/* Statements that are not source statements: labels, debug binds,
+ * clobbers (scope ends), prediction hints, nops.  Their number varies with
+ * -O level and -g, so the metrics skip them, and loops.cc looks through
+ * them (blocks holding nothing else, a header holding only its test). */
+static inline bool selinst_bookkeeping_stmt(gimple *stmt)
+{
+	switch (gimple_code(stmt)) {
+	case GIMPLE_DEBUG:
+	case GIMPLE_LABEL:
+	case GIMPLE_NOP:
+	case GIMPLE_PREDICT:
+		return true;
+	default:
+		return gimple_clobber_p(stmt);
+	}
+}
+
+/* The pass is done with its function array: drop the index over it. */
+void selinst_forget_functions(void);
 
 /* loops.cc */
 void selinst_measure_loops(struct selinst_function *fn,
