@@ -610,6 +610,8 @@ void selinst_measure_loops(struct selinst_function *fn,
 		l->nest = loop_depth(loop);
 		mpz_inits(l->weight, l->loop_score, l->callsite_score, l->score, NULL);
 		l->callees = vNULL;
+		l->callee_nest = vNULL;
+		l->outer_header = loop_depth(loop) > 1 ? loop_outer(loop)->header->index : -1;
 		location_t named = loop_location(loop);
 		l->made_by_openmp = made_by_openmp(loop, named);
 		expanded_location x = expand_location(named);
@@ -623,8 +625,10 @@ void selinst_measure_loops(struct selinst_function *fn,
 			l->call_sites += blocks[b].call_sites;
 			if (blocks[b].counted)
 				l->basic_blocks++;
-			for (unsigned k = 0; k < block_callees[b].length(); k++)
+			for (unsigned k = 0; k < block_callees[b].length(); k++) {
 				l->callees.safe_push(block_callees[b][k]);
+				l->callee_nest.safe_push(loop_depth(body[i]->loop_father));
+			}
 			edge e;
 			edge_iterator ei;
 			FOR_EACH_EDGE(e, ei, body[i]->succs)
@@ -1075,6 +1079,7 @@ void selinst_free_loops(struct selinst_function *fn)
 		struct selinst_loop *l = &fn->loops[i];
 		mpz_clears(l->weight, l->loop_score, l->callsite_score, l->score, NULL);
 		l->callees.release();
+		l->callee_nest.release();
 		free(l->name);
 	}
 	if (fn->loops)
