@@ -308,8 +308,9 @@ static void read_root(fb_reader *r, yaml_node_t *root)
 	}
 	const char *end = str(get(r, root, "end"));
 	if (!end || strcmp(end, "true")) {
-		fb_error(r, NULL, "profile is truncated (no 'end: true' marker; the "
-			 "writer did not finish)%s", NULL);
+		error("selinst: %s:%lu: profile is truncated (no 'end: true' marker; the "
+		      "writer did not finish)", r->path, (unsigned long)root->end_mark.line + 1);
+		r->ok = false;
 		return;
 	}
 	read_profile(r, root);
