@@ -31,7 +31,8 @@
  *   Manual regions cannot be dropped; when they alone exceed the budget,
  *   the budget is counted on top of them (as --suggest does).
  * Dropped functions are forced "never" before the model decides, so
- * callers they pulled in are decided without them; attributes and the
+ * callers they pulled in are decided without them (their loops are not:
+ * a loop has its own entry in the drop set); attributes and the
  * selection file's always/never still win.
  *
  * Bottleneck additions (Paradyn): the one region with the most exclusive
@@ -179,7 +180,7 @@ static void check_program(fb_reader *r, yaml_node_t *node)
 		      "one program", r->path, base.c_str(), program_from, program.c_str());
 }
 
-static fb_region *region_of(fb_reader *r, yaml_node_t *reg, double *line_out)
+static fb_region *region_of(fb_reader *r, yaml_node_t *reg)
 {
 	const char *kind = str(get(r, reg, "kind")), *name = str(get(r, reg, "name"));
 	const char *file = str(get(r, reg, "file"));
@@ -199,8 +200,6 @@ static fb_region *region_of(fb_reader *r, yaml_node_t *reg, double *line_out)
 	}
 	if (get(r, reg, "throttled"))
 		fr.throttled = true;
-	if (line_out)
-		*line_out = 0;
 	return &fr;
 }
 
@@ -222,7 +221,7 @@ static void read_profile(fb_reader *r, yaml_node_t *root)
 	std::vector<fb_region *> by_id;
 	for (yaml_node_item_t *i = regs->data.sequence.items.start;
 	     r->ok && i < regs->data.sequence.items.top; i++)
-		by_id.push_back(region_of(r, seq_item(r, i), NULL));
+		by_id.push_back(region_of(r, seq_item(r, i)));
 	for (yaml_node_item_t *t = threads->data.sequence.items.start;
 	     r->ok && t < threads->data.sequence.items.top; t++) {
 		yaml_node_t *nodes = get(r, seq_item(r, t), "nodes");
@@ -270,7 +269,7 @@ static void read_report_json(fb_reader *r, yaml_node_t *root)
 	for (yaml_node_item_t *i = regs->data.sequence.items.start;
 	     r->ok && i < regs->data.sequence.items.top; i++) {
 		yaml_node_t *reg = seq_item(r, i);
-		fb_region *fr = region_of(r, reg, NULL);
+		fb_region *fr = region_of(r, reg);
 		double calls, excl, iters = 0;
 		if (!fr || !num(r, get(r, reg, "calls"), "calls", &calls)
 		    || !num(r, get(r, reg, "exclusive_seconds"), "exclusive_seconds", &excl))
@@ -469,6 +468,7 @@ void selinst_feedback_force(struct selinst_function *fn)
 	if (fr && fr->drop) {
 		fn->cm.force = CM_FORCE_NEVER;
 		fn->cm.force_reason = drop_reason(fr);
+		fn->dropped_by_profile = true;
 	}
 }
 

@@ -664,7 +664,7 @@ void selinst_decide_loops(struct selinst_function *fn,
 		mpz_add(l->score, l->score, l->callsite_score);
 		if (!selinst_opts.loops) {
 			l->reason = "loops=off";
-		} else if (fn->cm.force == CM_FORCE_NEVER) {
+		} else if (fn->cm.force == CM_FORCE_NEVER && !fn->dropped_by_profile) {
 			l->reason = fn->cm.force_reason;	/* the function's */
 		} else if (l->made_by_openmp) {
 			l->reason = "made by OpenMP expansion (a schedule's chunk dispatch, "

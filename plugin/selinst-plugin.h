@@ -66,6 +66,8 @@ struct selinst_function {
 						   failed insertion */
 	struct selinst_loop *loops;
 	unsigned nloops;
+	bool dropped_by_profile;	/* forced never by profile= alone: its
+					   loops are still decided by score */
 };
 
 /* Per-block facts gathered once by the analysis and shared with loops.cc. */
