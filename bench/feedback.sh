@@ -34,19 +34,20 @@ instr() { # EXE: instructions executed under callgrind
 	grep -q "VERIFICATION SUCCESSFUL" "$out/cg.stdout" || { echo "verification failed: $*" >&2; exit 1; }
 	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$log"
 }
-# PROFILE: predicted hook cost in percent, the plugin's rule (calls x
-# hook_pair_ns over the run time less that).
+# PROFILE: predicted hook cost in percent, the plugin's rule ((calls x
+# hook_pair_ns + iterations x 0.2 ns) over the run time less that).
 predicted() {
 	python3 - "$1" <<'PY'
 import sys, yaml
 d = yaml.load(open(sys.argv[1]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 pair = d.get("hook_pair_ns") or 20.0
-calls = excl = 0
+calls = iters = excl = 0
 for t in d["threads"]:
     for n in t["nodes"]:
         calls += n["calls"]
+        iters += n.get("iterations", 0)
         excl += n["exclusive_ns"]
-hooks = calls * pair
+hooks = calls * pair + iters * 0.2  # FB_ITER_NS, plugin/feedback.cc
 print("%.2f" % (100.0 * hooks / max(excl - hooks, excl / 10, 1)))
 PY
 }

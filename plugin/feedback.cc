@@ -16,8 +16,8 @@
  * names them, so a loop that moved is unmatched and a function that moved
  * within its file still matches.
  *
- * Predicted cost of a region = calls x hook_pair_ns (the mean over the
- * files) / run time, as `selinst-report --suggest` has it, except that
+ * Predicted cost of a region = (calls x hook_pair_ns (the mean over the
+ * files) + a loop's iterations x FB_ITER_NS) / run time, as `selinst-report --suggest` has it, except that
  * the run time here is the sum of all nodes' exclusive time over the
  * files MINUS the predicted cost of every measured region (at least a
  * tenth of the sum): the share of a run without those hooks, which is
@@ -44,6 +44,7 @@
  * time (ties: by name) is the bottleneck.  In the unit that defines it,
  * what the static model left out is added, cheapest estimate first, while
  * the kept total plus the additions stays within the budget:
+ *   Added loops' iterations are unknown and not in their estimate.
  *   - function bottleneck F: its loops at nest 1 (estimated entries: F's
  *     calls, one entry per call) and the functions it calls directly,
  *     their calls taken from the profile when it has them, else estimated
@@ -67,6 +68,11 @@
 
 #define FB_FALLBACK_PAIR_NS 20.0	/* as selinst-report --suggest */
 #define FB_FORMAT_VERSION 1
+/* What a loop region's iteration counter costs per iteration: not
+ * measured by the runtime; estimated from interp's VM loop (21 million
+ * iterations, about 2 instructions and 0.17 ns each on the bench VM,
+ * bench/README.md "Profile feedback"). */
+#define FB_ITER_NS 0.2
 
 enum fb_kind { FB_FUNCTION, FB_LOOP, FB_MANUAL };
 
@@ -357,12 +363,12 @@ static bool read_file(const char *path)
  * the larger cost; then the key (deterministic). */
 static bool worse_value(const fb_region *a, const fb_region *b)
 {
-	long double ra = (long double)a->calls * (b->excl_ns + 1);
-	long double rb = (long double)b->calls * (a->excl_ns + 1);
+	long double ra = (long double)a->cost_pct * (b->excl_ns + 1);
+	long double rb = (long double)b->cost_pct * (a->excl_ns + 1);
 	if (ra != rb)
 		return ra > rb;
-	if (a->calls != b->calls)
-		return a->calls > b->calls;
+	if (a->cost_pct != b->cost_pct)
+		return a->cost_pct > b->cost_pct;
 	if (a->name != b->name)
 		return a->name < b->name;
 	return a->file < b->file;
@@ -373,17 +379,23 @@ static double pair_ns(void)
 	return pair_files ? pair_sum / pair_files : FB_FALLBACK_PAIR_NS;
 }
 
+/* A region's predicted hook cost: its pairs, and its loop counter. */
+static double cost_ns(const fb_region *fr)
+{
+	return fr->calls * pair_ns() + fr->iterations * FB_ITER_NS;
+}
+
 /* The global drop set: see the header comment. */
 static void choose_drops(void)
 {
 	std::vector<fb_region *> cand;
 	double kept = 0, fixed = 0, hooks_ns = 0;
 	for (auto &it : regions)
-		hooks_ns += it.second.calls * pair_ns();
+		hooks_ns += cost_ns(&it.second);
 	run_ns = std::max(std::max(total_ns - hooks_ns, total_ns / 10), 1.0);
 	for (auto &it : regions) {
 		fb_region *fr = &it.second;
-		fr->cost_pct = 100.0 * fr->calls * pair_ns() / run_ns;
+		fr->cost_pct = 100.0 * cost_ns(fr) / run_ns;
 		kept += fr->cost_pct;
 		if (fr->kind == FB_MANUAL)
 			fixed += fr->cost_pct;
