@@ -20,6 +20,11 @@
 #define SELINST_PROFILE_FORMAT  "selinst-profile"
 #define SELINST_PROFILE_VERSION 1
 
+/* selinst-report --format=json: the merged view, which the plugin's
+ * profile= reads too. */
+#define SELINST_REPORT_JSON_FORMAT  "selinst-report"
+#define SELINST_REPORT_JSON_VERSION 1
+
 /* Region kinds as the profile spells them, indexed by
  * enum selinst_region_kind (selinst.h): function 0, loop 1, manual 2. */
 #define SELINST_PROFILE_KINDS 3

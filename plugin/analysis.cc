@@ -503,6 +503,7 @@ static unsigned int selinst_execute(void)
 			fn->cm.force_reason = "selinst_instrument attribute";
 		} else
 			selinst_config_apply(fn);
+		selinst_feedback_force(fn);
 	}
 
 	cm_function *cms = XNEWVEC(cm_function, fns.size() ? fns.size() : 1);
@@ -516,6 +517,9 @@ static unsigned int selinst_execute(void)
 
 	for (size_t i = 0; i < fns.size(); i++)
 		selinst_decide_loops(&fns[i], &fns[0], fns.size());
+	if (!fns.empty())
+		selinst_feedback_apply(&fns[0], fns.size(),
+				       edges.empty() ? NULL : &edges[0], edges.size());
 	if (selinst_opts.sites_out)
 		write_sites(&fns[0], sites);
 

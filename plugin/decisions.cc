@@ -7,6 +7,9 @@
  *   unit: app.c
  *   threshold: 204800
  *   constants: {block_weight: 5, loop_base: 100, loop_unit: 2048, call_unit: 2048}
+ *   feedback: {profiles: app.prof, budget: 1, hook_pair_ns: 19.5,   # profile= only;
+ *              predicted_all: 4.2, predicted_kept: 0.8,             # percent of the run
+ *              predicted_added: 0.1, bottleneck: main}
  *   functions:
  *     - {name: main, file: app.c, line: 3, basic_blocks: ..., score: ...,
  *        instrument: true, reason: "score >= threshold"}
@@ -123,6 +126,13 @@ static void num_mpz(emitter *em, const mpz_t v)
 	free(s);
 }
 
+static void num_pct(emitter *em, double v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%.4g", v);
+	scalar(em, buf);
+}
+
 static void event(emitter *em, yaml_event_t *ev)
 {
 	em->ok = em->ok && yaml_emitter_emit(&em->e, ev);
@@ -148,6 +158,24 @@ static int write_to_file(void *data, unsigned char *buffer, size_t size)
 	return fwrite(buffer, 1, size, (FILE *) data) == size;
 }
 
+/* feedback: {profiles, budget, hook_pair_ns, predicted_*} with profile=. */
+static void emit_feedback(emitter *em)
+{
+	struct selinst_feedback_summary s;
+	if (!selinst_feedback_get_summary(&s))
+		return;
+	scalar(em, "feedback");
+	begin_map(em, true);
+	scalar(em, "profiles");      str(em, s.profiles);
+	scalar(em, "budget");        num_pct(em, s.budget_pct);
+	scalar(em, "hook_pair_ns");  num_pct(em, s.hook_pair_ns);
+	scalar(em, "predicted_all"); num_pct(em, s.predicted_all_pct);
+	scalar(em, "predicted_kept"); num_pct(em, s.predicted_kept_pct);
+	scalar(em, "predicted_added"); num_pct(em, s.predicted_added_pct);
+	scalar(em, "bottleneck");    str(em, s.bottleneck);
+	end_map(em);
+}
+
 static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 {
 	yaml_event_t ev;
@@ -167,6 +195,7 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 	scalar(em, "loop_unit");    num_mpz(em, selinst_opts.model.loop_unit);
 	scalar(em, "call_unit");    num_mpz(em, selinst_opts.model.call_unit);
 	end_map(em);
+	emit_feedback(em);
 	scalar(em, "functions");
 	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
 	event(em, &ev);

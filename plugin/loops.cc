@@ -606,6 +606,8 @@ void selinst_measure_loops(struct selinst_function *fn,
 		l->nest = loop_depth(loop);
 		mpz_inits(l->weight, l->loop_score, l->callsite_score, l->score, NULL);
 		l->callees = vNULL;
+		l->callee_nest = vNULL;
+		l->outer_header = loop_depth(loop) > 1 ? loop_outer(loop)->header->index : -1;
 		location_t named = loop_location(loop);
 		l->made_by_openmp = made_by_openmp(loop, named);
 		expanded_location x = expand_location(named);
@@ -619,8 +621,10 @@ void selinst_measure_loops(struct selinst_function *fn,
 			l->call_sites += blocks[b].call_sites;
 			if (blocks[b].counted)
 				l->basic_blocks++;
-			for (unsigned k = 0; k < block_callees[b].length(); k++)
+			for (unsigned k = 0; k < block_callees[b].length(); k++) {
 				l->callees.safe_push(block_callees[b][k]);
+				l->callee_nest.safe_push(loop_depth(body[i]->loop_father));
+			}
 			edge e;
 			edge_iterator ei;
 			FOR_EACH_EDGE(e, ei, body[i]->succs)
@@ -656,7 +660,7 @@ void selinst_decide_loops(struct selinst_function *fn,
 		mpz_add(l->score, l->score, l->callsite_score);
 		if (!selinst_opts.loops) {
 			l->reason = "loops=off";
-		} else if (fn->cm.force == CM_FORCE_NEVER) {
+		} else if (fn->cm.force == CM_FORCE_NEVER && !fn->dropped_by_profile) {
 			l->reason = fn->cm.force_reason;	/* the function's */
 		} else if (l->made_by_openmp) {
 			l->reason = "made by OpenMP expansion (a schedule's chunk dispatch, "
@@ -1069,6 +1073,7 @@ void selinst_free_loops(struct selinst_function *fn)
 		struct selinst_loop *l = &fn->loops[i];
 		mpz_clears(l->weight, l->loop_score, l->callsite_score, l->score, NULL);
 		l->callees.release();
+		l->callee_nest.release();
 		free(l->name);
 	}
 	if (fn->loops)

@@ -11,6 +11,7 @@
  *   cost-model.cc  the score arithmetic (GCC-free)
  *   sites.cc       call sites from other units (sites=, sites-out=)
  *   config.cc      the selection file (config=)
+ *   feedback.cc    measured counts from profiles (profile=, budget=)
  *   hook-abi.h     the runtime's hooks and descriptor layout, checked
  *                  against include/selinst.h
  */
@@ -49,6 +50,9 @@ struct selinst_loop {
 	bool instrument;
 	const char *reason;
 	vec<tree> callees;	/* callees of the direct call sites inside */
+	vec<int> callee_nest;	/* the nest of each of those sites (feedback:
+				   = nest when directly in this loop's body) */
+	int outer_header;	/* header of the enclosing loop, -1 if none */
 };
 extern struct selinst_options selinst_opts;
 
@@ -63,6 +67,8 @@ struct selinst_function {
 	struct cm_function cm;	/* metrics in, score and decision out */
 	struct selinst_loop *loops;
 	unsigned nloops;
+	bool dropped_by_profile;	/* forced never by profile= alone: its
+					   loops are still decided by score */
 };
 
 /* Per-block facts gathered once by the analysis and shared with loops.cc. */
@@ -138,6 +144,26 @@ bool selinst_config_read(const char *path,
 			 bool (*value_arg)(const char *key, const char *value, const char *where));
 /* Forces FN's decision when a rule of the file decides it. */
 void selinst_config_apply(struct selinst_function *fn);
+
+/* feedback.cc: profiles of an earlier build (profile=FILE[:FILE...],
+ * budget=PCT).  Read after every argument, so the budget is known. */
+bool selinst_feedback_budget(const char *value);
+bool selinst_feedback_read(const char *list);
+bool selinst_feedback_active(void);
+/* Before the model: forces the functions of the drop set never. */
+void selinst_feedback_force(struct selinst_function *fn);
+/* After the function and loop decisions: loop drops, reasons, additions. */
+void selinst_feedback_apply(struct selinst_function *fns, size_t n,
+			    const struct cm_call_edge *edges, size_t nedges);
+struct selinst_feedback_summary {
+	const char *profiles;		/* base names, ", "-separated */
+	double budget_pct, hook_pair_ns;
+	double predicted_all_pct;	/* every region of the profiles */
+	double predicted_kept_pct;	/* after the drops (every unit) */
+	double predicted_added_pct;	/* this unit's additions */
+	const char *bottleneck;		/* region name, or NULL */
+};
+bool selinst_feedback_get_summary(struct selinst_feedback_summary *s);
 
 /* decisions.cc */
 bool selinst_decisions_file_check(const char *path);

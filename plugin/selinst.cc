@@ -27,6 +27,12 @@
  *   sites=FILE          take call depths from other units (see sites.cc)
  *   config=FILE         selection file: include/exclude/always/never rules
  *                       and the values above (see config.cc)
+ *   profile=FILE[:FILE...]  profiles of an earlier run (or a merged JSON of
+ *                       selinst-report --format=json): drop regions whose
+ *                       predicted hook cost exceeds the budget, add inside
+ *                       the bottleneck (see feedback.cc)
+ *   budget=PCT          predicted hook cost allowed, percent of the run
+ *                       (default 1; with profile=)
  *
  * Attributes: __attribute__((selinst_instrument)) forces instrumentation;
  * no_instrument_function forbids it.
@@ -45,13 +51,14 @@ static struct plugin_info selinst_info = {
 	"0.1",
 	"compile-time selective instrumentation; see README.md.\n"
 	"  -fplugin-arg-selinst-threshold=N  -fplugin-arg-selinst-decisions=FILE\n"
-	"  -fplugin-arg-selinst-verbose"
+	"  -fplugin-arg-selinst-verbose  -fplugin-arg-selinst-config=FILE\n"
+	"  -fplugin-arg-selinst-profile=FILE[:FILE...]  -fplugin-arg-selinst-budget=PCT"
 };
 
 static const char accepted_keys[] =
 	"threshold=N, decisions=FILE, verbose, loop-threshold=N, loops=on|off, "
 	"model=default|paper, sites=FILE, sites-out=FILE, config=FILE, "
-	"block-weight=N, loop-base=N, loop-unit=N, call-unit=N";
+	"profile=FILE[:FILE...], budget=PCT, block-weight=N, loop-base=N, loop-unit=N, call-unit=N";
 
 /* model=default (the paper's formula plus the refinements documented in
  * cost-model.h) or model=paper (the formula alone). */
@@ -152,7 +159,7 @@ static bool config_value(const char *key, const char *value, const char *where)
 static bool parse_arguments(struct plugin_name_args *info)
 {
 	bool ok = true;
-	const char *config_path = NULL;
+	const char *config_path = NULL, *profiles = NULL;
 	for (int i = 0; i < info->argc; i++) {
 		const char *key = info->argv[i].key;
 		const char *value = info->argv[i].value;
@@ -187,6 +194,15 @@ static bool parse_arguments(struct plugin_name_args *info)
 			} else
 				config_path = value;
 		}
+		else if (strcmp(key, "profile") == 0) {
+			if (value == NULL || *value == '\0') {
+				error("selinst: argument %<profile%> needs a file name: "
+				      "%<-fplugin-arg-selinst-profile=FILE[:FILE...]%>");
+				ok = false;
+			} else
+				profiles = value;
+		} else if (strcmp(key, "budget") == 0)
+			ok &= selinst_feedback_budget(value);
 		else if (strcmp(key, "decisions") == 0) {
 			if (value == NULL || *value == '\0') {
 				error("selinst: argument %<decisions%> needs a "
@@ -214,6 +230,9 @@ static bool parse_arguments(struct plugin_name_args *info)
 		command_line = info;
 		ok &= selinst_config_read(config_path, config_value);
 	}
+	/* After the loop: the drop set needs the budget. */
+	if (ok && profiles)
+		ok &= selinst_feedback_read(profiles);
 	/* One knob by default: loops follow the function threshold. */
 	if (!loop_threshold_given)
 		mpz_set(selinst_opts.loop_threshold, selinst_opts.model.threshold);

@@ -11,7 +11,8 @@ static void stats(FILE *out, const char *key, uint64_t mn, double mean, uint64_t
 
 void export_json(FILE *out, const view *v, const opts *o)
 {
-	fprintf(out, "{\n  \"format\": \"selinst-report\",\n  \"version\": 1,\n");
+	fprintf(out, "{\n  \"format\": \"%s\",\n  \"version\": %d,\n",
+		SELINST_REPORT_JSON_FORMAT, SELINST_REPORT_JSON_VERSION);
 	fprintf(out, "  \"processes\": %zu,\n  \"threads\": %zu,\n", v->nprocs, v->nthreads);
 	fprintf(out, "  \"total_seconds\": %.9f,\n", (double)v->total / 1e9);
 	fprintf(out, "  \"complete\": %s,\n  \"overflow\": %s,\n",

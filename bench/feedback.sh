@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Profile feedback (issue 13 point 2): for each bench workload, build the
+# default selection, run it unthrottled (exact counts), rebuild with
+# -fplugin-arg-selinst-profile= and the budget, and print the instruction
+# overhead (valgrind --tool=callgrind, one run each) of the default and
+# the feedback build over plain, next to the plugin's predicted hook cost:
+#   pred default   every region of the first profile (feedback.predicted_all)
+#   pred feedback  after the drops plus this unit's additions
+#                  (predicted_kept + predicted_added)
+#   pred rerun     the feedback build's own profile, by the same rule
+#                  (calls x hook_pair_ns / (run time - that)): checks the
+#                  estimates
+# Predictions are shares of time, measurements of instructions.
+# Environment: BENCH_SIZE (default small), BENCH_WORKLOADS (bt,cg,ft,mg,interp),
+# BUDGET (default 1), BASE (plugin arguments of both builds, e.g.
+# "threshold=0 loop-threshold=0": start from full instrumentation).
+# Output also in build/bench/feedback.tsv (feedback-BASE.tsv with BASE).
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+B=$root/build
+size=${BENCH_SIZE:-small}
+budget=${BUDGET:-1}
+out=$B/bench/feedback
+mkdir -p "$out"
+plug=(-fplugin="$B/selinst.so")
+for a in ${BASE:-}; do plug+=(-fplugin-arg-selinst-$a); done
+tsv=$B/bench/feedback${BASE:+-$(echo $BASE | tr ' =' '_-')}.tsv
+sel=(-L"$B" -lselinst -Wl,-rpath,"$B")
+
+instr() { # EXE: instructions executed under callgrind
+	local log=$out/cg.log
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >"$out/cg.stdout" 2>"$log" \
+		|| { echo "callgrind failed: $*" >&2; tail -3 "$log" >&2; exit 1; }
+	grep -q "VERIFICATION SUCCESSFUL" "$out/cg.stdout" || { echo "verification failed: $*" >&2; exit 1; }
+	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$log"
+}
+# PROFILE: predicted hook cost in percent, the plugin's rule ((calls x
+# hook_pair_ns + iterations x 0.2 ns) over the run time less that).
+predicted() {
+	python3 - "$1" <<'PY'
+import sys, yaml
+d = yaml.load(open(sys.argv[1]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+pair = d.get("hook_pair_ns") or 20.0
+calls = iters = excl = 0
+for t in d["threads"]:
+    for n in t["nodes"]:
+        calls += n["calls"]
+        iters += n.get("iterations", 0)
+        excl += n["exclusive_ns"]
+hooks = calls * pair + iters * 0.2  # FB_ITER_NS, plugin/feedback.cc
+print("%.2f" % (100.0 * hooks / max(excl - hooks, excl / 10, 1)))
+PY
+}
+fb() { # DECISIONS KEY...: sum of the feedback summary's KEYs
+	python3 -c 'import sys,yaml
+d=yaml.safe_load(open(sys.argv[1]))["feedback"]
+print("%.2f" % sum(d[k] for k in sys.argv[2:]))' "$@"
+}
+count() { grep -c "instrument: true" "$1"; }
+changes() { # DECISIONS: dropped/added
+	echo "$(grep -c 'reason: "dropped' "$1")/$(grep -c 'added: in bottleneck' "$1")"
+}
+
+printf "workload\tsize\tregions default\tregions feedback\tdropped/added\tinstr plain\tdefault\tfeedback\tpred default\tpred feedback\tpred rerun\n" \
+	| tee "$tsv"
+for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
+	src=$root/bench/workloads/$wl.c
+	gcc -O2 -Wno-unknown-pragmas "$src" -o "$out/$wl-plain" -lm
+	rm -f "$out/$wl-default.yaml" "$out/$wl-feedback.yaml"
+	gcc -O2 -Wno-unknown-pragmas "${plug[@]}" -fplugin-arg-selinst-decisions="$out/$wl-default.yaml" \
+		"$src" -o "$out/$wl-default" -lm "${sel[@]}"
+	SELINST_THROTTLE=off SELINST_OUTPUT="$out/$wl-default.prof" "$out/$wl-default" $size >/dev/null
+	gcc -O2 -Wno-unknown-pragmas "${plug[@]}" -fplugin-arg-selinst-decisions="$out/$wl-feedback.yaml" \
+		-fplugin-arg-selinst-profile="$out/$wl-default.prof" -fplugin-arg-selinst-budget="$budget" \
+		"$src" -o "$out/$wl-feedback" -lm "${sel[@]}"
+	SELINST_THROTTLE=off SELINST_OUTPUT="$out/$wl-feedback.prof" "$out/$wl-feedback" $size >/dev/null
+	p=$(instr "$out/$wl-plain" $size)
+	d=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-default" $size)
+	f=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-feedback" $size)
+	printf "%s\t%s\t%s\t%s\t%s\t%s\t%+.2f%%\t%+.2f%%\t%s%%\t%s%%\t%s%%\n" "$wl" "$size" \
+		"$(count "$out/$wl-default.yaml")" "$(count "$out/$wl-feedback.yaml")" "$(changes "$out/$wl-feedback.yaml")" "$p" \
+		"$(echo "($d / $p - 1) * 100" | bc -l)" "$(echo "($f / $p - 1) * 100" | bc -l)" \
+		"$(fb "$out/$wl-feedback.yaml" predicted_all)" \
+		"$(fb "$out/$wl-feedback.yaml" predicted_kept predicted_added)" \
+		"$(predicted "$out/$wl-feedback.prof")" | tee -a "$tsv"
+done

@@ -1,0 +1,703 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * feedback.cc - measured counts into the next compile (issue 13 point 2):
+ * -fplugin-arg-selinst-profile=FILE[:FILE...] and
+ * -fplugin-arg-selinst-budget=PCT (default 1).
+ *
+ * Input: profiles written by libselinst (doc/profile-format.md, version 1)
+ * or the merged JSON of `selinst-report --format=json` (which records no
+ * hook_pair_ns: 20 ns is assumed, as --suggest does).  All files must name
+ * the same program (the base name of `program`); the compiler cannot know
+ * which program the unit will be linked into, so that is all it checks.
+ * A missing, unparsable, truncated (no `end: true`) or newer-version file
+ * is a compile error naming the file (and line for YAML).
+ *
+ * Regions are summed over every file by (kind, name, base name of file):
+ * functions by their region name, loops by "<file>:<line>" as the profile
+ * names them, so a loop that moved is unmatched and a function that moved
+ * within its file still matches.
+ *
+ * Predicted cost of a region = (calls x hook_pair_ns (the mean over the
+ * files) + a loop's iterations x FB_ITER_NS) / run time, as `selinst-report --suggest` has it, except that
+ * the run time here is the sum of all nodes' exclusive time over the
+ * files MINUS the predicted cost of every measured region (at least a
+ * tenth of the sum): the share of a run without those hooks, which is
+ * what the next build's kept hooks add to.  From a heavily instrumented
+ * first run (threshold=0: hooks 57% of bt's run) --suggest's shares are
+ * too low by that factor (bt: predicted 0.96%, measured +2.18%).  The drop set depends on
+ * the profiles and the budget alone, so every unit agrees on it:
+ *   - regions the runtime throttled are dropped (their calls are a lower
+ *     bound; the throttle found them cheap per call);
+ *   - then, while the kept total exceeds the budget, function and loop
+ *     regions are dropped in order of predicted cost per exclusive time,
+ *     highest first (the least information for the most hook cost);
+ *   - then the dropped regions are taken back, lowest ratio first, while
+ *     the total stays within the budget (no region is dropped that the
+ *     budget did not need).
+ *   Manual regions cannot be dropped; when they alone exceed the budget,
+ *   the budget is counted on top of them (as --suggest does).
+ * Dropped functions are forced "never" before the model decides, so
+ * callers they pulled in are decided without them (their loops are not:
+ * a loop has its own entry in the drop set); attributes and the
+ * selection file's always/never still win.
+ *
+ * Bottleneck additions (Paradyn): the one region with the most exclusive
+ * time (ties: by name) is the bottleneck.  In the unit that defines it,
+ * what the static model left out is added, cheapest estimate first, while
+ * the kept total plus the additions stays within the budget:
+ *   Added loops' iterations are unknown and not in their estimate.
+ *   - function bottleneck F: its loops at nest 1 (estimated entries: F's
+ *     calls, one entry per call) and the functions it calls directly,
+ *     their calls taken from the profile when it has them, else estimated
+ *     as F's calls x the number of call sites when every site in F is
+ *     outside loops, else not added (count unknown);
+ *   - loop bottleneck L (kept): the loops directly inside it (estimated
+ *     entries: L's iterations) and the functions called in it, their
+ *     calls from the profile, else L's iterations x the call sites when
+ *     every site is directly in L's body (not in an inner loop), else not
+ *     added.
+ * Only that unit adds, so the budget is not spent twice.
+ */
+#include "gcc-compat.h"
+#include "selinst-plugin.h"
+#include "../include/selinst-profile.h"
+
+#include <yaml.h>
+#include <map>
+#include <string>
+#include <vector>
+#include <algorithm>
+
+#define FB_FALLBACK_PAIR_NS 20.0	/* as selinst-report --suggest */
+/* What a loop region's iteration counter costs per iteration: not
+ * measured by the runtime; estimated from interp's VM loop (21 million
+ * iterations, about 2 instructions and 0.17 ns each on the bench VM,
+ * bench/README.md "Profile feedback"). */
+#define FB_ITER_NS 0.2
+
+enum fb_kind { FB_FUNCTION, FB_LOOP, FB_MANUAL };
+
+struct fb_region {
+	enum fb_kind kind;
+	std::string name, file, function;
+	double calls, excl_ns, iterations;
+	bool throttled;
+	bool drop;
+	double cost_pct;
+};
+
+static std::map<std::string, fb_region> regions;
+static std::string profile_names;	/* "a.prof, b.prof" for reasons */
+static std::string program;		/* base name, from the first file */
+static const char *program_from;
+static double total_ns, pair_sum;
+static double run_ns = 1;		/* the run without the measured hooks */
+static int pair_files;
+static double budget_pct = 1.0;
+static double kept_pct, all_pct;	/* after the drops; before any */
+static double added_pct;		/* this unit's additions */
+static const fb_region *bottleneck;
+
+bool selinst_feedback_active(void)
+{
+	return !regions.empty() || total_ns > 0;
+}
+
+static std::string region_key(enum fb_kind kind, const char *name, const char *file)
+{
+	std::string k(1, (char)('0' + kind));
+	k += '\t';
+	k += name;
+	k += '\t';
+	k += lbasename(file ? file : "");
+	return k;
+}
+
+/* The reader of one file. */
+struct fb_reader {
+	const char *path;
+	yaml_document_t doc;
+	bool ok;
+};
+
+static void fb_error(fb_reader *r, const yaml_node_t *n, const char *fmt, ...)
+	ATTRIBUTE_PRINTF_3;
+static void fb_error(fb_reader *r, const yaml_node_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (n)
+		error("selinst: %s:%lu: %s", r->path, (unsigned long)n->start_mark.line + 1, msg);
+	else
+		error("selinst: %s: %s", r->path, msg);
+	free(msg);
+	r->ok = false;
+}
+
+static yaml_node_t *get(fb_reader *r, yaml_node_t *map, const char *key)
+{
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(&r->doc, p->key);
+		if (k && k->type == YAML_SCALAR_NODE
+		    && !strcmp((const char *)k->data.scalar.value, key))
+			return yaml_document_get_node(&r->doc, p->value);
+	}
+	return NULL;
+}
+
+static const char *str(yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* A non-negative number (integer or decimal); false with an error when
+ * it is something else. */
+static bool num(fb_reader *r, yaml_node_t *n, const char *what, double *out)
+{
+	const char *s = str(n);
+	char *end = NULL;
+	double v = s && *s ? strtod(s, &end) : -1;
+	if (!s || end == s || *end || !(v >= 0)) {
+		fb_error(r, n, "expected a non-negative number for '%s'", what);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static yaml_node_t *seq_item(fb_reader *r, yaml_node_item_t *i)
+{
+	return yaml_document_get_node(&r->doc, *i);
+}
+
+static bool is_seq(yaml_node_t *n)
+{
+	return n && n->type == YAML_SEQUENCE_NODE;
+}
+
+/* Both formats: the program name, equal in every file. */
+static void check_program(fb_reader *r, yaml_node_t *node)
+{
+	const char *p = str(node);
+	if (!p) {
+		fb_error(r, node, "no 'program' recorded");
+		return;
+	}
+	std::string base = lbasename(p);
+	if (!program_from) {
+		program = base;
+		program_from = r->path;
+	} else if (program != base)
+		error("selinst: %s: a profile of %qs, but %s is a profile of %qs: the "
+		      "profiles given to %<-fplugin-arg-selinst-profile%> must come from "
+		      "one program", r->path, base.c_str(), program_from, program.c_str());
+}
+
+static fb_region *region_of(fb_reader *r, yaml_node_t *reg)
+{
+	const char *kind = str(get(r, reg, "kind")), *name = str(get(r, reg, "name"));
+	const char *file = str(get(r, reg, "file"));
+	if (!kind || !name || !file) {
+		fb_error(r, reg, "a region needs kind, name and file");
+		return NULL;
+	}
+	enum fb_kind k = !strcmp(kind, "loop") ? FB_LOOP
+		: !strcmp(kind, "function") ? FB_FUNCTION : FB_MANUAL;
+	fb_region &fr = regions[region_key(k, name, file)];
+	if (fr.name.empty()) {
+		fr.kind = k;
+		fr.name = name;
+		fr.file = file;
+		const char *fn = str(get(r, reg, "function"));
+		fr.function = fn ? fn : "";
+	}
+	if (get(r, reg, "throttled"))
+		fr.throttled = true;
+	return &fr;
+}
+
+/* A libselinst profile: regions by id, then every thread's nodes. */
+static void read_profile(fb_reader *r, yaml_node_t *root)
+{
+	check_program(r, get(r, root, "program"));
+	yaml_node_t *pair = get(r, root, "hook_pair_ns");
+	double pns;
+	if (pair && num(r, pair, "hook_pair_ns", &pns)) {
+		pair_sum += pns;
+		pair_files++;
+	}
+	yaml_node_t *regs = get(r, root, "regions"), *threads = get(r, root, "threads");
+	if (!is_seq(regs) || !is_seq(threads)) {
+		fb_error(r, root, "no 'regions' or 'threads' list");
+		return;
+	}
+	std::vector<fb_region *> by_id;
+	for (yaml_node_item_t *i = regs->data.sequence.items.start;
+	     r->ok && i < regs->data.sequence.items.top; i++)
+		by_id.push_back(region_of(r, seq_item(r, i)));
+	for (yaml_node_item_t *t = threads->data.sequence.items.start;
+	     r->ok && t < threads->data.sequence.items.top; t++) {
+		yaml_node_t *nodes = get(r, seq_item(r, t), "nodes");
+		if (!is_seq(nodes))
+			continue;
+		for (yaml_node_item_t *i = nodes->data.sequence.items.start;
+		     r->ok && i < nodes->data.sequence.items.top; i++) {
+			yaml_node_t *n = seq_item(r, i);
+			double id, calls, excl, iters = 0;
+			if (!num(r, get(r, n, "region"), "region", &id)
+			    || !num(r, get(r, n, "calls"), "calls", &calls)
+			    || !num(r, get(r, n, "exclusive_ns"), "exclusive_ns", &excl))
+				return;
+			if (get(r, n, "iterations")
+			    && !num(r, get(r, n, "iterations"), "iterations", &iters))
+				return;
+			if (id >= by_id.size()) {
+				fb_error(r, n, "node names region %s, not in 'regions'",
+					 str(get(r, n, "region")));
+				return;
+			}
+			by_id[(size_t)id]->calls += calls;
+			by_id[(size_t)id]->excl_ns += excl;
+			by_id[(size_t)id]->iterations += iters;
+			total_ns += excl;
+		}
+	}
+}
+
+/* The merged JSON of selinst-report --format=json: per-region sums. */
+static void read_report_json(fb_reader *r, yaml_node_t *root)
+{
+	yaml_node_t *files = get(r, root, "files"), *regs = get(r, root, "regions");
+	double total;
+	if (!is_seq(files) || !is_seq(regs)
+	    || !num(r, get(r, root, "total_seconds"), "total_seconds", &total)) {
+		if (r->ok)
+			fb_error(r, root, "no 'files', 'regions' or 'total_seconds'");
+		return;
+	}
+	total_ns += total * 1e9;
+	for (yaml_node_item_t *i = files->data.sequence.items.start;
+	     i < files->data.sequence.items.top; i++)
+		check_program(r, get(r, seq_item(r, i), "program"));
+	for (yaml_node_item_t *i = regs->data.sequence.items.start;
+	     r->ok && i < regs->data.sequence.items.top; i++) {
+		yaml_node_t *reg = seq_item(r, i);
+		fb_region *fr = region_of(r, reg);
+		double calls, excl, iters = 0;
+		if (!fr || !num(r, get(r, reg, "calls"), "calls", &calls)
+		    || !num(r, get(r, reg, "exclusive_seconds"), "exclusive_seconds", &excl))
+			return;
+		if (get(r, reg, "iterations")
+		    && !num(r, get(r, reg, "iterations"), "iterations", &iters))
+			return;
+		fr->calls += calls;
+		fr->excl_ns += excl * 1e9;
+		fr->iterations += iters;
+	}
+}
+
+/* format and version, then the end marker (a profile cut at a line break
+ * is still valid YAML). */
+static void read_root(fb_reader *r, yaml_node_t *root)
+{
+	const char *format = str(get(r, root, "format"));
+	yaml_node_t *version = get(r, root, "version");
+	double v;
+	bool json = format && !strcmp(format, SELINST_REPORT_JSON_FORMAT);
+	if (!format || (strcmp(format, SELINST_PROFILE_FORMAT) && !json)) {
+		fb_error(r, root, "not a selinst profile (no 'format: " SELINST_PROFILE_FORMAT
+			 "')");
+		return;
+	}
+	if (!num(r, version, "version", &v))
+		return;
+	int known = json ? SELINST_REPORT_JSON_VERSION : SELINST_PROFILE_VERSION;
+	if (v > known) {
+		fb_error(r, version, "format version %s is newer than this plugin reads "
+			 "(%d); rebuild with a newer selinst", str(version), known);
+		return;
+	}
+	if (json) {
+		read_report_json(r, root);
+		return;
+	}
+	const char *end = str(get(r, root, "end"));
+	if (!end || strcmp(end, "true")) {
+		error("selinst: %s:%lu: profile is truncated (no 'end: true' marker; the "
+		      "writer did not finish)", r->path, (unsigned long)root->end_mark.line + 1);
+		r->ok = false;
+		return;
+	}
+	read_profile(r, root);
+}
+
+static bool read_file(const char *path)
+{
+	fb_reader r;
+	r.path = path;
+	r.ok = true;
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		error("selinst: cannot read profile %qs given by "
+		      "%<-fplugin-arg-selinst-profile%>: %s", path, xstrerror(errno));
+		return false;
+	}
+	yaml_parser_t parser;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	bool loaded = yaml_parser_load(&parser, &r.doc);
+	if (!loaded)
+		error("selinst: %s:%lu: bad profile (truncated or not YAML/JSON): %s", path,
+		      (unsigned long)parser.problem_mark.line + 1,
+		      parser.problem ? parser.problem : "parse error");
+	yaml_parser_delete(&parser);
+	fclose(f);
+	if (!loaded)
+		return false;
+	yaml_node_t *root = yaml_document_get_root_node(&r.doc);
+	if (!root || root->type != YAML_MAPPING_NODE)
+		fb_error(&r, root, "not a selinst profile (empty or not a mapping)");
+	else
+		read_root(&r, root);
+	yaml_document_delete(&r.doc);
+	return r.ok;
+}
+
+/* Ratio order: predicted cost per exclusive time, highest first; then
+ * the larger cost; then the key (deterministic). */
+static bool worse_value(const fb_region *a, const fb_region *b)
+{
+	long double ra = (long double)a->cost_pct * (b->excl_ns + 1);
+	long double rb = (long double)b->cost_pct * (a->excl_ns + 1);
+	if (ra != rb)
+		return ra > rb;
+	if (a->cost_pct != b->cost_pct)
+		return a->cost_pct > b->cost_pct;
+	if (a->name != b->name)
+		return a->name < b->name;
+	return a->file < b->file;
+}
+
+static double pair_ns(void)
+{
+	return pair_files ? pair_sum / pair_files : FB_FALLBACK_PAIR_NS;
+}
+
+/* A region's predicted hook cost: its pairs, and its loop counter. */
+static double cost_ns(const fb_region *fr)
+{
+	return fr->calls * pair_ns() + fr->iterations * FB_ITER_NS;
+}
+
+/* The global drop set: see the header comment. */
+static void choose_drops(void)
+{
+	std::vector<fb_region *> cand;
+	double kept = 0, fixed = 0, hooks_ns = 0;
+	for (auto &it : regions)
+		hooks_ns += cost_ns(&it.second);
+	run_ns = std::max(std::max(total_ns - hooks_ns, total_ns / 10), 1.0);
+	for (auto &it : regions) {
+		fb_region *fr = &it.second;
+		fr->cost_pct = 100.0 * cost_ns(fr) / run_ns;
+		kept += fr->cost_pct;
+		if (fr->kind == FB_MANUAL)
+			fixed += fr->cost_pct;
+		else if (fr->throttled) {
+			fr->drop = true;
+			kept -= fr->cost_pct;
+		} else
+			cand.push_back(fr);
+		if (!bottleneck || fr->excl_ns > bottleneck->excl_ns)
+			bottleneck = fr;	/* map order: ties go to the first key */
+	}
+	all_pct = kept;
+	double budget = fixed > budget_pct ? budget_pct + fixed : budget_pct;
+	std::sort(cand.begin(), cand.end(), worse_value);
+	size_t ndropped = 0;
+	while (ndropped < cand.size() && kept > budget) {
+		cand[ndropped]->drop = true;
+		kept -= cand[ndropped++]->cost_pct;
+	}
+	for (size_t i = ndropped; i-- > 0; )
+		if (kept + cand[i]->cost_pct <= budget) {
+			cand[i]->drop = false;
+			kept += cand[i]->cost_pct;
+		}
+	kept_pct = kept;
+	if (bottleneck && (bottleneck->kind == FB_MANUAL || bottleneck->excl_ns <= 0))
+		bottleneck = NULL;
+}
+
+/* At argument time: LIST is FILE[:FILE...]. */
+bool selinst_feedback_read(const char *list)
+{
+	bool ok = true;
+	char *copy = xstrdup(list);
+	for (char *save = NULL, *p = strtok_r(copy, ":", &save); p;
+	     p = strtok_r(NULL, ":", &save)) {
+		ok &= read_file(p);
+		if (!profile_names.empty())
+			profile_names += ", ";
+		profile_names += lbasename(p);
+	}
+	free(copy);
+	if (ok && profile_names.empty()) {
+		error("selinst: argument %<profile%> names no file");
+		ok = false;
+	}
+	if (ok && !seen_error())
+		choose_drops();
+	return ok && !seen_error();
+}
+
+bool selinst_feedback_budget(const char *value)
+{
+	char *end = NULL;
+	double v = value && *value ? strtod(value, &end) : -1;
+	if (!value || end == value || *end || !(v >= 0) || v > 100) {
+		error("selinst: bad value %qs for argument %<budget%>: expected a "
+		      "percentage of the run from 0 to 100 (e.g. 1 or 0.5)", value ? value : "");
+		return false;
+	}
+	budget_pct = v;
+	return true;
+}
+
+static const fb_region *lookup(enum fb_kind kind, const char *name, const char *file)
+{
+	auto it = regions.find(region_key(kind, name, file));
+	return it == regions.end() ? NULL : &it->second;
+}
+
+static const char *drop_reason(const fb_region *fr)
+{
+	if (fr->throttled)
+		return xasprintf("dropped: throttled at run time, predicted >= %.2f%% "
+				 "(profile %s)", fr->cost_pct, profile_names.c_str());
+	if (fr->cost_pct > budget_pct)
+		return xasprintf("dropped: predicted %.2f%% > budget %g%% (profile %s)",
+				 fr->cost_pct, budget_pct, profile_names.c_str());
+	return xasprintf("dropped: predicted %.2f%%, all regions %.2f%% > budget %g%% "
+			 "(profile %s)", fr->cost_pct, all_pct, budget_pct,
+			 profile_names.c_str());
+}
+
+/* Before the model: a dropped function is forced never. */
+void selinst_feedback_force(struct selinst_function *fn)
+{
+	if (!selinst_feedback_active() || fn->cm.force != CM_FORCE_NONE)
+		return;
+	const fb_region *fr = lookup(FB_FUNCTION, fn->name, fn->file);
+	if (fr && fr->drop) {
+		fn->cm.force = CM_FORCE_NEVER;
+		fn->cm.force_reason = drop_reason(fr);
+		fn->dropped_by_profile = true;
+	}
+}
+
+static const char *kept_reason(const fb_region *fr, const char *why)
+{
+	return xasprintf("kept: predicted %.2f%% (%s)", fr->cost_pct, why);
+}
+
+/* An addition candidate of this unit. */
+struct fb_addition {
+	double cost_pct;
+	const char *what;	/* for ordering: name */
+	selinst_function *fn;	/* function to add, or the loop's owner */
+	selinst_loop *loop;	/* loop to add, or NULL */
+	std::string why;
+};
+
+static bool cheaper(const fb_addition &a, const fb_addition &b)
+{
+	if (a.cost_pct != b.cost_pct)
+		return a.cost_pct < b.cost_pct;
+	return strcmp(a.what, b.what) < 0;
+}
+
+static bool loop_left_by_score(const selinst_loop *l)
+{
+	return !l->instrument && selinst_opts.loops
+		&& (!strcmp(l->reason, "score < loop-threshold")
+		    || !strcmp(l->reason, CM_PULL_DEPTH_REASON));
+}
+
+/* A callee of the bottleneck as a candidate: its calls from the profile,
+ * else EST_CALLS (< 0: unknown, not added). */
+static void add_callee(std::vector<fb_addition> &out, selinst_function *callee,
+		       double est_calls, const char *where)
+{
+	if (callee->cm.instrument || callee->cm.force != CM_FORCE_NONE)
+		return;
+	const fb_region *fr = lookup(FB_FUNCTION, callee->name, callee->file);
+	double calls = fr ? fr->calls : est_calls;
+	if (calls < 0)
+		return;
+	for (size_t i = 0; i < out.size(); i++)
+		if (out[i].fn == callee && !out[i].loop)
+			return;
+	fb_addition a;
+	a.cost_pct = 100.0 * calls * pair_ns() / run_ns;
+	a.what = callee->name;
+	a.fn = callee;
+	a.loop = NULL;
+	a.why = std::string(where) + (fr ? "" : ", calls estimated");
+	out.push_back(a);
+}
+
+static std::string bottleneck_where(const char *kind)
+{
+	char share[32];
+	snprintf(share, sizeof share, "%.0f%%", 100.0 * bottleneck->excl_ns
+		 / (total_ns > 0 ? total_ns : 1));
+	return std::string(kind) + " added: in bottleneck " + bottleneck->name + " ("
+		+ share + " exclusive)";
+}
+
+static bool is_bottleneck(enum fb_kind kind, const char *name, const char *file)
+{
+	return region_key(kind, name, file)
+		== region_key(bottleneck->kind, bottleneck->name.c_str(), bottleneck->file.c_str());
+}
+
+static void add_loop(std::vector<fb_addition> &out, selinst_function *f, selinst_loop *l,
+		     double entries)
+{
+	fb_addition a;
+	a.cost_pct = 100.0 * entries * pair_ns() / run_ns;
+	a.what = l->name;
+	a.fn = f;
+	a.loop = l;
+	a.why = bottleneck_where("loop") + ", entries estimated";
+	out.push_back(a);
+}
+
+/* Function bottleneck F (index I): loops at nest 1, and callees. */
+static void function_candidates(std::vector<fb_addition> &out, selinst_function *fns,
+				size_t i, const cm_call_edge *edges, size_t nedges)
+{
+	selinst_function *f = &fns[i];
+	for (unsigned k = 0; k < f->nloops && f->cm.instrument; k++)
+		if (f->loops[k].nest == 1 && loop_left_by_score(&f->loops[k]))
+			add_loop(out, f, &f->loops[k], bottleneck->calls);
+	for (size_t e = 0; e < nedges; e++) {
+		if (edges[e].caller != i || edges[e].callee == i)
+			continue;
+		/* Estimated only when every site in F is outside loops. */
+		double sites = 0;
+		for (size_t s = 0; s < nedges; s++)
+			if (edges[s].caller == i && edges[s].callee == edges[e].callee)
+				sites = edges[s].depth > 0 || sites < 0 ? -1 : sites + 1;
+		add_callee(out, &fns[edges[e].callee], sites < 0 ? -1 : sites * bottleneck->calls,
+			   bottleneck_where("function").c_str());
+	}
+}
+
+/* Loop bottleneck L of F: the loops directly inside it (entries: L's
+ * iterations) and the functions called in it (calls: L's iterations x
+ * sites when every site is directly in L's body). */
+static void loop_candidates(std::vector<fb_addition> &out, selinst_function *fns, size_t n,
+			    selinst_function *f, selinst_loop *l)
+{
+	for (unsigned k = 0; k < f->nloops; k++)
+		if (f->loops[k].outer_header == l->header && loop_left_by_score(&f->loops[k]))
+			add_loop(out, f, &f->loops[k], bottleneck->iterations);
+	for (unsigned c = 0; c < l->callees.length(); c++) {
+		double sites = 0;
+		for (unsigned d = 0; d < l->callees.length(); d++)
+			if (l->callees[d] == l->callees[c])
+				sites = l->callee_nest[d] != l->nest || sites < 0 ? -1 : sites + 1;
+		for (size_t j = 0; j < n; j++)
+			if (fns[j].decl == l->callees[c])
+				add_callee(out, &fns[j], sites < 0 ? -1 : sites * bottleneck->iterations,
+					   bottleneck_where("function").c_str());
+	}
+}
+
+/* The bottleneck's candidates in this unit (none when it is elsewhere). */
+static void bottleneck_candidates(std::vector<fb_addition> &out, selinst_function *fns,
+				  size_t n, const cm_call_edge *edges, size_t nedges)
+{
+	for (size_t i = 0; i < n; i++) {
+		selinst_function *f = &fns[i];
+		if (bottleneck->kind == FB_FUNCTION && is_bottleneck(FB_FUNCTION, f->name, f->file))
+			function_candidates(out, fns, i, edges, nedges);
+		for (unsigned k = 0; bottleneck->kind == FB_LOOP && k < f->nloops; k++)
+			if (f->loops[k].instrument
+			    && is_bottleneck(FB_LOOP, f->loops[k].name, f->loops[k].file))
+				loop_candidates(out, fns, n, f, &f->loops[k]);
+	}
+}
+
+/* Additions within what the budget leaves after the drops. */
+static void add_in_bottleneck(selinst_function *fns, size_t n, const cm_call_edge *edges,
+			      size_t nedges)
+{
+	std::vector<fb_addition> cand;
+	bottleneck_candidates(cand, fns, n, edges, nedges);
+	std::sort(cand.begin(), cand.end(), cheaper);
+	double total = kept_pct;
+	for (size_t i = 0; i < cand.size(); i++) {
+		if (total + cand[i].cost_pct > budget_pct)
+			break;
+		total += cand[i].cost_pct;
+		added_pct += cand[i].cost_pct;
+		char *why = xasprintf("%s, predicted %.2f%%", cand[i].why.c_str(),
+				      cand[i].cost_pct);
+		if (cand[i].loop) {
+			cand[i].loop->instrument = true;
+			cand[i].loop->reason = why;
+		} else {
+			cand[i].fn->cm.instrument = 1;
+			cand[i].fn->cm.reason = why;
+		}
+	}
+}
+
+/* After the model and the loop decisions: drop the loops of the drop set,
+ * name the profile in the reasons of what it kept, then add. */
+void selinst_feedback_apply(struct selinst_function *fns, size_t n,
+			    const struct cm_call_edge *edges, size_t nedges)
+{
+	if (!selinst_feedback_active())
+		return;
+	for (size_t i = 0; i < n; i++) {
+		selinst_function *f = &fns[i];
+		const fb_region *fr = lookup(FB_FUNCTION, f->name, f->file);
+		if (fr && f->cm.instrument)
+			f->cm.reason = kept_reason(fr, f->cm.reason);
+		for (unsigned k = 0; k < f->nloops; k++) {
+			selinst_loop *l = &f->loops[k];
+			fr = lookup(FB_LOOP, l->name, l->file);
+			if (fr && fr->drop && l->instrument) {
+				l->instrument = false;
+				l->reason = drop_reason(fr);
+			} else if (fr && l->instrument)
+				l->reason = kept_reason(fr, l->reason);
+		}
+	}
+	if (bottleneck)
+		add_in_bottleneck(fns, n, edges, nedges);
+}
+
+/* For the decision file: profiles, budget, hook pair and predictions. */
+bool selinst_feedback_get_summary(struct selinst_feedback_summary *s)
+{
+	if (!selinst_feedback_active())
+		return false;
+	s->profiles = profile_names.c_str();
+	s->budget_pct = budget_pct;
+	s->hook_pair_ns = pair_ns();
+	s->predicted_all_pct = all_pct;
+	s->predicted_kept_pct = kept_pct;
+	s->predicted_added_pct = added_pct;
+	s->bottleneck = bottleneck ? bottleneck->name.c_str() : NULL;
+	return true;
+}

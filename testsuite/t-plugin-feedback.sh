@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Profile feedback (issue 13 point 2): -fplugin-arg-selinst-profile=FILE
+# and -fplugin-arg-selinst-budget=PCT.  A first build at the default runs
+# unthrottled (exact counts); the second build drops the hot cheap region
+# (tiny and its loop) with the reason, keeps the rest, adds the loop and
+# the function inside the bottleneck (heavy's outer loop), and its profile
+# shows it; budget=100 drops nothing; a merged JSON and two profiles work;
+# bad profiles are compile errors naming the file.
+. "$(dirname "$0")/lib.sh"
+SRC=$T/programs/feedback.c
+build() { # OUT DECISIONS extra flags...
+	local out=$1 dec=$2; shift 2
+	rm -f "$dec"
+	si_cc -O2 -fplugin-arg-selinst-decisions="$dec" "$@" "$SRC" -o "$out"
+}
+# decision FILE KIND NAME: "instrument reason" of a function or loop
+decision() {
+	python3 -c 'import sys,yaml
+d=yaml.safe_load(open(sys.argv[1]))
+for r in d[sys.argv[2]]:
+    if r["name"] == sys.argv[3]: print(r["instrument"], r["reason"]); sys.exit()
+print("absent")' "$@"
+}
+regions() { yget "$1" "sorted(r['name'] for r in d['regions'])"; }
+
+build a a.yaml || fail "default build"
+SELINST_THROTTLE=off SELINST_OUTPUT=a.prof ./a 400000 >/dev/null || fail "run a"
+case "$(regions a.prof)" in *"'tiny'"*"'feedback.c:14'"*|*"'feedback.c:14'"*"'tiny'"*) ;;
+	*) fail "the default build should measure tiny and its loop: $(regions a.prof)";; esac
+
+build b b.yaml -fplugin-arg-selinst-profile=a.prof -fplugin-arg-selinst-budget=1 \
+	|| fail "feedback build"
+d=$(decision b.yaml functions tiny)
+[[ $d =~ ^False\ dropped:\ predicted\ [0-9.]+%\ \>\ budget\ 1%\ \(profile\ a.prof\)$ ]] \
+	|| fail "tiny: expected dropped with its predicted cost, got '$d'"
+d=$(decision b.yaml loops feedback.c:14)
+[[ $d == "False dropped: "* ]] || fail "tiny's loop: expected dropped, got '$d'"
+for f in main heavy mid; do
+	d=$(decision b.yaml functions $f)
+	[[ $d == "True kept: predicted "* ]] || fail "$f: expected kept, got '$d'"
+done
+d=$(decision b.yaml loops feedback.c:41)
+[[ $d == "True loop added: in bottleneck feedback.c:39 ("*"% exclusive)"* ]] \
+	|| fail "heavy's inner loop: expected added in the bottleneck, got '$d'"
+d=$(decision b.yaml functions helper)
+[[ $d == "True function added: in bottleneck feedback.c:39"* ]] \
+	|| fail "helper: expected added in the bottleneck, got '$d'"
+ok=$(yget b.yaml "d['feedback']['predicted_kept'] + d['feedback']['predicted_added'] <= 1 < d['feedback']['predicted_all']")
+expect_eq "predicted cost: over the budget before, within it after" True "$ok"
+
+SELINST_THROTTLE=off SELINST_OUTPUT=b.prof ./b 400000 >/dev/null || fail "run b"
+r=$(regions b.prof)
+case "$r" in *"'tiny'"*|*"'feedback.c:14'"*) fail "the feedback build still measures tiny: $r";; esac
+case "$r" in *"'feedback.c:41'"*"'helper'"*) ;; *) fail "added regions not measured: $r";; esac
+
+# budget=100: nothing dropped, the reasons name the profile.
+build c c.yaml -fplugin-arg-selinst-profile=a.prof -fplugin-arg-selinst-budget=100 \
+	|| fail "budget=100 build"
+grep -q "dropped:" c.yaml && fail "budget=100 dropped something"
+d=$(decision c.yaml functions tiny)
+[[ $d == "True kept: predicted "* ]] || fail "tiny at budget=100: got '$d'"
+
+# The merged JSON of the report, and two profiles, decide the same.
+"$REPORT" --format=json a.prof >a.json || fail "report json"
+build d d.yaml -fplugin-arg-selinst-profile=a.json || fail "json build"
+[[ $(decision d.yaml functions tiny) == "False dropped: "* ]] || fail "json: tiny not dropped"
+cp a.prof a2.prof
+build e e.yaml -fplugin-arg-selinst-profile=a.prof:a2.prof || fail "two profiles"
+[[ $(decision e.yaml functions tiny) == "False dropped: "*"(profile a.prof, a2.prof)" ]] \
+	|| fail "two profiles: $(decision e.yaml functions tiny)"
+
+# Bad profiles: compile errors naming the file.
+bad() { # WHAT FILE-LIST EXPECTED-MESSAGE-PART
+	build x x.yaml -fplugin-arg-selinst-profile="$2" 2>err.txt \
+		&& fail "$1: compiled"
+	grep -q -- "$3" err.txt || fail "$1: expected '$3' in: $(cat err.txt)"
+}
+bad "missing file" nope.prof "cannot read profile 'nope.prof'"
+head -n 12 a.prof >cut.prof
+bad "truncated at a line" cut.prof "cut.prof:[0-9]*: profile is truncated"
+head -c 700 a.prof >cut2.prof
+bad "truncated mid-line" cut2.prof "cut2.prof:[0-9]*: "
+head -c 300 a.json >cut.json
+bad "truncated JSON" cut.json "cut.json:[0-9]*: bad profile"
+sed 's/^version: 1$/version: 2/' a.prof >new.prof
+bad "newer version" new.prof "new.prof:2: format version 2 is newer"
+sed 's|^program: .*|program: /usr/bin/other|' a.prof >other.prof
+bad "two programs" a.prof:other.prof "other.prof: a profile of 'other', but a.prof is a profile of"
+echo "not: [a profile" >junk.prof
+bad "not YAML" junk.prof "junk.prof:[0-9]*: bad profile"
+build x x.yaml -fplugin-arg-selinst-profile=a.prof -fplugin-arg-selinst-budget=lots 2>err.txt \
+	&& fail "budget=lots compiled"
+grep -q "bad value 'lots' for argument 'budget'" err.txt || fail "budget=lots: $(cat err.txt)"
+exit 0
