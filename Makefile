@@ -37,8 +37,8 @@ all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst.a $(B)/selinst-report
 $(B) $(B)/rt-pic $(B)/rt-static:
 	mkdir -p $@
 
-$(B)/selinst.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)
-	$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -shared -o $@ $(PLUGIN_SRC) -lgmp -lyaml
+$(B)/selinst.so: $(PLUGIN_SRC) $(PLUGIN_HDR) VERSION | $(B)
+	$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -DSELINST_VERSION='"$(VERSION)"' -shared -o $@ $(PLUGIN_SRC) -lgmp -lyaml
 
 $(B)/rt-pic/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-pic
 	$(CC) $(RT_CFLAGS) -c -o $@ $<

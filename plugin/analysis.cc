@@ -589,14 +589,7 @@ public:
 	unsigned int execute(function *) final override { return selinst_execute(); }
 };
 
-void selinst_register_passes(const char *plugin_name)
+opt_pass *selinst_make_pass(void)
 {
-	struct register_pass_info info;
-	info.pass = new selinst_pass(g);
-	/* Before the early local passes: see the header comment. */
-	info.reference_pass_name = "opt_local_passes";
-	info.ref_pass_instance_number = 1;
-	info.pos_op = PASS_POS_INSERT_BEFORE;
-	register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
-	selinst_register_loop_keywords(plugin_name);
+	return new selinst_pass(g);
 }

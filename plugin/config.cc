@@ -53,11 +53,6 @@ struct config_rule {
 
 static vec<config_rule> rules;
 
-/* What the file may set besides the lists: the argument of that name. */
-static const char *const value_keys[] = {
-	"threshold", "loop-threshold", "block-weight", "loop-base", "loop-unit",
-	"call-unit", "model", "loops"
-};
 
 struct config_reader {
 	const char *path;
@@ -162,20 +157,18 @@ static void read_key(config_reader *r, const yaml_node_t *k, const yaml_node_t *
 			read_list(r, (enum rule_kind)kind, v);
 			return;
 		}
-	for (size_t i = 0; i < ARRAY_SIZE(value_keys); i++)
-		if (!strcmp(key, value_keys[i])) {
-			if (v->type != YAML_SCALAR_NODE) {
-				config_error(r, v, "expected a value for", key);
-				return;
-			}
-			char *where = xasprintf("%s:%lu", r->path, (unsigned long)v->start_mark.line + 1);
-			if (!value_arg(key, (const char *)v->data.scalar.value, where))
-				r->ok = false;
+	if (selinst_option_in_config(key)) {
+		if (v->type != YAML_SCALAR_NODE) {
+			config_error(r, v, "expected a value for", key);
 			return;
 		}
-	config_error(r, k, "unknown key", xasprintf("'%s' (accepted: threshold, loop-threshold, "
-		     "block-weight, loop-base, loop-unit, call-unit, model, loops, exclude, "
-		     "include, always, never)", key));
+		char *where = xasprintf("%s:%lu", r->path, (unsigned long)v->start_mark.line + 1);
+		if (!value_arg(key, (const char *)v->data.scalar.value, where))
+			r->ok = false;
+		return;
+	}
+	config_error(r, k, "unknown key", xasprintf("'%s' (accepted: %s, exclude, include, "
+		     "always, never)", key, selinst_config_value_keys()));
 }
 
 /* K, the key of pair P of MAP, already came earlier (libyaml keeps both). */

@@ -34,19 +34,13 @@
 static tree hook_decls[HOOK_COUNT];
 static tree region_type;
 
-static const struct ggc_root_tab selinst_roots[] = {
+const struct ggc_root_tab selinst_gc_roots[] = {
 	{ &hook_decls[0], HOOK_COUNT, sizeof(tree), &gt_ggc_mx_tree_node,
 	  &gt_pch_nx_tree_node },
 	{ &region_type, 1, sizeof(tree), &gt_ggc_mx_tree_node,
 	  &gt_pch_nx_tree_node },
 	LAST_GGC_ROOT_TAB
 };
-
-void selinst_register_gc_roots(const char *plugin_name)
-{
-	register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
-			  (void *) selinst_roots);
-}
 
 /* The declaration of a runtime hook.  If the unit already declares it
  * (it included selinst.h), that declaration is used so the symbol table

@@ -355,7 +355,7 @@ static tree find_loop_statements(tree *tp, int *, void *)
 	return NULL_TREE;
 }
 
-static void remember_loop_keywords(void *fndecl, void *)
+void selinst_remember_loop_keywords(void *fndecl, void *)
 {
 	tree fn = (tree)fndecl;
 	/* The statement codes exist in the C and C++ front ends only. */
@@ -365,11 +365,6 @@ static void remember_loop_keywords(void *fndecl, void *)
 		find_statement_codes();
 	if (while_code >= 0 && do_code >= 0 && for_code >= 0)
 		walk_tree_without_duplicates(&DECL_SAVED_TREE(fn), find_loop_statements, NULL);
-}
-
-void selinst_register_loop_keywords(const char *plugin_name)
-{
-	register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, remember_loop_keywords, NULL);
 }
 
 /* Is TEST the test of a for or while loop (not a do's, not an if's)? */

@@ -78,7 +78,9 @@ struct selinst_block_info {
 };
 
 /* analysis.cc */
-void selinst_register_passes(const char *plugin_name);
+/* The IPA pass (PLUGIN_PASS_MANAGER_SETUP: before the early local
+ * passes, see analysis.cc). */
+opt_pass *selinst_make_pass(void);
 
 /* instrument.cc: insert the function hooks into FN (the current cfun). */
 void selinst_instrument_function(struct selinst_function *fn,
@@ -126,12 +128,14 @@ void selinst_instrument_loops(struct selinst_function *fn);
 void selinst_free_loops(struct selinst_function *fn);
 /* Splits loops that CFG cleanup merged with an enclosing one (cfun). */
 void selinst_split_merged_loops(void);
-/* Remembers each C or C++ loop's keyword line before lowering. */
-void selinst_register_loop_keywords(const char *plugin_name);
+/* PLUGIN_PRE_GENERICIZE: remembers each C or C++ loop's keyword line
+ * before lowering. */
+void selinst_remember_loop_keywords(void *fndecl, void *);
 /* Why DECL cannot be instrumented safely, or NULL.  Checked before scoring
  * so the decision file lists the reason. */
 const char *selinst_cannot_instrument(tree decl, function *body);
-void selinst_register_gc_roots(const char *plugin_name);
+/* PLUGIN_REGISTER_GGC_ROOTS: the trees the plugin keeps across passes. */
+extern const struct ggc_root_tab selinst_gc_roots[];
 
 /* sites.cc: call sites from other units (sites=FILE, sites-out=FILE) */
 bool selinst_sites_read(const char *path);
@@ -142,6 +146,10 @@ void selinst_sites_write(const char *path, const char *const *symbols,
 /* config.cc: the selection file (config=FILE) */
 bool selinst_config_read(const char *path,
 			 bool (*value_arg)(const char *key, const char *value, const char *where));
+/* selinst.cc's option table: whether a selection file may set KEY, and
+ * those keys as a list for messages. */
+bool selinst_option_in_config(const char *key);
+const char *selinst_config_value_keys(void);
 /* Forces FN's decision when a rule of the file decides it. */
 void selinst_config_apply(struct selinst_function *fn);
 

@@ -47,34 +47,28 @@ int plugin_is_GPL_compatible;
 
 struct selinst_options selinst_opts;
 
-static struct plugin_info selinst_info = {
-	"0.1",
-	"compile-time selective instrumentation; see README.md.\n"
-	"  -fplugin-arg-selinst-threshold=N  -fplugin-arg-selinst-decisions=FILE\n"
-	"  -fplugin-arg-selinst-verbose  -fplugin-arg-selinst-config=FILE\n"
-	"  -fplugin-arg-selinst-profile=FILE[:FILE...]  -fplugin-arg-selinst-budget=PCT"
-};
-
-static const char accepted_keys[] =
-	"threshold=N, decisions=FILE, verbose, loop-threshold=N, loops=on|off, "
-	"model=default|paper, sites=FILE, sites-out=FILE, config=FILE, "
-	"profile=FILE[:FILE...], budget=PCT, block-weight=N, loop-base=N, loop-unit=N, call-unit=N";
+/* ---- the arguments: one table for parsing, the error's list and help -- */
 
 /* model=default (the paper's formula plus the refinements documented in
  * cost-model.h) or model=paper (the formula alone). */
-static bool parse_model(const char *value)
+static bool set_model(const char *, const char *value)
 {
-	if (value && strcmp(value, CM_MODEL_DEFAULT_NAME) == 0)
+	if (value == NULL || *value == '\0') {
+		error("selinst: no model given for argument %<model%>; accepted models: "
+		      "%qs (the formula of the paper plus documented refinements) "
+		      "and %qs (the formula alone)", CM_MODEL_DEFAULT_NAME, CM_MODEL_PAPER_NAME);
+		return false;
+	}
+	if (strcmp(value, CM_MODEL_DEFAULT_NAME) == 0)
 		selinst_opts.model.refined = 1;
-	else if (value && strcmp(value, CM_MODEL_PAPER_NAME) == 0)
+	else if (strcmp(value, CM_MODEL_PAPER_NAME) == 0)
 		selinst_opts.model.refined = 0;
 	else {
-		/* One message for both cases: the accepted names matter most. */
-		error("selinst: %s %qs for argument %<model%>; accepted models: "
+		/* The accepted names matter most. */
+		error("selinst: unknown model %qs for argument %<model%>; accepted models: "
 		      "%qs (the formula of the paper plus documented refinements) "
 		      "and %qs (the formula alone)",
-		      value ? "unknown model" : "no model given:", value ? value : "",
-		      CM_MODEL_DEFAULT_NAME, CM_MODEL_PAPER_NAME);
+		      value, CM_MODEL_DEFAULT_NAME, CM_MODEL_PAPER_NAME);
 		return false;
 	}
 	return true;
@@ -83,12 +77,6 @@ static bool parse_model(const char *value)
 /* A non-negative decimal integer of any size: digits only. */
 static bool parse_natural(const char *key, const char *value, mpz_t out)
 {
-	if (value == NULL || *value == '\0') {
-		error("selinst: argument %qs needs a value: "
-		      "%<-fplugin-arg-selinst-%s=N%> with N a non-negative integer",
-		      key, key);
-		return false;
-	}
 	for (const char *p = value; *p; p++)
 		if (!ISDIGIT(*p)) {
 			error("selinst: bad value %qs for argument %qs: "
@@ -100,57 +88,167 @@ static bool parse_natural(const char *key, const char *value, mpz_t out)
 	return true;
 }
 
-/* The arguments that set the model's numbers and switches (also read
- * from a selection file, config.cc): false when KEY is not one of them,
- * else *OK &= whether VALUE is good. */
 static bool loop_threshold_given;
-static bool value_argument(const char *key, const char *value, bool *ok)
+static bool set_threshold(const char *k, const char *v) { return parse_natural(k, v, selinst_opts.model.threshold); }
+static bool set_block_weight(const char *k, const char *v) { return parse_natural(k, v, selinst_opts.model.block_weight); }
+static bool set_loop_base(const char *k, const char *v) { return parse_natural(k, v, selinst_opts.model.loop_base); }
+static bool set_loop_unit(const char *k, const char *v) { return parse_natural(k, v, selinst_opts.model.loop_unit); }
+static bool set_call_unit(const char *k, const char *v) { return parse_natural(k, v, selinst_opts.model.call_unit); }
+static bool set_loop_threshold(const char *k, const char *v)
 {
-	if (strcmp(key, "threshold") == 0)
-		*ok &= parse_natural(key, value, selinst_opts.model.threshold);
-	else if (strcmp(key, "loop-threshold") == 0) {
-		*ok &= parse_natural(key, value, selinst_opts.loop_threshold);
-		loop_threshold_given = true;
+	loop_threshold_given = true;
+	return parse_natural(k, v, selinst_opts.loop_threshold);
+}
+
+static bool set_loops(const char *, const char *value)
+{
+	if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0) {
+		selinst_opts.loops = value[1] == 'n';
+		return true;
 	}
-	else if (strcmp(key, "loops") == 0) {
-		if (value && strcmp(value, "on") == 0)
-			selinst_opts.loops = true;
-		else if (value && strcmp(value, "off") == 0)
-			selinst_opts.loops = false;
-		else {
-			if (value)
-				error("selinst: bad value %qs for argument %<loops%>: "
-				      "expected %<on%> or %<off%>", value);
-			else
-				error("selinst: argument %<loops%> needs a value: "
-				      "%<-fplugin-arg-selinst-loops=on%> or %<=off%>");
-			*ok = false;
-		}
-	} else if (strcmp(key, "model") == 0)
-		*ok &= parse_model(value);
-	else if (strcmp(key, "block-weight") == 0)
-		*ok &= parse_natural(key, value, selinst_opts.model.block_weight);
-	else if (strcmp(key, "loop-base") == 0)
-		*ok &= parse_natural(key, value, selinst_opts.model.loop_base);
-	else if (strcmp(key, "loop-unit") == 0)
-		*ok &= parse_natural(key, value, selinst_opts.model.loop_unit);
-	else if (strcmp(key, "call-unit") == 0)
-		*ok &= parse_natural(key, value, selinst_opts.model.call_unit);
-	else
+	error("selinst: bad value %qs for argument %<loops%>: expected %<on%> or %<off%>",
+	      value);
+	return false;
+}
+
+static const char *config_path, *profile_paths;
+static bool set_sites(const char *, const char *v) { return selinst_sites_read(v); }
+static bool set_sites_out(const char *, const char *v) { selinst_opts.sites_out = xstrdup(v); return true; }
+static bool set_config(const char *, const char *v) { config_path = v; return true; }
+static bool set_profile(const char *, const char *v) { profile_paths = v; return true; }
+static bool set_budget(const char *, const char *v) { return selinst_feedback_budget(v); }
+static bool set_verbose(const char *, const char *) { selinst_opts.verbose = true; return true; }
+static bool set_decisions(const char *, const char *value)
+{
+	selinst_opts.decisions_path = xstrdup(value);
+	return selinst_decisions_file_check(value);
+}
+
+struct plugin_option {
+	const char *key;
+	const char *value;	/* its syntax; NULL: a switch without a value */
+	bool in_config;		/* may also be set by a selection file */
+	bool (*set)(const char *key, const char *value);
+	const char *help;
+};
+
+static const struct plugin_option options[] = {
+	{ "threshold", "N", true, set_threshold,
+	  "instrument functions scoring >= N (default 204800)" },
+	{ "loop-threshold", "N", true, set_loop_threshold,
+	  "instrument loops scoring >= N (default: the threshold)" },
+	{ "loops", "on|off", true, set_loops, "loop regions (default on)" },
+	{ "model", "default|paper", true, set_model,
+	  "the paper's formula plus refinements, or the formula alone" },
+	{ "block-weight", "N", true, set_block_weight, "model constant (default 5)" },
+	{ "loop-base", "N", true, set_loop_base, "model constant (default 100)" },
+	{ "loop-unit", "N", true, set_loop_unit, "model constant (default 2048)" },
+	{ "call-unit", "N", true, set_call_unit, "model constant (default 2048)" },
+	{ "decisions", "FILE", false, set_decisions,
+	  "write every decision as YAML (%u: one file per unit)" },
+	{ "verbose", NULL, false, set_verbose, "print the score table on stderr" },
+	{ "sites-out", "FILE", false, set_sites_out, "append calls to other units' functions" },
+	{ "sites", "FILE", false, set_sites, "take call depths from other units" },
+	{ "config", "FILE", false, set_config, "selection file (YAML rules and values)" },
+	{ "profile", "FILE[:FILE...]", false, set_profile,
+	  "measured counts from earlier runs (feedback)" },
+	{ "budget", "PCT", false, set_budget,
+	  "feedback: predicted hook cost allowed, % of the run (default 1)" },
+};
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+static const struct plugin_option *find_option(const char *key)
+{
+	for (size_t i = 0; i < NOPTIONS; i++)
+		if (strcmp(options[i].key, key) == 0)
+			return &options[i];
+	return NULL;
+}
+
+/* "threshold=N, loop-threshold=N, ..., verbose" (the keys a selection
+ * file may set, with CONFIG_ONLY): for messages. */
+static char *key_list(bool config_only)
+{
+	char *list = xstrdup("");
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		if (config_only && !options[i].in_config)
+			continue;
+		char *next = xasprintf("%s%s%s%s%s", list, *list ? ", " : "", options[i].key,
+				       options[i].value ? "=" : "",
+				       options[i].value ? options[i].value : "");
+		free(list);
+		list = next;
+	}
+	return list;
+}
+
+static const char *accepted_keys(void)
+{
+	static char *list;
+	if (!list)
+		list = key_list(false);
+	return list;
+}
+
+bool selinst_option_in_config(const char *key)
+{
+	const struct plugin_option *o = find_option(key);
+	return o && o->in_config;
+}
+
+const char *selinst_config_value_keys(void)
+{
+	static char *list;
+	if (!list)
+		list = key_list(true);
+	return list;
+}
+
+/* One line an option, for gcc -v --help (plugin_info.help). */
+static const char *help_text(void)
+{
+	char *text = xstrdup("compile-time selective instrumentation; see selinst(7).");
+	for (size_t i = 0; i < NOPTIONS; i++) {
+		char *arg = xasprintf("%s%s%s", options[i].key, options[i].value ? "=" : "",
+				      options[i].value ? options[i].value : "");
+		char *next = xasprintf("%s\n  -fplugin-arg-selinst-%-24s %s", text, arg,
+				       options[i].help);
+		free(arg);
+		free(text);
+		text = next;
+	}
+	return text;
+}
+
+/* KEY=VALUE through its table row: a value where one is needed, none
+ * where none is (model says itself which it accepts). */
+static bool apply_option(const struct plugin_option *o, const char *value)
+{
+	if (o->value && (value == NULL || *value == '\0') && o->set != set_model) {
+		error("selinst: argument %qs needs %s: %<-fplugin-arg-selinst-%s=%s%>", o->key,
+		      strncmp(o->value, "FILE", 4) == 0 ? "a file name" : "a value",
+		      o->key, o->value);
 		return false;
-	return true;
+	}
+	if (!o->value && value != NULL) {
+		error("selinst: argument %qs takes no value (got %qs)", o->key, value);
+		return false;
+	}
+	return o->set(o->key, value);
 }
 
 /* A value from the selection file (WHERE: "FILE:LINE"): the command line
- * wins. */
+ * wins; keys the file may not set are refused by config.cc. */
 static struct plugin_name_args *command_line;
 static bool config_value(const char *key, const char *value, const char *where)
 {
 	for (int i = 0; i < command_line->argc; i++)
 		if (strcmp(command_line->argv[i].key, key) == 0)
 			return true;
-	bool ok = true;
-	value_argument(key, value, &ok);
+	const struct plugin_option *o = find_option(key);
+	if (!o || !o->in_config)
+		return false;
+	bool ok = apply_option(o, value);
 	if (!ok)
 		error("selinst: %s: bad value for %qs in the selection file", where, key);
 	return ok;
@@ -159,71 +257,20 @@ static bool config_value(const char *key, const char *value, const char *where)
 static bool parse_arguments(struct plugin_name_args *info)
 {
 	bool ok = true;
-	const char *config_path = NULL, *profiles = NULL;
 	for (int i = 0; i < info->argc; i++) {
 		const char *key = info->argv[i].key;
-		const char *value = info->argv[i].value;
 		/* Given twice, one would silently win: say so instead. */
 		bool repeated = false;
 		for (int j = 0; j < i; j++)
-			if (strcmp(info->argv[j].key, key) == 0)
-				repeated = true;
-		if (repeated) {
+			repeated |= strcmp(info->argv[j].key, key) == 0;
+		const struct plugin_option *o = find_option(key);
+		if (repeated)
 			error("selinst: argument %<-fplugin-arg-%s-%s%> given more "
 			      "than once", info->base_name, key);
-			ok = false;
-			continue;
-		}
-		if (value_argument(key, value, &ok))
-			;
-		else if (strcmp(key, "sites") == 0 || strcmp(key, "sites-out") == 0) {
-			if (value == NULL || *value == '\0') {
-				error("selinst: argument %qs needs a file name: "
-				      "%<-fplugin-arg-selinst-%s=FILE%>", key, key);
-				ok = false;
-			} else if (strcmp(key, "sites") == 0)
-				ok &= selinst_sites_read(value);
-			else
-				selinst_opts.sites_out = xstrdup(value);
-		}
-		else if (strcmp(key, "config") == 0) {
-			if (value == NULL || *value == '\0') {
-				error("selinst: argument %<config%> needs a file name: "
-				      "%<-fplugin-arg-selinst-config=FILE%>");
-				ok = false;
-			} else
-				config_path = value;
-		}
-		else if (strcmp(key, "profile") == 0) {
-			if (value == NULL || *value == '\0') {
-				error("selinst: argument %<profile%> needs a file name: "
-				      "%<-fplugin-arg-selinst-profile=FILE[:FILE...]%>");
-				ok = false;
-			} else
-				profiles = value;
-		} else if (strcmp(key, "budget") == 0)
-			ok &= selinst_feedback_budget(value);
-		else if (strcmp(key, "decisions") == 0) {
-			if (value == NULL || *value == '\0') {
-				error("selinst: argument %<decisions%> needs a "
-				      "file name: %<-fplugin-arg-selinst-decisions=FILE%>");
-				ok = false;
-			} else {
-				selinst_opts.decisions_path = xstrdup(value);
-				ok &= selinst_decisions_file_check(value);
-			}
-		} else if (strcmp(key, "verbose") == 0) {
-			if (value != NULL) {
-				error("selinst: argument %<verbose%> takes no value "
-				      "(got %qs)", value);
-				ok = false;
-			}
-			selinst_opts.verbose = true;
-		} else {
+		else if (!o)
 			error("selinst: unknown argument %<-fplugin-arg-%s-%s%>; "
-			      "accepted: %s", info->base_name, key, accepted_keys);
-			ok = false;
-		}
+			      "accepted: %s", info->base_name, key, accepted_keys());
+		ok &= !repeated && o && apply_option(o, info->argv[i].value);
 	}
 	/* The selection file's values, for keys the command line left out. */
 	if (ok && config_path) {
@@ -231,8 +278,8 @@ static bool parse_arguments(struct plugin_name_args *info)
 		ok &= selinst_config_read(config_path, config_value);
 	}
 	/* After the loop: the drop set needs the budget. */
-	if (ok && profiles)
-		ok &= selinst_feedback_read(profiles);
+	if (ok && profile_paths)
+		ok &= selinst_feedback_read(profile_paths);
 	/* One knob by default: loops follow the function threshold. */
 	if (!loop_threshold_given)
 		mpz_set(selinst_opts.loop_threshold, selinst_opts.model.threshold);
@@ -283,9 +330,19 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	if (!parse_arguments(info))
 		return 1;
 
-	register_callback(info->base_name, PLUGIN_INFO, NULL, &selinst_info);
+	static struct plugin_info about = { SELINST_VERSION, NULL };
+	about.help = help_text();
+	register_callback(info->base_name, PLUGIN_INFO, NULL, &about);
 	register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, NULL);
-	selinst_register_gc_roots(info->base_name);
-	selinst_register_passes(info->base_name);
+	register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+			  (void *) selinst_gc_roots);
+	struct register_pass_info pass;
+	pass.pass = selinst_make_pass();
+	pass.reference_pass_name = "opt_local_passes";	/* see analysis.cc */
+	pass.ref_pass_instance_number = 1;
+	pass.pos_op = PASS_POS_INSERT_BEFORE;
+	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+	register_callback(info->base_name, PLUGIN_PRE_GENERICIZE,
+			  selinst_remember_loop_keywords, NULL);
 	return 0;
 }

@@ -21,8 +21,18 @@ must_fail -fplugin-arg-selinst-threshold | grep -q "needs a value" || fail "bare
 must_fail -fplugin-arg-selinst-threshold=5 -fplugin-arg-selinst-threshold=6 | grep -q "argument '-fplugin-arg-selinst-threshold' given more than once" \
 	|| fail "repeated threshold: $(cat err.txt)"
 must_fail -fplugin-arg-selinst-loops | grep -q "argument 'loops' needs a value" || fail "bare loops: $(cat err.txt)"
-must_fail -fplugin-arg-selinst-treshold=5 | grep -q "unknown argument '-fplugin-arg-selinst-treshold'; accepted: threshold=N, decisions=FILE, verbose" \
+must_fail -fplugin-arg-selinst-treshold=5 | grep -q "unknown argument '-fplugin-arg-selinst-treshold'; accepted: threshold=N, loop-threshold=N" \
 	|| fail "unknown key message: $(cat err.txt)"
+# The list comes from the plugin's one option table: every key it names is
+# documented (README, selinst(7)) and in the help GCC prints for plugins.
+keys=$(sed -n "s/.*accepted: //p" err.txt | tr ',' '\n' | sed 's/^ *//; s/=.*//')
+[ "$(echo "$keys" | wc -l)" -ge 15 ] || fail "accepted list too short: $keys"
+gcc -fplugin=$PLUGIN -v --help > help.txt 2>&1
+for k in $keys; do
+	grep -q -- "^| .*\`$k[=\`]" "$SELINST_ROOT/README.md" || fail "README's argument table lacks $k"
+	grep -qF -- "${k//-/\\-}" "$SELINST_ROOT/doc/man/selinst.7" || fail "selinst.7 lacks $k"
+	grep -q -- "-fplugin-arg-selinst-$k" help.txt || fail "plugin help lacks $k"
+done
 must_fail -fplugin-arg-selinst-verbose=yes | grep -q "takes no value" || fail "verbose=yes: $(cat err.txt)"
 must_fail -fplugin-arg-selinst-decisions=/nonexistent/dir/d.yaml | grep -q "cannot write decision file '/nonexistent/dir/d.yaml'.*No such file" \
 	|| fail "unwritable decisions: $(cat err.txt)"
@@ -77,7 +87,7 @@ expect_eq "%u keeps directories apart" "sub/a/p.c ./sub/b/p.c" \
 # GCC 11.9.0 is loaded into this GCC.
 plugin_inc=$(gcc -print-file-name=plugin)/include
 g++ -O0 -std=gnu++14 -fPIC -fno-rtti -fno-exceptions -I"$plugin_inc" -shared \
-	-DSELINST_TEST_BUILT_FOR='"11.9.0"' -o other.so $SELINST_ROOT/plugin/*.cc -lgmp -lyaml \
+	-DSELINST_TEST_BUILT_FOR='"11.9.0"' -DSELINST_VERSION='"test"' -o other.so $SELINST_ROOT/plugin/*.cc -lgmp -lyaml \
 	|| fail "build the other-GCC copy"
 gcc -fplugin=./other.so -c p.c -o po.o 2>erro.txt && fail "loaded a plugin built for another GCC"
 grep -q "selinst: this plugin was built for GCC 11.9.0 .* and cannot be loaded into GCC $(gcc -dumpfullversion)" erro.txt \
