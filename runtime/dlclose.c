@@ -85,12 +85,8 @@ static int in_ranges(const struct ranges *rs, const void *p)
 	return 0;
 }
 
-/* Descriptor -> its copy, for one dlclose. */
-struct copies {
-	const struct selinst_region **from;
-	struct selinst_region **to;
-	size_t mask, used;
-};
+/* Descriptor -> its copy, for one dlclose (map.c: key (descriptor, 0)). */
+struct copies { struct si_map *m; };
 
 static struct selinst_region *copy_desc(const struct selinst_region *r)
 {
@@ -110,40 +106,12 @@ static struct selinst_region *copy_desc(const struct selinst_region *r)
 /* The copy of R (made on first request), or R when out of memory. */
 static const struct selinst_region *kept(struct copies *cs, const struct selinst_region *r)
 {
-	if ((cs->used + 1) * 2 > cs->mask + 1) {
-		size_t ncap = (cs->mask + 1) * 2;
-		const struct selinst_region **nf = calloc(ncap, sizeof *nf);
-		struct selinst_region **nt = calloc(ncap, sizeof *nt);
-		if (!nf || !nt) {
-			free(nf);
-			free(nt);
-			return r;
-		}
-		for (size_t i = 0; i <= cs->mask; i++) {
-			if (!cs->from[i])
-				continue;
-			size_t j = ((uintptr_t)cs->from[i] >> 4) & (ncap - 1);
-			while (nf[j])
-				j = (j + 1) & (ncap - 1);
-			nf[j] = cs->from[i];
-			nt[j] = cs->to[i];
-		}
-		free(cs->from);
-		free(cs->to);
-		cs->from = nf;
-		cs->to = nt;
-		cs->mask = ncap - 1;
-	}
-	size_t j = ((uintptr_t)r >> 4) & cs->mask;
-	for (; cs->from[j]; j = (j + 1) & cs->mask)
-		if (cs->from[j] == r)
-			return cs->to[j];
+	struct si_mslot *s = si_map_find(cs->m, (uintptr_t)r, 0, NULL, NULL);
+	if (s)
+		return (const struct selinst_region *)s->value;
 	struct selinst_region *c = copy_desc(r);
-	if (!c)
-		return r;
-	cs->from[j] = r;
-	cs->to[j] = c;
-	cs->used++;
+	if (!c || !si_map_add(&cs->m, (uintptr_t)r, 0, (uintptr_t)c, 0))
+		return r;	/* (a copy without a slot: made again next time) */
 	si_throttle_moved(r, c);
 	return c;
 }
@@ -177,16 +145,32 @@ static int keeping(void)
 static void keep_ranges(struct ranges *rs)
 {
 	dl_iterate_phdr(collect, rs);
-	struct copies cs = { calloc(64, sizeof *cs.from), calloc(64, sizeof *cs.to), 63, 0 };
-	if (rs->n && cs.from && cs.to) {
+	struct copies cs = { NULL };
+	if (rs->n) {
 		int locked = si_registry_lock(-1);
 		keep_all(rs, &cs);
 		if (locked)
 			si_registry_unlock();
 	}
-	free(cs.from);
-	free(cs.to);
+	si_map_free(cs.m);
 	free(rs->r);
+}
+
+/* dl_iterate_phdr reports the program first: is the address in it? */
+struct probe { uintptr_t a; int in; };
+static int first_contains(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct probe *p = data;
+	(void)size;
+	p->in = contains(info, p->a);
+	return 1;	/* stop after the first */
+}
+
+static int in_program(uintptr_t a)
+{
+	struct probe p = { a, 0 };
+	dl_iterate_phdr(first_contains, &p);
+	return p.in;
 }
 
 typedef int dlclose_fn(void *);
@@ -209,15 +193,16 @@ SI_EXPORT int dlclose(void *handle)
  * destructors and its destructor functions) calls __cxa_finalize with its
  * own DSO handle as the last thing before the object is unmapped.  Those
  * destructors may have run instrumented code after dlclose kept the
- * regions: keep the object's regions again here.  At process exit the
- * profile is already written (si_final_written): nothing to do. */
+ * regions: keep the object's regions again here.  The program itself
+ * (whose finalizer runs at exit, before libselinst.so writes the profile)
+ * is never unmapped: nothing to keep, and no copying at exit. */
 SI_EXPORT void __cxa_finalize(void *dso)
 {
 	cxa_finalize_fn *real = (cxa_finalize_fn *)dlsym(RTLD_NEXT, "__cxa_finalize");
 	if (real)
 		real(dso);
 	int saved = errno;
-	if (dso && keeping()) {
+	if (dso && keeping() && !in_program((uintptr_t)dso)) {
 		struct ranges rs = { 0, NULL, (uintptr_t)dso, 0, NULL, 0, 0 };
 		keep_ranges(&rs);
 	}

@@ -27,6 +27,21 @@ static const int fatal[] = {
 };
 static int in_fatal;
 
+static void *write_final(void *unused)
+{
+	(void)unused;
+	si_write_profile(NULL, 1, 0, 0);
+	return NULL;
+}
+
+/* The final write runs on a thread of its own, which the exiting thread
+ * waits for: its allocations (libyaml's buffers, the snapshot copies)
+ * then come from that thread's malloc arena.  In the exiting thread's
+ * arena the first large request would consolidate every small chunk the
+ * program freed, work the plain program never does (cJSON's test run: 12.7
+ * million instructions, 5.5% of the run).  Signals are blocked in the
+ * writer (its mask is inherited); without a thread, the exiting thread
+ * writes. */
 void si_at_exit(void)
 {
 	/* A vfork child that calls exit() shares the parent's memory: it
@@ -34,7 +49,18 @@ void si_at_exit(void)
 	if (si_final_written || !si_output_is_ours())
 		return;
 	si_final_written = 1;
-	si_write_profile(NULL, 1, 0, 0);
+	int saved = errno;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_t writer;
+	int made = pthread_create(&writer, NULL, write_final, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (made)
+		pthread_join(writer, NULL);
+	else
+		si_write_profile(NULL, 1, 0, 0);
+	errno = saved;
 }
 
 #ifdef SI_STATIC
