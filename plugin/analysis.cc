@@ -404,15 +404,12 @@ static hash_set<cgraph_node *> *unreferenced_statics(void)
 	return dead;
 }
 
-static unsigned int selinst_execute(void)
+/* The functions of the unit with a body of its own, in source order (the
+ * decision file reads top to bottom like the unit, and the same source
+ * lists the same way at every -O level); INDEX_OF maps each to its place. */
+static void collect_functions(std::vector<selinst_function> &fns,
+			      hash_map<tree, size_t> &index_of)
 {
-	std::vector<selinst_function> fns;
-	hash_map<tree, size_t> index_of;
-	std::vector<call_site> sites;
-	hash_map<tree, omp_origin> omp_origins;
-
-	/* The functions of the unit, in the symbol table's order (stable for a
-	 * given source). */
 	cgraph_node *node;
 	hash_set<cgraph_node *> *unreferenced = unreferenced_statics();
 	FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node) {
@@ -436,28 +433,24 @@ static unsigned int selinst_execute(void)
 		/* GCC 11 gives some OpenMP outlined bodies no location. */
 		fn.file = DECL_SOURCE_FILE(node->decl) ? DECL_SOURCE_FILE(node->decl) : "";
 		fn.line = DECL_SOURCE_LINE(node->decl);
-		cm_function_init(&fn.cm);
 		fns.push_back(fn);
 	}
 	delete unreferenced;
-	/* Source order: the decision file reads top to bottom like the unit,
-	 * and the same source lists the same way at every -O level. */
 	std::sort(fns.begin(), fns.end(), source_order);
-	for (size_t i = 0; i < fns.size(); i++)
+	/* Once the vector stops moving: the GMP numbers and the names
+	 * (xstrdup: the langhook returns a buffer it reuses). */
+	for (size_t i = 0; i < fns.size(); i++) {
+		cm_function_init(&fns[i].cm);
 		index_of.put(fns[i].decl, i);
-
-	/* Names after the vector stops moving (xstrdup: the langhook returns
-	 * a buffer it reuses). */
-	for (size_t i = 0; i < fns.size(); i++)
 		fns[i].name = region_name(fns[i].decl);
-	for (size_t i = 0; i < fns.size(); i++)
-		measure(&fns[i], i, sites, omp_origins);
-	name_omp_bodies(&fns[0], fns.size(), omp_origins);
-	if (!fns.empty())
-		name_same_line_loops(&fns[0], fns.size());
+	}
+}
 
-	/* Call edges to functions with a body here; depth of deepest site. */
-	std::vector<cm_call_edge> edges;
+/* Call edges to functions with a body here, and each callee's deepest
+ * site; then the depths other units recorded (sites=). */
+static void call_edges(std::vector<selinst_function> &fns, hash_map<tree, size_t> &index_of,
+		       const std::vector<call_site> &sites, std::vector<cm_call_edge> &edges)
+{
 	for (size_t k = 0; k < sites.size(); k++) {
 		cgraph_node *callee = cgraph_node::get(sites[k].callee);
 		if (!callee)
@@ -472,59 +465,44 @@ static unsigned int selinst_execute(void)
 		if (sites[k].depth > cf->deepest_call_depth)
 			cf->deepest_call_depth = sites[k].depth;
 	}
-
-	/* Calls from other units, recorded by an earlier build. */
 	for (size_t i = 0; i < fns.size(); i++)
 		if (TREE_PUBLIC(fns[i].decl))
 			fns[i].cm.external_depth = selinst_sites_depth(fns[i].symbol);
+}
 
-	/* Forced decisions. */
-	for (size_t i = 0; i < fns.size(); i++) {
-		selinst_function *fn = &fns[i];
-		const char *unsafe = selinst_cannot_instrument(fn->decl,
-						DECL_STRUCT_FUNCTION(fn->decl));
-		if (has_attribute(fn->decl, "no_instrument_function")) {
-			fn->cm.force = CM_FORCE_NEVER;
-			fn->cm.force_reason = "no_instrument_function attribute";
-		} else if (unsafe) {
-			fn->cm.force = CM_FORCE_NEVER;
-			fn->cm.force_reason = unsafe;
-		} else if (in_system_header_at(DECL_SOURCE_LOCATION(fn->decl))) {
-			/* Library code (libstdc++ templates, inline helpers):
-			 * the profile is about the user's functions. */
-			fn->cm.force = CM_FORCE_NEVER;
-			fn->cm.force_reason = "defined in a system header";
-		} else if (forwards_to_cdtor_variant(fn->decl)) {
-			fn->cm.force = CM_FORCE_NEVER;
-			fn->cm.force_reason = "constructor/destructor variant that calls "
-				"another variant: that one is the region";
-		} else if (has_attribute(fn->decl, "selinst_instrument")) {
-			fn->cm.force = CM_FORCE_ALWAYS;
-			fn->cm.force_reason = "selinst_instrument attribute";
-		} else
-			selinst_config_apply(fn);
-		selinst_feedback_force(fn);
-	}
+/* Decisions taken before the model: attributes, safety, system headers,
+ * constructor variants, the selection file, the profile's drops. */
+static void force_decision(selinst_function *fn)
+{
+	const char *unsafe = selinst_cannot_instrument(fn->decl, DECL_STRUCT_FUNCTION(fn->decl));
+	if (has_attribute(fn->decl, "no_instrument_function")) {
+		fn->cm.force = CM_FORCE_NEVER;
+		fn->cm.force_reason = "no_instrument_function attribute";
+	} else if (unsafe) {
+		fn->cm.force = CM_FORCE_NEVER;
+		fn->cm.force_reason = unsafe;
+	} else if (in_system_header_at(DECL_SOURCE_LOCATION(fn->decl))) {
+		/* Library code (libstdc++ templates, inline helpers): the
+		 * profile is about the user's functions. */
+		fn->cm.force = CM_FORCE_NEVER;
+		fn->cm.force_reason = "defined in a system header";
+	} else if (forwards_to_cdtor_variant(fn->decl)) {
+		fn->cm.force = CM_FORCE_NEVER;
+		fn->cm.force_reason = "constructor/destructor variant that calls "
+			"another variant: that one is the region";
+	} else if (has_attribute(fn->decl, "selinst_instrument")) {
+		fn->cm.force = CM_FORCE_ALWAYS;
+		fn->cm.force_reason = "selinst_instrument attribute";
+	} else
+		selinst_config_apply(fn);
+	selinst_feedback_force(fn);
+}
 
-	cm_function *cms = XNEWVEC(cm_function, fns.size() ? fns.size() : 1);
-	for (size_t i = 0; i < fns.size(); i++)
-		cms[i] = fns[i].cm;	/* shallow: shares the mpz limbs */
-	cm_decide(&selinst_opts.model, cms, fns.size(),
-		  edges.empty() ? NULL : &edges[0], edges.size());
-	for (size_t i = 0; i < fns.size(); i++)
-		fns[i].cm = cms[i];	/* mpz may have been reallocated */
-	XDELETEVEC(cms);
-
-	for (size_t i = 0; i < fns.size(); i++)
-		selinst_decide_loops(&fns[i], &fns[0], fns.size());
-	if (!fns.empty())
-		selinst_feedback_apply(&fns[0], fns.size(),
-				       edges.empty() ? NULL : &edges[0], edges.size());
-	if (selinst_opts.sites_out)
-		write_sites(&fns[0], sites);
-
-	/* Instrument: loops first, so that on a path leaving loops and the
-	 * function at once the loop exits run before the function's exit. */
+/* Hooks into every chosen function and loop: loops first, so that on a
+ * path leaving loops and the function at once the loop exits run before
+ * the function's exit. */
+static void instrument_unit(std::vector<selinst_function> &fns)
+{
 	bool unit_instrumented = false;
 	for (size_t i = 0; i < fns.size(); i++)
 		if (fns[i].cm.instrument || selinst_any_loop_chosen(&fns[i]))
@@ -554,7 +532,42 @@ static unsigned int selinst_execute(void)
 		selinst_finish_body();
 		pop_cfun();
 	}
+}
 
+static unsigned int selinst_execute(void)
+{
+	std::vector<selinst_function> fns;
+	hash_map<tree, size_t> index_of;
+	std::vector<call_site> sites;
+	hash_map<tree, omp_origin> omp_origins;
+	std::vector<cm_call_edge> edges;
+
+	collect_functions(fns, index_of);
+	for (size_t i = 0; i < fns.size(); i++)
+		measure(&fns[i], i, sites, omp_origins);
+	name_omp_bodies(&fns[0], fns.size(), omp_origins);
+	if (!fns.empty())
+		name_same_line_loops(&fns[0], fns.size());
+	call_edges(fns, index_of, sites, edges);
+	for (size_t i = 0; i < fns.size(); i++)
+		force_decision(&fns[i]);
+
+	/* The model decides in place, through pointers: no copies of the
+	 * functions' GMP numbers. */
+	std::vector<cm_function *> cms(fns.size());
+	for (size_t i = 0; i < fns.size(); i++)
+		cms[i] = &fns[i].cm;
+	cm_decide(&selinst_opts.model, cms.empty() ? NULL : &cms[0], fns.size(),
+		  edges.empty() ? NULL : &edges[0], edges.size());
+	for (size_t i = 0; i < fns.size(); i++)
+		selinst_decide_loops(&fns[i], &fns[0], fns.size());
+	if (!fns.empty())
+		selinst_feedback_apply(&fns[0], fns.size(),
+				       edges.empty() ? NULL : &edges[0], edges.size());
+	if (selinst_opts.sites_out)
+		write_sites(&fns[0], sites);
+
+	instrument_unit(fns);
 	if (selinst_opts.verbose)
 		selinst_print_table(&fns[0], fns.size());
 	if (selinst_opts.decisions_path)

@@ -89,13 +89,13 @@ static void adjacency_build(struct adjacency *a, size_t nfns,
 }
 
 /* Score F from the current decisions of its callees. */
-static void score_one(const struct cm_constants *c, struct cm_function *fns,
+static void score_one(const struct cm_constants *c, struct cm_function *const *fns,
 		      const struct adjacency *a, size_t f)
 {
-	struct cm_function *fn = &fns[f];
+	struct cm_function *fn = fns[f];
 	unsigned long inst = 0;
 	for (size_t e = a->start[f]; e < a->start[f + 1]; e++)
-		if (fns[a->callee[e]].instrument)
+		if (fns[a->callee[e]]->instrument)
 			inst++;
 	fn->instrumented_call_sites = inst;
 	if (!c->refined) {
@@ -193,18 +193,18 @@ static int wants_instrument(const struct cm_constants *c,
 
 /* Least fixed point over one strongly connected component. */
 static void decide_component(const struct cm_constants *c,
-			     struct cm_function *fns, const struct adjacency *a,
+			     struct cm_function *const *fns, const struct adjacency *a,
 			     const size_t *members, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		fns[members[i]].instrument = 0;
+		fns[members[i]]->instrument = 0;
 	int changed = 1;
 	while (changed) {
 		changed = 0;
 		for (size_t i = 0; i < n; i++)
 			score_one(c, fns, a, members[i]);
 		for (size_t i = 0; i < n; i++) {
-			struct cm_function *fn = &fns[members[i]];
+			struct cm_function *fn = fns[members[i]];
 			if (!fn->instrument && wants_instrument(c, fn)) {
 				fn->instrument = 1;
 				changed = 1;
@@ -212,7 +212,7 @@ static void decide_component(const struct cm_constants *c,
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct cm_function *fn = &fns[members[i]];
+		struct cm_function *fn = fns[members[i]];
 		const char *excluded = refinement_excludes_any(c, fn);
 		if (fn->force != CM_FORCE_NONE)
 			fn->reason = fn->force_reason;
@@ -298,7 +298,7 @@ static void find_components(const struct adjacency *a, size_t nfns,
 /* Recursion and bounded work, callees first: a function is recursive when
  * its component has a cycle; its work per call is bounded when it has no
  * loop, is not recursive and calls only bounded functions in view. */
-static void classify_work(struct cm_function *fns, const struct adjacency *a,
+static void classify_work(struct cm_function *const *fns, const struct adjacency *a,
 			  const struct components *k)
 {
 	for (size_t c = 0; c < k->count; c++) {
@@ -310,12 +310,12 @@ static void classify_work(struct cm_function *fns, const struct adjacency *a,
 				size_t g = a->callee[e];
 				if (k->comp_of[g] == c)
 					cyclic = 1;
-				else if (!fns[g].bounded_work)
+				else if (!fns[g]->bounded_work)
 					bounded = 0;
 			}
 		for (size_t i = 0; i < n; i++) {
-			fns[m[i]].recursive = cyclic;
-			fns[m[i]].bounded_work = bounded && !cyclic && !fns[m[i]].has_loops;
+			fns[m[i]]->recursive = cyclic;
+			fns[m[i]]->bounded_work = bounded && !cyclic && !fns[m[i]]->has_loops;
 		}
 	}
 }
@@ -374,7 +374,7 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
  * offered to drop_if_deeper before its callees are visited.  All members
  * of a cycle share one depth: the deepest entry from outside plus the
  * deepest call inside plus one.  Capped at loop_base. */
-static void component_depths(const struct cm_constants *c, struct cm_function *fns,
+static void component_depths(const struct cm_constants *c, struct cm_function *const *fns,
 			     const struct cm_call_edge *edges, size_t nedges,
 			     const struct components *k, int after)
 {
@@ -391,7 +391,7 @@ static void component_depths(const struct cm_constants *c, struct cm_function *f
 		int outside = 0, inside = -1;
 		for (size_t j = first[ci]; j < first[ci + 1]; j++) {
 			const struct cm_call_edge *e = &edges[by_comp[j]];
-			const struct cm_function *caller = &fns[e->caller];
+			const struct cm_function *caller = fns[e->caller];
 			if (k->comp_of[e->caller] == ci) {
 				if (e->depth + 1 > inside)
 					inside = e->depth + 1;
@@ -405,18 +405,18 @@ static void component_depths(const struct cm_constants *c, struct cm_function *f
 		/* A function alone also counts its sites known only as a
 		 * depth (the unit test's graphs give no edge for them); any
 		 * member its calls from other units. */
-		if (inside < 0 && fns[k->order[k->start[ci]]].deepest_call_depth > outside)
-			outside = fns[k->order[k->start[ci]]].deepest_call_depth;
+		if (inside < 0 && fns[k->order[k->start[ci]]]->deepest_call_depth > outside)
+			outside = fns[k->order[k->start[ci]]]->deepest_call_depth;
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++)
-			if (fns[k->order[j]].external_depth > outside)
-				outside = fns[k->order[j]].external_depth;
+			if (fns[k->order[j]]->external_depth > outside)
+				outside = fns[k->order[j]]->external_depth;
 		long d = (long) outside + (inside > 0 ? inside : 0);
 		depth[ci] = d > cap ? cap : (int) d;
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			if (after)
-				drop_if_deeper(c, &fns[k->order[j]], depth[ci], scratch);
+				drop_if_deeper(c, fns[k->order[j]], depth[ci], scratch);
 			else
-				fns[k->order[j]].loop_depth = depth[ci];
+				fns[k->order[j]]->loop_depth = depth[ci];
 		}
 	}
 	mpz_clear(scratch);
@@ -428,14 +428,14 @@ static void component_depths(const struct cm_constants *c, struct cm_function *f
  * region (callees, visited later, see it as no region); then callers
  * chosen only through the callsite score of dropped callees are dropped,
  * callees first.  Only ever drops: one answer, in two passes. */
-static void context_depths(const struct cm_constants *c, struct cm_function *fns,
+static void context_depths(const struct cm_constants *c, struct cm_function *const *fns,
 			   const struct cm_call_edge *edges, size_t nedges,
 			   const struct adjacency *a, const struct components *k)
 {
 	component_depths(c, fns, edges, nedges, k, 1);
 	for (size_t ci = 0; ci < k->count; ci++)
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
-			struct cm_function *fn = &fns[k->order[j]];
+			struct cm_function *fn = fns[k->order[j]];
 			if (!fn->instrument || fn->force != CM_FORCE_NONE)
 				continue;
 			score_one(c, fns, a, k->order[j]);
@@ -446,7 +446,7 @@ static void context_depths(const struct cm_constants *c, struct cm_function *fns
 		}
 }
 
-void cm_decide(const struct cm_constants *c, struct cm_function *fns,
+void cm_decide(const struct cm_constants *c, struct cm_function *const *fns,
 	       size_t nfns, const struct cm_call_edge *edges, size_t nedges)
 {
 	struct adjacency a;
@@ -464,7 +464,7 @@ void cm_decide(const struct cm_constants *c, struct cm_function *fns,
 		context_depths(c, fns, edges, nedges, &a, &k);
 	else
 		for (size_t i = 0; i < nfns; i++)
-			fns[i].context_depth = fns[i].loop_depth;
+			fns[i]->context_depth = fns[i]->loop_depth;
 	free(k.order); free(k.start); free(k.comp_of);
 	free(a.start); free(a.callee);
 }

@@ -175,9 +175,10 @@ int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
  * region in the default model, else 0. */
 int cm_site_base_depth(const struct cm_constants *c, const struct cm_function *f);
 
-/* Decide every function: fills the outputs.  Deterministic for a given
- * input whatever the order of EDGES. */
-void cm_decide(const struct cm_constants *c, struct cm_function *fns,
+/* Decide every function (FNS: pointers to NFNS functions, decided where
+ * they lie): fills the outputs.  Deterministic for a given input whatever
+ * the order of EDGES. */
+void cm_decide(const struct cm_constants *c, struct cm_function *const *fns,
 	       size_t nfns, const struct cm_call_edge *edges, size_t nedges);
 
 #endif

@@ -106,6 +106,15 @@ static void add_call(struct graph *g, size_t caller, size_t callee)
 	add_call_at(g, caller, callee, 0);
 }
 
+/* cm_decide over the graph's functions, in place. */
+static void decide(const struct cm_constants *c, struct graph *g)
+{
+	struct cm_function *ptr[16];
+	for (size_t i = 0; i < g->nfn; i++)
+		ptr[i] = &g->fn[i];
+	cm_decide(c, ptr, g->nfn, g->edge, g->nedge);
+}
+
 static void graph_clear(struct graph *g)
 {
 	for (size_t i = 0; i < g->nfn; i++)
@@ -135,7 +144,7 @@ static void test_bt_decisions(struct cm_constants *c)
 	/* BT's solvers and main loop over the grid; adi is straight-line. */
 	g.fn[xs].has_loops = g.fn[ys].has_loops = g.fn[zs].has_loops = 1;
 	g.fn[mainf].has_loops = 1;
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 
 	const char *names[] = { "matvecsub", "binvchrs", "binvrhs", "matmul_sub",
 		"lhsinit", "exact_solution", "x_solve", "y_solve", "z_solve", "adi", "main" };
@@ -168,7 +177,7 @@ static void test_ft_decisions(struct cm_constants *c)
 	size_t ftz2 = add_fn(&g, 116, 3);
 	size_t cffz = add_fn(&g, 65, 1);
 	add_call(&g, cffz, ftz2);
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	check_mpz("ftz2", g.fn[ftz2].score, "198772");
 	check_mpz("cffz", g.fn[cffz].score, "202817");
 	CHECK(!g.fn[ftz2].instrument && !g.fn[cffz].instrument, "FT: neither instrumented");
@@ -184,7 +193,7 @@ static void test_recursion(struct cm_constants *c)
 	struct graph g; g.nfn = g.nedge = 0;
 	size_t a = add_fn(&g, 10, 2), b = add_fn(&g, 10, 2);
 	add_call(&g, a, b); add_call(&g, b, a);
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(!g.fn[a].instrument && !g.fn[b].instrument, "small cycle: none");
 	graph_clear(&g);
 
@@ -195,7 +204,7 @@ static void test_recursion(struct cm_constants *c)
 	size_t self = add_fn(&g, 10, 3);
 	add_call(&g, a, b); add_call(&g, b, a);
 	add_call(&g, self, self);
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(g.fn[a].instrument && g.fn[b].instrument, "cycle: both");
 	CHECK(g.fn[b].instrumented_call_sites == 1, "b sites");
 	CHECK(g.fn[a].instrumented_call_sites == 1, "a sites (its call to b)");
@@ -205,7 +214,7 @@ static void test_recursion(struct cm_constants *c)
 	struct graph h; h.nfn = h.nedge = 0;
 	size_t s2 = add_fn(&h, 10, 3), b2 = add_fn(&h, 10, 3), a2 = add_fn(&h, 10, 0);
 	add_call(&h, s2, s2); add_call(&h, b2, a2); add_call(&h, a2, b2);
-	cm_decide(c, h.fn, h.nfn, h.edge, h.nedge);
+	decide(c, &h);
 	CHECK(h.fn[a2].instrument && h.fn[b2].instrument && !h.fn[s2].instrument,
 	      "order independence");
 	graph_clear(&g); graph_clear(&h);
@@ -220,21 +229,21 @@ static void test_exactness(struct cm_constants *c)
 	for (int i = 0; i < 40; i++)
 		add_call(&g, big, leaf);
 	mpz_set_str(c->threshold, "1000000000000000000000000000000", 10);
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(!g.fn[big].instrument && !g.fn[leaf].instrument, "1e30: nothing");
 	mpz_set_ui(c->threshold, 0);
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(g.fn[big].instrument && g.fn[leaf].instrument, "0: everything");
 	/* 40 sites * 2048^2 + 1000000 + 204800: beyond 32 bits, exact. */
 	check_mpz("big score", g.fn[big].score, "168976960");
 	g.fn[leaf].force = CM_FORCE_NEVER; g.fn[leaf].force_reason = "no_instrument_function attribute";
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(!g.fn[leaf].instrument, "forced never");
 	CHECK(strcmp(g.fn[leaf].reason, "no_instrument_function attribute") == 0, "reason");
 	check_mpz("big without instrumented callees", g.fn[big].score, "1204800");
 	mpz_set_str(c->threshold, "1000000000000000000000000000000", 10);
 	g.fn[leaf].force = CM_FORCE_ALWAYS; g.fn[leaf].force_reason = "selinst_instrument attribute";
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(g.fn[leaf].instrument && !g.fn[big].instrument, "forced always");
 	mpz_set_ui(c->threshold, 204800);
 	graph_clear(&g);
@@ -252,7 +261,7 @@ static void test_straight_line(struct cm_constants *c)
 	g.fn[looper].has_loops = 1;
 	g.fn[inl].declared_inline = 1;
 	add_call(&g, wrapper, looper); add_call(&g, inl, looper);
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(!g.fn[helper].instrument, "straight-line leaf chosen");
 	CHECK(strstr(g.fn[helper].reason, "refinement straight-line") != NULL,
 	      "helper reason %s", g.fn[helper].reason);
@@ -263,11 +272,11 @@ static void test_straight_line(struct cm_constants *c)
 	CHECK(strstr(g.fn[inl].reason, "inline and loop-free") != NULL, "inl reason %s",
 	      g.fn[inl].reason);
 	mpz_set_ui(c->threshold, 0);
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(g.fn[helper].instrument && g.fn[inl].instrument, "threshold 0: everything");
 	mpz_set_ui(c->threshold, 204800);
 	c->refined = 0;
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(g.fn[helper].instrument && g.fn[inl].instrument, "paper: formula alone");
 	c->refined = 1;
 	graph_clear(&g);
@@ -303,7 +312,7 @@ static void test_depth_through(struct cm_constants *c)
 	g.fn[cyc1].declared_inline = g.fn[cyc2].declared_inline = 1;
 	add_call_at(&g, outer, cyc1, 1);
 	add_call_at(&g, cyc1, cyc2, 1); add_call_at(&g, cyc2, cyc1, 1);
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(g.fn[work].loop_depth == 3, "work depth %d", g.fn[work].loop_depth);
 	CHECK(!g.fn[work].instrument, "work under always_inline at depth 3 chosen");
 	CHECK(g.fn[work2].loop_depth == 5, "work2 depth %d", g.fn[work2].loop_depth);
@@ -313,7 +322,7 @@ static void test_depth_through(struct cm_constants *c)
 	      "cycle depths %d %d", g.fn[cyc1].loop_depth, g.fn[cyc2].loop_depth);
 	CHECK(g.fn[cyc1].recursive && !g.fn[work].recursive, "recursive flags");
 	c->refined = 0;
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(g.fn[work].loop_depth == 0 && g.fn[work].instrument, "paper: local depth");
 	c->refined = 1;
 	graph_clear(&g);
@@ -336,7 +345,7 @@ static void test_recursion_refined(struct cm_constants *c)
 	add_call_at(&g, value, array, 0); add_call_at(&g, value, object, 0);
 	add_call_at(&g, array, value, 1); add_call_at(&g, object, value, 1);
 	add_call_at(&g, entry, helper, 0);
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(g.fn[value].recursive && g.fn[array].recursive && !g.fn[entry].recursive,
 	      "recursive flags");
 	/* One depth for the cycle: entered at 0, inner calls at 1 + 1. */
@@ -351,7 +360,7 @@ static void test_recursion_refined(struct cm_constants *c)
 	CHECK(g.fn[entry].instrument && !g.fn[entry].bounded_work, "default: entry left out");
 	CHECK(!g.fn[helper].instrument && g.fn[helper].bounded_work, "default: helper chosen");
 	c->refined = 0;
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(g.fn[value].instrument && g.fn[array].instrument && g.fn[object].instrument
 	      && g.fn[entry].instrument && g.fn[helper].instrument
 	      && g.fn[number].instrument, "paper: all six");
@@ -371,7 +380,7 @@ static void test_pull_depth(struct cm_constants *c)
 	g.fn[leaf1].has_loops = g.fn[leaf2].has_loops = 1;
 	g.fn[shallow].has_loops = g.fn[deep].has_loops = 1;
 	add_call(&g, shallow, leaf1); add_call(&g, deep, leaf2);
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	/* context-depth: leaf2 runs at depth 0 + 2 below the nearest region
 	 * once deep is not one; leaf1's caller is a region. */
 	CHECK(g.fn[leaf1].instrument, "leaf1");
@@ -395,7 +404,7 @@ static void test_pull_depth(struct cm_constants *c)
 	add_call_at(&g, top, glue, 2);
 	add_call_at(&g, glue, lex, 0);
 	add_call_at(&g, lex, rd, 0);
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(g.fn[top].instrument && !g.fn[glue].instrument, "top, glue");
 	CHECK(!g.fn[lex].instrument && g.fn[lex].context_depth == 2
 	      && strstr(g.fn[lex].reason, "context-depth"), "lex: %d depth %d %s",
@@ -410,7 +419,7 @@ static void test_pull_depth(struct cm_constants *c)
 	g.fn[shallow].has_loops = g.fn[deep].has_loops = 1;
 	add_call(&g, shallow, leaf1); add_call(&g, deep, leaf2);
 	c->refined = 0;
-	cm_decide(c, g.fn, g.nfn, g.edge, g.nedge);
+	decide(c, &g);
 	CHECK(g.fn[deep].instrument && g.fn[leaf2].instrument, "paper: depth 2 caller pulled in");
 	c->refined = 1;
 	graph_clear(&g);
