@@ -273,7 +273,7 @@ bool selinst_is_instrumented_here(tree callee, const struct selinst_function *al
  * chain holds a handler or a cleanup); statements that could throw out of
  * F with no region at all, and resx statements that left F, now go to R's
  * landing pad, which calls the exit hook and resumes unwinding. */
-static void instrument_eh_exits(tree descriptor, location_t loc)
+static gimple *instrument_eh_exits(tree descriptor, location_t loc)
 {
 	auto_vec<gimple *> leaving;
 	basic_block bb;
@@ -287,7 +287,7 @@ static void instrument_eh_exits(tree descriptor, location_t loc)
 	/* Unmatched catches and cleanups end in a resx that leaves F, so
 	 * they are in LEAVING too: empty means no exception can leave F. */
 	if (leaving.is_empty())
-		return;
+		return NULL;
 
 	eh_region region = gen_eh_region_cleanup(NULL);
 	/* gen_eh_region put R first among the top-level regions: adopt the
@@ -324,6 +324,94 @@ static void instrument_eh_exits(tree descriptor, location_t loc)
 		add_stmt_to_eh_lp(stmt, lp->index);
 		SELINST_MAKE_EH_EDGES(stmt);
 	}
+	return resx;
+}
+
+/* ---- the throttle test in the instrumented code ----------------------- */
+
+/* FLAG = D.reserved & SELINST_REGION_THROTTLED, as statements at GSI (the
+ * function's entry block): a region the runtime switched off costs a load
+ * and a branch at entry and a branch at each exit, with no call. */
+static tree throttle_flag(tree descriptor, gimple_stmt_iterator *gsi)
+{
+	tree field = TYPE_FIELDS(TREE_TYPE(descriptor));
+	for (size_t i = 0; i < SELINST_REGION_NFIELDS; i++, field = DECL_CHAIN(field))
+		if (strcmp(selinst_region_abi[i].name, "reserved") == 0)
+			break;
+	tree word = make_ssa_name(TREE_TYPE(field));
+	gsi_insert_after(gsi, gimple_build_assign(word, build3(COMPONENT_REF, TREE_TYPE(field),
+							       descriptor, field, NULL_TREE)),
+			 GSI_NEW_STMT);
+	tree flag = make_ssa_name(TREE_TYPE(field));
+	gsi_insert_after(gsi, gimple_build_assign(flag, BIT_AND_EXPR, word,
+						  build_int_cst(TREE_TYPE(field),
+								SELINST_REGION_THROTTLED)),
+			 GSI_NEW_STMT);
+	return flag;
+}
+
+/* BB ends with "if (FLAG != 0)"; its single successor edge becomes the
+ * false one, into CALL_BB, and a new true edge skips to JOIN. */
+static void branch_around(basic_block bb, tree flag, basic_block call_bb, basic_block join)
+{
+	gimple_stmt_iterator end = gsi_last_bb(bb);
+	gcond *cond = gimple_build_cond(NE_EXPR, flag, build_zero_cst(TREE_TYPE(flag)),
+					NULL_TREE, NULL_TREE);
+	gsi_insert_after(&end, cond, GSI_NEW_STMT);
+	edge to_call = single_succ_edge(bb);
+	to_call->flags = (to_call->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+	/* Switched off is the likely case for the calls that matter: the
+	 * throttle switches off regions called often; then the prologue
+	 * the hook calls need moves onto the call path (shrink-wrapping). */
+	edge skip = make_edge(bb, join, EDGE_TRUE_VALUE);
+	skip->probability = profile_probability::likely();
+	to_call->probability = skip->probability.invert();
+	/* JOIN's PHIs take over the call path's values on the new edge. */
+	edge from_call = single_succ_edge(call_bb);
+	for (gphi_iterator pi = gsi_start_phis(join); !gsi_end_p(pi); gsi_next(&pi)) {
+		gphi *phi = pi.phi();
+		add_phi_arg(phi, PHI_ARG_DEF_FROM_EDGE(phi, from_call), skip,
+			    gimple_phi_arg_location_from_edge(phi, from_call));
+	}
+}
+
+/* CALL before STMT, run when FLAG is zero. */
+static void insert_guarded_before(gimple *stmt, gcall *call, tree flag)
+{
+	basic_block bb = gimple_bb(stmt);
+	gimple_stmt_iterator prev = gsi_for_stmt(stmt);
+	gsi_prev(&prev);
+	edge e = gsi_end_p(prev) || gimple_code(gsi_stmt(prev)) == GIMPLE_LABEL
+		? split_block_after_labels(bb) : split_block(bb, gsi_stmt(prev));
+	basic_block rest = e->dest;
+	basic_block call_bb = split_edge(e);
+	gimple_stmt_iterator gsi = gsi_start_bb(call_bb);
+	gsi_insert_after(&gsi, call, GSI_NEW_STMT);
+	branch_around(bb, flag, call_bb, rest);
+}
+
+/* The entry: FLAG computed on the edge out of the entry block, the enter
+ * hook called when it is zero.  Returns FLAG. */
+static tree insert_guarded_entry(tree descriptor, gcall *enter)
+{
+	edge e = single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun));
+	basic_block join = e->dest;
+	basic_block test_bb = split_edge(e);
+	gimple_stmt_iterator gsi = gsi_start_bb(test_bb);
+	tree flag = throttle_flag(descriptor, &gsi);
+	basic_block call_bb = split_edge(single_succ_edge(test_bb));
+	gsi = gsi_start_bb(call_bb);
+	gsi_insert_after(&gsi, enter, GSI_NEW_STMT);
+	branch_around(test_bb, flag, call_bb, join);
+	return flag;
+}
+
+/* Whether the hooks of F may sit behind the throttle test: not where
+ * control can come back abnormally (setjmp, non-local labels), whose
+ * edges new blocks must not split; there the hooks test it themselves. */
+static bool throttle_test_inline(void)
+{
+	return !cfun->calls_setjmp && !cfun->has_nonlocal_label;
 }
 
 void selinst_instrument_function(struct selinst_function *fn,
@@ -356,23 +444,40 @@ void selinst_instrument_function(struct selinst_function *fn,
 				noreturns.safe_push(stmt);
 		}
 
-	/* Exits before entry: the entry insertion may split the first block. */
+	gimple *resx = instrument_eh_exits(descriptor, loc);
+	if (resx) {	/* the pad's exit hook, right before its resx */
+		gimple_stmt_iterator gsi = gsi_for_stmt(resx);
+		gsi_prev(&gsi);
+		noreturns.safe_push(resx);
+		gsi_remove(&gsi, true);	/* made again below, like the others */
+	}
+	if (!throttle_test_inline()) {
+		unsigned i;
+		gimple *stmt;
+		FOR_EACH_VEC_ELT(returns, i, stmt) {
+			gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+			gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor,
+							  gimple_location(stmt)), GSI_SAME_STMT);
+		}
+		FOR_EACH_VEC_ELT(noreturns, i, stmt) {
+			gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+			gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor,
+							  gimple_location(stmt)), GSI_SAME_STMT);
+		}
+		gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)),
+					     hook_call(HOOK_ENTER, descriptor, loc));
+		return;
+	}
+	/* Entry first: the flag it computes dominates every exit. */
+	tree flag = insert_guarded_entry(descriptor, hook_call(HOOK_ENTER, descriptor, loc));
 	unsigned i;
 	gimple *stmt;
-	FOR_EACH_VEC_ELT(returns, i, stmt) {
-		gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
-		gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor,
-						  gimple_location(stmt)), GSI_SAME_STMT);
-	}
-	FOR_EACH_VEC_ELT(noreturns, i, stmt) {
-		gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
-		gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor,
-						  gimple_location(stmt)), GSI_SAME_STMT);
-	}
-	instrument_eh_exits(descriptor, loc);
-
-	gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)),
-				     hook_call(HOOK_ENTER, descriptor, loc));
+	FOR_EACH_VEC_ELT(returns, i, stmt)
+		insert_guarded_before(stmt, hook_call(HOOK_EXIT, descriptor,
+						      gimple_location(stmt)), flag);
+	FOR_EACH_VEC_ELT(noreturns, i, stmt)
+		insert_guarded_before(stmt, hook_call(HOOK_EXIT, descriptor,
+						      gimple_location(stmt)), flag);
 }
 
 /* __selinst_setjmp_return () where control arrives from a frame below:
