@@ -326,10 +326,10 @@ off:
  * interrupted by a signal handler, a bad descriptor) stores its count. */
 static __thread __attribute__((tls_model("initial-exec"))) uint64_t no_cell;
 
-SI_EXPORT __attribute__((noinline)) uint64_t *__selinst_loop_enter(const struct selinst_region *region)
+/* Everything the loop enter fast path below leaves out (as enter_cold). */
+__attribute__((noinline)) static uint64_t *
+loop_enter_cold(const struct selinst_region *region, uintptr_t sp)
 {
-	if (unlikely(region->reserved & SELINST_REGION_THROTTLED))
-		return &no_cell;
 	if (unlikely(!si_clock_tsc) && !ready())
 		return &no_cell;
 	struct si_thread *t = si_thread_get();
@@ -342,18 +342,53 @@ SI_EXPORT __attribute__((noinline)) uint64_t *__selinst_loop_enter(const struct 
 	uint32_t d = si_depth(t);
 	uint64_t *cell = si_loop_cell(t, d);
 	*cell = 0;
-	si_enter(t, region, (uintptr_t)__builtin_dwarf_cfa());
+	si_enter(t, region, sp);
 	if (si_depth(t) == d)
 		cell = &no_cell;
 	si_guard_release(t);
 	return cell;
 }
 
-SI_EXPORT __attribute__((noinline)) void
-__selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
+/* Loop enter: the function enter's fast path (see above), plus the
+ * entry's cell,
+ * zeroed before the frame is pushed (a siglongjmp right after the push
+ * must not find the count of an earlier loop there). */
+SI_EXPORT HOT uint64_t *__selinst_loop_enter(const struct selinst_region *region)
 {
-	if (unlikely(region->reserved & SELINST_REGION_THROTTLED))
-		return si_exit_switched_off(region, iterations);
+	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
+		     "i"(SELINST_REGION_THROTTLED) :: off);
+	struct si_thread *t = si_self;
+	__asm__ goto("cmpl $0, %0\n\tjne %l[cold]" :: "m"(si_hot.gate) :: cold);
+	__asm__ goto("cmpl $0, %0\n\tjne %l[cold]" :: "m"(t->in_hook) :: cold);
+	t->in_hook = 1;
+	barrier();
+	struct si_frame *f = t->top;
+	struct si_node *n = cached_child(t, f->node, region);
+	f++;
+	uint32_t d = (uint32_t)(f - t->stack);
+	if (unlikely(!n) || unlikely(f >= t->end) || unlikely(d >= SI_CELL_BLOCK * SI_CELL_BLOCKS)
+	    || unlikely(!t->cells[d / SI_CELL_BLOCK]))
+		goto miss;
+	uint64_t *cell = &t->cells[d / SI_CELL_BLOCK][d % SI_CELL_BLOCK];
+	*cell = 0;
+	push_frame(t, f, n, region, (uintptr_t)__builtin_dwarf_cfa(), si_rdtsc());
+	barrier();
+	t->in_hook = 0;
+	return cell;
+miss:
+	barrier();
+	t->in_hook = 0;
+cold:
+	return loop_enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
+off:
+	return &no_cell;
+}
+
+/* Everything the loop exit fast path below leaves out: the monotonic
+ * clock, not started, REGION not on top. */
+__attribute__((noinline)) static void
+loop_exit_cold(const struct selinst_region *region, uint64_t iterations)
+{
 	if (unlikely(!si_clock_tsc) && !ready())
 		return;
 	uint64_t now = si_now();
@@ -378,6 +413,39 @@ __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 		}
 	}
 	si_guard_release(t);
+}
+
+SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
+{
+	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
+		     "i"(SELINST_REGION_THROTTLED) :: off);
+	__asm__ goto("testl $%c1, %0\n\tjne %l[cold]" :: "m"(si_hot.gate), "i"(SI_GATE_SLOW) :: cold);
+	uint64_t now = si_rdtsc();
+	struct si_thread *t = si_self;
+	__asm__ goto("cmpl $0, %0\n\tjne %l[nested]" :: "m"(t->in_hook) :: nested);
+	t->in_hook = 1;
+	barrier();
+	struct si_frame *f = t->top;
+	if (unlikely(f->region != region)) {
+		barrier();
+		t->in_hook = 0;
+		goto cold;
+	}
+	pop_frame(t, f, now);	/* first: see pop_frame */
+	struct si_node *n = f->node;
+	if (likely(n->loop != NULL))
+		si_loop_count(n->loop, iterations);
+	barrier();
+	t->in_hook = 0;
+	if (unlikely(n->calls > si_hot.throttle_calls))
+		si_throttle_check(n);
+nested:
+	return;
+cold:
+	loop_exit_cold(region, iterations);
+	return;
+off:
+	si_exit_switched_off(region, iterations);
 }
 
 /* After setjmp/sigsetjmp returns: drop the regions entered by hooks whose
