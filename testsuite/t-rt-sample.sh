@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Hybrid sampling (SELINST_SAMPLE=HZ, issue 14): per-thread CPU-time
+# samples are placed under the calling-context node the shadow stack says
+# is running, with the sampled function named by libdw.  The hot work here
+# is in an uninstrumented leaf called from a loop of an instrumented
+# function: the leaf must show up under that loop's node, in both threads
+# and in a forked child, holding most of the node's samples.  Bad settings
+# and a signal the program already handles are reported once and leave
+# sampling off, the program's handler in place.
+. "$(dirname "$0")/lib.sh"
+cat >hot.c <<'EOF'
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+static double cpu_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+__attribute__((noinline, no_instrument_function)) double leaf(double x)
+{
+	for (int i = 0; i < 20000; i++)
+		x = x * 1.0000001 + 1e-9;
+	return x;
+}
+__attribute__((noinline)) double work(double secs)
+{
+	double x = 1, t0 = cpu_now();
+	while (cpu_now() - t0 < secs)	/* secs of CPU, however busy the machine */
+		x = leaf(x);
+	return x;
+}
+static void *thr(void *a) { (void)a; static volatile double s; s = work(0.3); return 0; }
+static volatile sig_atomic_t got;
+static void own(int sig) { (void)sig; got++; }
+/* Uninstrumented: the runtime sets up sampling at the first hook, after
+ * this has installed its own handler when asked to. */
+__attribute__((no_instrument_function)) int main(int argc, char **argv)
+{
+	int mode = argc > 1 ? atoi(argv[1]) : 0;
+	if (mode == 2)
+		signal(SIGRTMIN + 3, own);
+	pthread_t t;
+	pthread_create(&t, 0, thr, 0);
+	volatile double r = work(0.3);
+	pthread_join(t, 0);
+	if (mode == 1) {
+		pid_t p = fork();
+		if (p == 0) {
+			r = work(0.2);
+			exit(0);
+		}
+		waitpid(p, 0, 0);
+	}
+	if (mode == 2) {
+		raise(SIGRTMIN + 3);
+		return got == 1 ? 0 : 3;
+	}
+	(void)r;
+	return 0;
+}
+EOF
+si_cc -O2 -pthread -fplugin-arg-selinst-threshold=0 hot.c -o hot || fail "compile"
+
+# Default: off, no sampling keys.
+./hot || fail "run without sampling"
+yget hot.prof '"sampling" in d or any("samples" in t for t in d["threads"])' | grep -qx False ||
+	fail "sampling keys without SELINST_SAMPLE"
+
+rm -f ./*.prof	# a profile from another process would be kept beside the new one
+SELINST_SAMPLE=1000 ./hot 1 2>err.txt || fail "run with SELINST_SAMPLE=1000: $(cat err.txt)"
+[ -s err.txt ] && fail "stderr with a good setting: $(cat err.txt)"
+child=$(ls hot.*.prof 2>/dev/null | head -1)
+[ -n "$child" ] || fail "no profile from the forked child"
+python3 - hot.prof "$child" <<'PY' || fail "samples not under the loop of work"
+import sys, yaml
+for path, nthreads, secs in ((sys.argv[1], 2, 0.3), (sys.argv[2], 1, 0.2)):
+    p = yaml.safe_load(open(path))
+    assert p["sampling"]["hz"] == 1000, p.get("sampling")
+    regions = {r["id"]: r for r in p["regions"]}
+    threads = [t for t in p["threads"] if any(
+        regions[n["region"]]["name"] == "work" for n in t["nodes"])]
+    assert len(threads) == nthreads, (path, len(threads))
+    for t in threads:
+        # ~1000 samples per CPU second (weighted by timer overruns)
+        assert 0.6 * secs * 1000 <= t["samples"] <= 1.5 * secs * 1000 + 50, (path, t["samples"])
+        nodes = {n["id"]: n for n in t["nodes"]}
+        loop = [n for n in t["nodes"] if regions[n["region"]]["kind"] == "loop"
+                and regions[n["region"]].get("function") == "work"]
+        assert len(loop) == 1, loop
+        s = {x["function"]: x["count"] for x in loop[0].get("samples", [])}
+        tot = sum(s.values())
+        assert s.get("leaf", 0) >= 0.8 * tot and s["leaf"] >= 0.5 * secs * 1000, (path, s)
+        # the leaf is sampled nowhere but under that loop
+        for n in t["nodes"]:
+            if n is not loop[0]:
+                assert all(x["function"] != "leaf" for x in n.get("samples", [])), n
+PY
+
+# Bad settings: one line on stderr, sampling off, the run unchanged.
+for bad in "SELINST_SAMPLE=junk" "SELINST_SAMPLE=-5" "SELINST_SAMPLE=1000 SELINST_SAMPLE_SIGNAL=2"; do
+	rm -f hot.prof
+	env $bad ./hot 2>err.txt || fail "$bad: the program failed"
+	[ "$(grep -c 'selinst:.*sampling is off' err.txt)" = 1 ] || fail "$bad: expected one message, got: $(cat err.txt)"
+	[ "$(wc -l <err.txt)" = 1 ] || fail "$bad: more on stderr: $(cat err.txt)"
+	yget hot.prof '"sampling" in d' | grep -qx False || fail "$bad: sampling on"
+done
+
+# The program's own handler on the sample signal: kept, sampling off.
+rm -f hot.prof
+SELINST_SAMPLE=1000 ./hot 2 2>err.txt || fail "the program's own handler did not get its signal (rc $?)"
+[ "$(grep -c 'is in use by the program.*sampling is off' err.txt)" = 1 ] ||
+	fail "no message for the signal in use: $(cat err.txt)"
+yget hot.prof '"sampling" in d' | grep -qx False || fail "sampling on over the program's handler"
+exit 0
