@@ -103,6 +103,39 @@ for path, nthreads, secs in ((sys.argv[1], 2, 0.3), (sys.argv[2], 1, 0.2)):
                 assert all(x["function"] != "leaf" for x in n.get("samples", [])), n
 PY
 
+# The report: ~leaf, kind sampled, under the loop of work, holding most of
+# the loop's time as an estimate; every view and export; --no-samples
+# leaves the totals as they are; the fast YAML path reads it as libyaml.
+"$REPORT" hot.prof >flat.txt || fail "flat"
+grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9.]+% +[0-9]+ smp +- smp +~leaf$' flat.txt || fail "flat: no ~leaf row: $(cat flat.txt)"
+grep -q 'estimates' flat.txt || fail "flat: sampled times not called estimates"
+"$REPORT" --tree --prune 0 hot.prof >tree.txt || fail "tree"
+grep -A1 '\[loop hot.c:' tree.txt | grep -Eq '[0-9]+ smp +~leaf$' || fail "tree: ~leaf not under the loop: $(cat tree.txt)"
+"$REPORT" --format=folded hot.prof >f.txt || fail "folded"
+grep -Eq '^(thr;)?work;hot\.c:[0-9]+;~leaf [0-9]+$' f.txt || fail "folded: $(cat f.txt)"
+"$REPORT" --format=json hot.prof >j.json || fail "json"
+python3 - j.json f.txt <<'PY' || fail "json/folded: ~leaf's estimate"
+import json, sys
+j = json.load(open(sys.argv[1]))
+leaf = [r for r in j["regions"] if r["name"] == "~leaf"]
+assert len(leaf) == 1 and leaf[0]["kind"] == "sampled" and leaf[0]["estimated"], leaf
+assert leaf[0]["samples"] > 300 and leaf[0]["calls"] == 0, leaf
+# the loop keeps what the leaf's samples do not explain: little
+loop = [r for r in j["regions"] if r["kind"] == "loop"][0]
+assert leaf[0]["exclusive_seconds"] >= 0.8 * (leaf[0]["exclusive_seconds"] + loop["exclusive_seconds"]), (leaf, loop)
+PY
+"$REPORT" --no-samples --format=json hot.prof >n.json || fail "--no-samples"
+jget n.json 'any(r["name"] == "~leaf" for r in d["regions"])' | grep -qx False || fail "--no-samples shows ~leaf"
+expect_eq "total with and without samples" "$(jget j.json 'd["total_seconds"]')" "$(jget n.json 'd["total_seconds"]')"
+for args in "--format=json" "--tree --prune 0" "--format=folded"; do
+	"$REPORT" $args hot.prof >fast.out
+	SELINST_REPORT_LIBYAML=1 "$REPORT" $args hot.prof >slow.out
+	cmp -s fast.out slow.out || fail "$args: the fast YAML path and libyaml differ"
+done
+for fmt in svg dot callgrind chrome; do
+	"$REPORT" --format=$fmt hot.prof >/dev/null || fail "--format=$fmt"
+done
+
 # Bad settings: one line on stderr, sampling off, the run unchanged.
 for bad in "SELINST_SAMPLE=junk" "SELINST_SAMPLE=-5" "SELINST_SAMPLE=1000 SELINST_SAMPLE_SIGNAL=2"; do
 	rm -f hot.prof
