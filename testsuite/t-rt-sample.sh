@@ -110,7 +110,23 @@ PY
 grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9.]+% +[0-9]+ smp +- smp +~leaf$' flat.txt || fail "flat: no ~leaf row: $(cat flat.txt)"
 grep -q 'estimates' flat.txt || fail "flat: sampled times not called estimates"
 "$REPORT" --tree --prune 0 hot.prof >tree.txt || fail "tree"
-grep -A1 '\[loop hot.c:' tree.txt | grep -Eq '[0-9]+ smp +~leaf$' || fail "tree: ~leaf not under the loop: $(cat tree.txt)"
+python3 - tree.txt <<'PY' || fail "tree: ~leaf not a child of the loop in each thread: $(cat tree.txt)"
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+col = 9 + 1 + 6 + 1 + 9 + 1 + 11 + 1	# where the region column starts
+def indent(l):
+    return len(l[col:]) - len(l[col:].lstrip(" "))
+found = 0
+for i, l in enumerate(lines):	# children: indented 2 more, up to the next line at the loop's level
+    if not l[col:].lstrip().startswith("[loop hot.c:"):
+        continue
+    for k in lines[i + 1:]:
+        if len(k) <= col or indent(k) <= indent(l):
+            break
+        if indent(k) == indent(l) + 2 and re.search(r"\d+ smp +~leaf$", k):
+            found += 1
+assert found == 2, found
+PY
 "$REPORT" --format=folded hot.prof >f.txt || fail "folded"
 grep -Eq '^(thr;)?work;hot\.c:[0-9]+;~leaf [0-9]+$' f.txt || fail "folded: $(cat f.txt)"
 "$REPORT" --format=json hot.prof >j.json || fail "json"
