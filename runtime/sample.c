@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -189,7 +190,9 @@ out:
 	errno = saved;
 }
 
-/* Thread exit (signals blocked): no more samples for T. */
+/* Thread exit (signals blocked), before its profile is copied: no more
+ * samples for T; a table that got none is given back (a program of many
+ * short threads keeps only the tables that hold something). */
 void si_sample_thread_stop(struct si_thread *t)
 {
 	if (!t->sample_armed)
@@ -197,6 +200,10 @@ void si_sample_thread_stop(struct si_thread *t)
 	int saved = errno;
 	timer_delete(t->sample_timer);
 	t->sample_armed = 0;
+	if (t->samples && !t->samples->total) {
+		munmap(t->samples, sizeof *t->samples + SAMPLE_SLOTS * sizeof(struct si_sample_slot));
+		t->samples = NULL;
+	}
 	errno = saved;
 }
 
