@@ -73,6 +73,9 @@ void export_json(FILE *out, const view *v, const opts *o)
 			}
 			fprintf(out, "}");
 		}
+		if (r->kind == K_SAMPLED)	/* its times are estimates from these */
+			fprintf(out, ", \"samples\": %llu, \"estimated\": true",
+				(unsigned long long)r->samples);
 		if (r->thr_procs)
 			fprintf(out, ", \"throttled\": {\"calls\": %llu, \"seconds\": %.9f, "
 				"\"processes\": %u}", (unsigned long long)r->thr_calls,

@@ -21,6 +21,7 @@ static const char usage[] =
 "views:   --flat (default)   --tree   --threads   --loops\n"
 "         --top N (0 = all)  --filter REGEX  --prune PCT (tree, default 0.1)\n"
 "         --wide (do not cut long names at 80 columns)\n"
+"         --no-samples (SELINST_SAMPLE's ~functions left in their parents)\n"
 "formats: --format=text|json|folded|svg|dot|callgrind|chrome (--diff: text)\n"
 "diff:    --fail-above PCT  exit 1 if a region with >= 1% of BASE's total\n"
 "                           got slower by more than PCT percent\n"
@@ -164,7 +165,8 @@ static void close_output(FILE *out, const char *path)
 }
 
 enum { O_TREE = 256, O_THREADS, O_LOOPS, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
-       O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION, O_FORCE, O_SUGGEST, O_BUDGET, O_SELECT };
+       O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION, O_FORCE, O_SUGGEST, O_BUDGET, O_SELECT,
+       O_NO_SAMPLES };
 
 #ifndef SELINST_VERSION
 #define SELINST_VERSION "unknown"
@@ -298,6 +300,7 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		{ "diff", no_argument, 0, O_DIFF },
 		{ "fail-above", required_argument, 0, O_FAIL },
 		{ "wide", no_argument, 0, O_WIDE },
+		{ "no-samples", no_argument, 0, O_NO_SAMPLES },
 		{ "help", no_argument, 0, O_HELP },
 		{ "version", no_argument, 0, O_VERSION },
 		{ "force", no_argument, 0, O_FORCE },
@@ -315,6 +318,7 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		case O_LOOPS: cl->view_fn = view_loops; break;
 		case O_FLAT: cl->view_fn = view_flat; break;
 		case O_WIDE: cl->o.wide = true; break;
+		case O_NO_SAMPLES: profile_samples = false; break;
 		case O_TOP: case O_PRUNE: case O_FILTER: parse_view_option(c, optarg, cl); break;
 		case O_FORMAT: cl->format = format_fn(optarg); cl->format_name = optarg; break;
 		case O_DIFF: cl->diff = true; break;

@@ -264,6 +264,11 @@ static void merge_node(view *v, const profile *p, const pthr *th, size_t i, thri
 	add64(&c->excl, n->excl, &s->ovf, "exclusive_ns");
 	add64(&c->iters, n->iters, &s->ovf, "iterations");
 	region *r = &v->regions[g];
+	if (r->kind == K_SAMPLED) {
+		add64(&c->samples, n->samples, &s->ovf, "samples");
+		add64(&r->samples, n->samples, &s->ovf, "samples");
+		v->sampled = true;
+	}
 	add64(&r->calls, n->calls, &s->ovf, "calls");
 	add64(&r->excl, n->excl, &s->ovf, "exclusive_ns");
 	add64(&r->iters, n->iters, &s->ovf, "iterations");

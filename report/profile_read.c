@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool profile_samples = true;
+
 typedef struct ctx {
 	const char *name;
 	char *err;
@@ -20,6 +22,7 @@ typedef struct ctx {
 	unsigned nlines;	/* lines in the file (the last one may lack its newline) */
 	profile *p;
 	u64map ids;
+	u64map sampled;		/* hash of a sampled function's name -> its region */
 	arena dom;		/* the document tree, freed after reading */
 } ctx;
 
@@ -139,6 +142,7 @@ static void read_regions(ctx *c, const ynode *seq)
 {
 	profile *p = c->p;
 	p->nregions = seq->n;
+	p->capregions = seq->n ? seq->n : 1;
 	p->regions = arena_alloc(&p->mem, (seq->n ? seq->n : 1) * sizeof *p->regions);
 	memset(p->regions, 0, (seq->n ? seq->n : 1) * sizeof *p->regions);
 	for (ynode *r = seq->first; r; r = r->next) {
@@ -218,6 +222,100 @@ static void sum_inclusive(pthr *th)
 	free(kids);
 }
 
+/* The region of sampled function FN ("~FN", kind sampled), made on first
+ * sight; regions grow in the arena (the old array is left there). */
+static uint32_t sampled_region(ctx *c, const char *fn)
+{
+	profile *p = c->p;
+	uint64_t key = hash_bytes(fn, strlen(fn) + 1, 0x5a);
+	if (key == UINT64_MAX)
+		key = 0;	/* reserved by u64map */
+	for (;; key = key + 1 == UINT64_MAX ? 0 : key + 1) {
+		bool fresh;
+		uint32_t *slot = u64map_put(&c->sampled, key, &fresh);
+		if (!fresh) {
+			if (!strcmp(p->regions[*slot].name + 1, fn))
+				return *slot;
+			continue;
+		}
+		if (p->nregions == p->capregions) {
+			pregion *nr = arena_alloc(&p->mem, 2 * p->capregions * sizeof *nr);
+			memcpy(nr, p->regions, p->nregions * sizeof *nr);
+			p->regions = nr;
+			p->capregions *= 2;
+		}
+		pregion *r = &p->regions[p->nregions];
+		memset(r, 0, sizeof *r);
+		size_t len = strlen(fn);
+		char *name = arena_alloc(&p->mem, len + 2);
+		name[0] = '~';
+		memcpy(name + 1, fn, len + 1);
+		r->name = name;
+		r->file = "";
+		r->kind = K_SAMPLED;
+		*slot = (uint32_t)p->nregions;
+		return (uint32_t)p->nregions++;
+	}
+}
+
+/* The function node TH->nodes[I] stands for: samples there are its own
+ * code, part of its exclusive time, not a sampled child (NULL: a manual
+ * region, whose samples all become children). */
+static const char *own_function(const profile *p, const pnode *n)
+{
+	const pregion *r = &p->regions[n->region];
+	return r->kind == K_FUNCTION ? r->name : r->kind == K_LOOP ? r->function : NULL;
+}
+
+/* Node I's samples: [{function: F, count: N}, ...].  Each function other
+ * than the node's own becomes a child node of kind sampled whose time is
+ * its share of the node's samples times the node's exclusive time (an
+ * estimate), taken out of the node's exclusive time; calls 0. */
+static void read_samples(ctx *c, pthr *th, uint32_t i, const ynode *seq)
+{
+	if (seq->type != Y_SEQ)
+		bad(c, seq->line, "'samples' of node must be a list");
+	uint64_t total = 0;
+	for (const ynode *e = seq->first; e; e = e->next) {
+		if (e->type != Y_MAP)
+			bad(c, e->line, "each sample entry must be a mapping {function, count}");
+		get_str(c, e, "function", "sample entry", true);
+		if (__builtin_add_overflow(total, get_u64(c, e, "count", "sample entry"), &total))
+			bad(c, e->line, "sample counts of one node overflow 64 bits");
+	}
+	if (!profile_samples || !total)
+		return;
+	const char *own = own_function(c->p, &th->nodes[i]);
+	uint64_t excl = th->nodes[i].excl, taken = 0;
+	for (const ynode *e = seq->first; e; e = e->next) {
+		const char *fn = ymap_get(e, "function")->s;
+		uint64_t cnt = to_u64(c, ymap_get(e, "count"), "count");
+		if (!cnt || (own && !strcmp(fn, own)))
+			continue;
+		pnode *n = &th->nodes[th->nnodes++];
+		memset(n, 0, sizeof *n);
+		n->pidx = i;
+		n->region = sampled_region(c, fn);
+		n->excl = (uint64_t)((unsigned __int128)excl * cnt / total);
+		n->incl = n->excl;
+		n->samples = cnt;
+		taken += n->excl;	/* floors: never more than excl */
+	}
+	th->nodes[i].excl = excl - taken;
+}
+
+/* Sample entries in the nodes of NODES (room for their sampled children). */
+static size_t count_samples(const ynode *nodes)
+{
+	size_t k = 0;
+	for (const ynode *m = nodes->first; m; m = m->next) {
+		const ynode *sm = m->type == Y_MAP ? ymap_get(m, "samples") : NULL;
+		if (sm && sm->type == Y_SEQ)
+			k += sm->n;
+	}
+	return k;
+}
+
 static void read_thread(ctx *c, const ynode *t, pthr *th)
 {
 	profile *p = c->p;
@@ -234,7 +332,8 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 	if (nodes->type != Y_SEQ)
 		bad(c, nodes->line, "'nodes' of thread must be a list");
 	th->nnodes = nodes->n;
-	th->nodes = arena_alloc(&p->mem, (nodes->n ? nodes->n : 1) * sizeof *th->nodes);
+	size_t room = nodes->n + count_samples(nodes);
+	th->nodes = arena_alloc(&p->mem, (room ? room : 1) * sizeof *th->nodes);
 	c->ids.n = 0;
 	memset(c->ids.keys, 0xff, c->ids.cap * sizeof *c->ids.keys);
 	uint32_t i = 0;
@@ -283,6 +382,12 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 		ynode *tc = ymap_get(m, "trip_counts");
 		if (tc)
 			add_trips(c, n, tc);
+	}
+	i = 0;
+	for (ynode *m = nodes->first; m; m = m->next, i++) {
+		ynode *sm = ymap_get(m, "samples");
+		if (sm && !is_null(sm))
+			read_samples(c, th, i, sm);
 	}
 	sum_inclusive(th);
 }
@@ -346,6 +451,9 @@ static int parse_doc(ctx *c, const ynode *root)
 		if (*rest || rest == hp->s || !(p->hook_pair_ns >= 0) || p->hook_pair_ns > 1e9)
 			bad(c, hp->line, "'hook_pair_ns' must be a non-negative number of nanoseconds");
 	}
+	ynode *smp = ymap_get(root, "sampling");
+	if (smp && smp->type == Y_MAP && ymap_get(smp, "hz"))
+		p->sample_hz = to_u64(c, ymap_get(smp, "hz"), "hz");
 	p->complete = get_bool(c, root, "complete", true);
 	p->overflow = get_bool(c, root, "overflow", false);
 	ynode *regs = need(c, root, "regions", 0, "profile");
@@ -438,9 +546,12 @@ int profile_parse(const char *buf, size_t len, const char *name, profile *p,
 	c.p = p;
 	c.ids.keys = NULL;
 	c.ids.vals = NULL;
+	c.sampled.keys = NULL;
+	c.sampled.vals = NULL;
 	c.dom.head = NULL;
 	if (setjmp(c.jb)) {
 		u64map_free(&c.ids);
+		u64map_free(&c.sampled);
 		arena_free(&c.dom);
 		profile_free(p);
 		return -1;
@@ -450,6 +561,7 @@ int profile_parse(const char *buf, size_t len, const char *name, profile *p,
 	if (looks_binary(buf, len))
 		bad(&c, 0, "not a selinst profile (binary data)");
 	u64map_init(&c.ids, 1024);
+	u64map_init(&c.sampled, 64);
 	yerr ye;
 	ynode *root = ydom_parse(buf, len, &c.dom, &ye);
 	if (!root)
@@ -463,6 +575,7 @@ int profile_parse(const char *buf, size_t len, const char *name, profile *p,
 	no_duplicate_keys(&c, root);
 	parse_doc(&c, root);
 	u64map_free(&c.ids);
+	u64map_free(&c.sampled);
 	arena_free(&c.dom);
 	return 0;
 }

@@ -30,7 +30,10 @@
 
 /* Region kinds: the runtime's numbering (selinst.h). */
 enum { K_FUNCTION = SELINST_KIND_FUNCTION, K_LOOP = SELINST_KIND_LOOP,
-       K_MANUAL = SELINST_KIND_MANUAL };
+       K_MANUAL = SELINST_KIND_MANUAL,
+       /* The report's own: a function seen by SELINST_SAMPLE's samples
+        * inside a node, named "~function" (profile_read.c). */
+       K_SAMPLED = SELINST_PROFILE_KINDS };
 /* Trip-count buckets (selinst-profile.h). */
 #define NTRIP SELINST_TRIP_BUCKETS
 
@@ -128,6 +131,7 @@ typedef struct pnode {
 	uint32_t region;
 	uint32_t trip_off, trip_n;
 	uint64_t calls, incl, excl, iters;
+	uint64_t samples;	/* K_SAMPLED nodes: the samples their time is estimated from */
 } pnode;
 typedef struct pthr {
 	uint64_t index, tid;
@@ -148,8 +152,13 @@ typedef struct profile {
 	size_t nthreads;
 	trip *trips;
 	size_t ntrips;
+	size_t capregions;	/* regions' room, grown for sampled functions */
+	uint64_t sample_hz;	/* SELINST_SAMPLE's rate; 0: not sampled */
 	arena mem;
 } profile;
+/* Whether the reader turns samples into sampled children (--no-samples:
+ * false, the nodes keep their whole exclusive time). */
+extern bool profile_samples;
 /* 0 on success; -1 with ERR = "FILE[:LINE]: message". */
 int profile_read(const char *path, profile *p, char *err, size_t errlen);
 int profile_parse(const char *buf, size_t len, const char *name, profile *p,
@@ -166,6 +175,7 @@ typedef struct region {
 	uint32_t nthreads;		/* threads that entered it */
 	uint32_t nprocs;		/* processes that entered it */
 	uint64_t pmin_excl, pmax_excl, pmin_incl, pmax_incl;
+	uint64_t samples;		/* K_SAMPLED: samples its estimate rests on */
 	uint32_t thr_procs;		/* processes that throttled it; first one's: */
 	uint64_t thr_calls;
 	double thr_seconds;
@@ -174,6 +184,7 @@ typedef struct cnode {
 	uint32_t region, parent, first, next;	/* child lists; 0 = none */
 	uint32_t programs;		/* top-level nodes: bit i = view.programs[i] (31: 32nd and later) */
 	uint64_t calls, incl, excl, iters;
+	uint64_t samples;		/* K_SAMPLED nodes */
 } cnode;
 typedef struct tnode { uint32_t region, depth; uint64_t calls, incl; } tnode;
 typedef struct thrinfo {
@@ -203,6 +214,7 @@ typedef struct view {
 	size_t nthreads;
 	uint64_t total;			/* ns: sum of all exclusive times */
 	bool incomplete, overflow;
+	bool sampled;			/* some node has sampled children */
 	bool keep_trees;
 	double pair_ns_sum;		/* hook_pair_ns over the files that have it */
 	uint32_t pair_ns_files;

@@ -162,6 +162,8 @@ uint32_t *u64map_get(const u64map *m, uint64_t key)
 
 const char *kind_name(int kind)
 {
+	if (kind == K_SAMPLED)
+		return "sampled";
 	return selinst_profile_kind_name((unsigned)kind);
 }
 

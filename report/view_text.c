@@ -25,7 +25,19 @@ static const char *pct(char buf[32], const view *v, uint64_t ns)
 
 static const char *kind_short(int kind)
 {
-	return kind == K_LOOP ? "loop" : kind == K_MANUAL ? "man" : "func";
+	return kind == K_LOOP ? "loop" : kind == K_MANUAL ? "man" : kind == K_SAMPLED ? "smp" : "func";
+}
+
+/* The calls column of a sampled function: its samples ("37 smp"). */
+static void calls_col(char *buf, size_t n, int kind, uint64_t calls, uint64_t samples)
+{
+	if (kind != K_SAMPLED) {
+		fmt_count(buf, n, 11, calls);
+		return;
+	}
+	char c[24];
+	fmt_count(c, sizeof c, 7, samples);
+	snprintf(buf, n, "%s smp", c);
 }
 
 /* Regions switched off by SELINST_THROTTLE: their later calls and time
@@ -65,6 +77,10 @@ static void header(FILE *out, const view *v, const char *what)
 	if (v->overflow)
 		fprintf(out, "note: a thread hit the node limit; see the [overflow] region\n");
 	view_throttled_note(out, v, NULL);
+	if (v->sampled)
+		fprintf(out, "note: ~name, kind smp: a function seen by SELINST_SAMPLE's samples in its\n"
+			"  parent; its times are estimates (the parent's exclusive time split by\n"
+			"  sample counts, 'N smp' in the calls column)\n");
 	if (v->nprograms > 1) {
 		fprintf(out, "note: %zu programs merged:", v->nprograms);
 		for (size_t i = 0; i < v->nprograms; i++)
@@ -110,7 +126,7 @@ void view_flat(FILE *out, const view *v, const opts *o)
 			fmt_time(pc, sizeof pc, (double)r->incl / (double)r->calls);
 		else
 			snprintf(pc, sizeof pc, "-");
-		fmt_count(cb, sizeof cb, 11, r->calls);
+		calls_col(cb, sizeof cb, r->kind, r->calls, r->samples);
 		fprintf(out, "%9s %9s %6s %11s %9s %-4s ", e, in, pct(pb, v, r->excl), cb, pc,
 			kind_short(r->kind));
 		put_name(out, o, 9 + 1 + 9 + 1 + 6 + 1 + 11 + 1 + 9 + 1 + 4 + 1, r->name);
@@ -167,7 +183,7 @@ static bool tree_visit(const view *v, uint32_t n, int depth, const uint32_t *pat
 		node_programs(v, n, progs, sizeof progs);
 		snprintf(buf + l, sizeof buf - l, "  [program %s]", progs);
 	}
-	fmt_count(cb, sizeof cb, 11, c->calls);
+	calls_col(cb, sizeof cb, r->kind, c->calls, c->samples);
 	fprintf(t->out, "%9s %6s %9s %11s ", in, pct(pb, v, c->incl), e, cb);
 	put_name(t->out, t->o, 9 + 1 + 6 + 1 + 9 + 1 + 11 + 1, buf);
 	return true;

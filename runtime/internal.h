@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <pthread.h>
 #include <sys/types.h>
+#include <time.h>
 #include "selinst.h"
 #include "selinst-profile.h"
 
@@ -119,6 +120,9 @@ struct si_thread {
 	uint64_t cpu_ns;		/* CPU time read at thread exit, */
 	int cpu_known;			/* if that read succeeded */
 	struct si_map *manual;		/* manual-region cache: name pointer -> descriptor */
+	struct si_samples *samples;	/* sample.c: NULL when not sampling */
+	timer_t sample_timer;
+	int sample_armed;
 	/* Loop iteration cells, one per frame index, in blocks that never
 	 * move (the frame stack does when it grows): instrumented code
 	 * stores a loop's count there before each call in the loop, so a
@@ -321,9 +325,28 @@ struct si_snap {
 	uint32_t depth;			/* open frames 1..depth-1 */
 	struct si_sframe *frames;
 	uint64_t overflow_calls;
+	const struct si_samples *samples;	/* sample.c; NULL: none */
 };
 SI_HIDDEN int si_snap_take(struct si_thread *t, struct si_snap *s);
 SI_HIDDEN void si_snap_free(struct si_snap *s);
+
+/* sample.c: one thread's samples, (node id, interrupted PC) -> count,
+ * written only by the thread's own signal handler. */
+struct si_sample_slot { uintptr_t pc; uint32_t node, count; };	/* pc 0: empty */
+struct si_samples {
+	uint64_t total, in_runtime, dropped;	/* in_runtime: a hook was running */
+	uint32_t used;
+	struct si_sample_slot slot[];
+};
+SI_HIDDEN void si_sample_thread_start(struct si_thread *t);
+SI_HIDDEN void si_sample_thread_stop(struct si_thread *t);
+SI_HIDDEN int si_sample_hz(void);
+SI_HIDDEN int si_sample_signal(void);
+SI_HIDDEN void si_sample_write_begin(void);
+SI_HIDDEN void si_sample_write_end(void);
+struct si_sample_row { uint64_t node; const char *function; uint64_t count; };
+SI_HIDDEN struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *omap,
+					       size_t *n);
 
 /* control.c */
 SI_HIDDEN void si_control_after_fork(void);

@@ -586,9 +586,31 @@ static void merge_nodes(const struct si_snap *s, struct rtab *rt, double npt, st
 	}
 }
 
-static void emit_nodes(struct em *m, const struct tw *w)
+/* samples: [{function: F, count: N}, ...] of output node O, from the rows
+ * at *R (sorted by node; *R moves past them). */
+static void emit_samples(struct em *m, const char *key, uint64_t o,
+			 const struct si_sample_row **r, const struct si_sample_row *end)
+{
+	while (*r < end && (*r)->node < o)
+		(*r)++;
+	if (*r >= end || (*r)->node != o)
+		return;
+	plain(m, key);
+	seq_start(m);
+	for (; *r < end && (*r)->node == o; (*r)++) {
+		map_start(m, 1);
+		kstr(m, "function", (*r)->function);
+		kint(m, "count", (*r)->count);
+		map_end(m);
+	}
+	seq_end(m);
+}
+
+static void emit_nodes(struct em *m, const struct tw *w, const struct si_sample_row *rows,
+		       size_t nrows)
 {
 	char buf[64];
+	const struct si_sample_row *r = rows, *rend = rows + nrows;
 	for (uint64_t o = 1; o < w->no && m->ok; o++) {
 		const struct onode *x = &w->on[o];
 		map_start(m, 1);
@@ -612,6 +634,7 @@ static void emit_nodes(struct em *m, const struct tw *w)
 			}
 			map_end(m);
 		}
+		emit_samples(m, "samples", o, &r, rend);
 		map_end(m);
 	}
 }
@@ -628,6 +651,9 @@ static int emit_thread(struct em *m, const struct si_snap *s, struct rtab *rt,
 	}
 	node_times(s, npt, wall_ns, &w);
 	merge_nodes(s, rt, npt, &w);
+	size_t nrows = 0;
+	struct si_sample_row *rows = si_sample_rows(s, w.omap, &nrows);
+	const struct si_sample_row *r0 = rows;
 	map_start(m, 0);
 	kint(m, "index", s->index);
 	kint(m, "tid", (uint64_t)s->tid);
@@ -638,10 +664,18 @@ static int emit_thread(struct em *m, const struct si_snap *s, struct rtab *rt,
 	kraw(m, "finished", s->finished ? "true" : "false");
 	plain(m, "nodes");
 	seq_start(m);
-	emit_nodes(m, &w);
+	emit_nodes(m, &w, rows, nrows);
 	seq_end(m);
 	kint(m, "overflow_calls", s->overflow_calls);
+	if (s->samples) {
+		/* Samples outside every region (the root's), then the counts. */
+		emit_samples(m, "root_samples", 0, &r0, rows + nrows);
+		kint(m, "samples", s->samples->total);
+		kint(m, "samples_in_runtime", s->samples->in_runtime);
+		kint(m, "samples_dropped", s->samples->dropped);
+	}
 	map_end(m);
+	free(rows);
 	tw_free(&w);
 	return m->ok ? 0 : -1;
 }
@@ -790,6 +824,14 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 		snprintf(buf, sizeof buf, "%.2f", si_hook_pair_ns);
 		kraw(m, "hook_pair_ns", buf);
 	}
+	if (si_sample_hz()) {
+		plain(m, "sampling");
+		map_start(m, 1);
+		kint(m, "hz", (uint64_t)si_sample_hz());
+		kint(m, "signal", (uint64_t)si_sample_signal());
+		kraw(m, "clock", "thread_cpu");
+		map_end(m);
+	}
 }
 
 static void emit_regions(struct em *m, const struct selinst_region **uniq, size_t nu,
@@ -848,6 +890,7 @@ static int emit_profile(struct sink *k, int final, int signo)
 	struct snaps ss;
 	if (snaps_take(&ss) < 0)
 		return -1;
+	si_sample_write_begin();
 	uint64_t now = si_now(), mono = si_clock_mono_ns();
 	double tps = si_ticks_per_second(), npt = 1e9 / tps;
 	uint64_t wall_ns = mono - start_mono;
@@ -894,6 +937,7 @@ out:
 	si_map_free(rt.m);
 	free(uniq);
 	snaps_free(&ss);
+	si_sample_write_end();
 	return m.ok ? 0 : -1;
 }
 

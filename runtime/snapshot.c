@@ -143,6 +143,7 @@ int si_snap_take(struct si_thread *t, struct si_snap *s)
 	s->finished = __atomic_load_n(&t->finished, __ATOMIC_ACQUIRE);
 	s->end_ticks = s->finished ? t->end_ticks : 0;	/* written before finished */
 	snap_cpu_time(t, s);
+	s->samples = t->samples;
 	s->nn = __atomic_load_n(&t->nnodes, __ATOMIC_ACQUIRE);
 	if (copy_nodes(t, s) < 0 || (!s->finished && copy_frames(t, s) < 0)) {
 		si_snap_free(s);

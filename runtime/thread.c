@@ -164,10 +164,12 @@ static void thread_exit(void *arg)
 	 * should a later destructor run instrumented code). */
 	if (madvise(t->cache, sizeof t->cache, MADV_DONTNEED) != 0)
 		memset(t->cache, 0, sizeof t->cache);
+	si_sample_thread_stop(t);
 	struct si_snap *s = malloc(sizeof *s);
 	int locked = si_registry_lock(-1);
 	if (s && si_snap_take(t, s) == 0) {
 		retire(t, s);
+		t->samples = NULL;	/* the copy keeps them */
 		si_self = &si_nothread;
 	} else {
 		free(s);	/* out of memory: the thread stays as it is */
@@ -358,6 +360,7 @@ struct si_thread *si_thread_init(void)
 		si_registry_unlock();
 	si_self = t;
 	pthread_setspecific(exit_key, t);
+	si_sample_thread_start(t);
 	errno = saved;
 	return t;
 }
@@ -561,4 +564,6 @@ void si_after_fork_child(void)
 	register_thread(t);
 	si_self = t;
 	pthread_setspecific(exit_key, t);
+	t->sample_armed = 0;	/* timers are not inherited: a new one */
+	si_sample_thread_start(t);
 }

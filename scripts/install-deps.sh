@@ -12,6 +12,7 @@ packages=(
 	gcc-11 g++-11 gfortran-11 gcc-11-plugin-dev	# the other GCC: make PLUGIN_GCC=gcc-11 (CI)
 	cmake autoconf pkg-config	# t-install builds CMake, autoconf and pkg-config projects
 	libgmp-dev libyaml-dev		# exact scores; profile/decision files
+	libdw-dev			# SELINST_SAMPLE: the runtime names sampled addresses (elfutils)
 	python3 python3-yaml		# test assertions on YAML and JSON
 	graphviz valgrind chromium	# report exports checked by dot, callgrind_annotate, Chromium (~120 MB, ~10 s)
 	libopenmpi-dev openmpi-bin	# report's real MPI test

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sample.c - hybrid sampling (SELINST_SAMPLE=HZ, issue 14): each thread
+ * with a profile gets a timer on its own CPU clock that sends it a
+ * real-time signal HZ times per CPU-second.  The handler needs no
+ * unwinding: the thread's shadow stack already says which calling-context
+ * node is running, so a sample is just (node id, interrupted PC), counted
+ * in a table of the thread's own (mmap'd when the thread is set up; the
+ * handler never allocates and never takes a lock).  At write time each
+ * distinct PC is named by libdw (elfutils) from the symbol tables of the
+ * process's modules, and each node gets its sampled functions with counts.
+ *
+ * A sample taken while one of the thread's hooks (or any runtime code that
+ * holds in_hook) is running is not placed in the tree: the stack may be
+ * half updated.  It is counted as "in runtime" for the thread instead.
+ * A sample in a frame entered while paused goes to the nearest counted
+ * frame below it, as a hook there would.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include "internal.h"
+#ifndef SI_STATIC
+#include <elfutils/libdwfl.h>
+#endif
+
+#define SAMPLE_SLOTS	(1u << 14)	/* per thread: 256 KiB of address space */
+#define SAMPLE_MAX_HZ	100000
+
+static int sample_on;
+static uint64_t sample_hz;
+static int sample_signo;
+static pthread_once_t sample_once = PTHREAD_ONCE_INIT;
+
+/* The interrupted thread's current node id: the top frame's node, or the
+ * nearest counted one below frames entered while paused (root: 0). */
+static uint32_t current_node(const struct si_thread *t)
+{
+	const struct si_frame *f = t->top;
+	while (f > t->stack && f->node == &t->paused)
+		f--;
+	return f > t->stack ? SI_NODE_ID(f->node) : 0;
+}
+
+/* Count (NODE, PC) in T's table; linear probing, no growth: when the
+ * table is three-quarters full new keys are dropped (counted). */
+static void table_add(struct si_samples *s, uint32_t node, uintptr_t pc, uint32_t w)
+{
+	if (!pc)
+		pc = 1;		/* 0 marks an empty slot */
+	uint64_t h = ((uint64_t)pc ^ ((uint64_t)node << 40)) * 0x9E3779B97F4A7C15ull;
+	uint32_t mask = SAMPLE_SLOTS - 1;
+	for (uint32_t i = (uint32_t)(h >> 50) & mask;; i = (i + 1) & mask) {
+		struct si_sample_slot *x = &s->slot[i];
+		if (x->pc == pc && x->node == node) {
+			x->count += w;
+			return;
+		}
+		if (!x->pc) {
+			if (s->used >= SAMPLE_SLOTS / 4 * 3) {
+				s->dropped += w;
+				return;
+			}
+			x->node = node;
+			x->count = w;
+			barrier();
+			x->pc = pc;	/* a writer reading the table sees whole slots */
+			s->used++;
+			return;
+		}
+	}
+}
+
+static void on_sample(int sig, siginfo_t *info, void *uc_arg)
+{
+	(void)sig;
+	if (info->si_code != SI_TIMER)
+		return;		/* sent by someone else: not a sample */
+	int saved = errno;
+	struct si_thread *t = si_self;
+	struct si_samples *s = t->samples;	/* si_nothread: NULL */
+	if (s) {
+		/* The kernel checks CPU-time timers on its scheduler tick (often
+		 * 250 Hz): above that rate one signal stands for several
+		 * expirations, which it counts as overruns.  Weighting the
+		 * sample by them keeps counts proportional to CPU time at the
+		 * rate asked for. */
+		uint32_t w = 1 + (info->si_overrun > 0 ? (uint32_t)info->si_overrun : 0);
+		s->total += w;
+		if (t->in_hook) {
+			s->in_runtime += w;
+		} else {
+			const ucontext_t *uc = uc_arg;
+			table_add(s, current_node(t), (uintptr_t)uc->uc_mcontext.gregs[REG_RIP], w);
+		}
+	}
+	errno = saved;
+}
+
+static void warn(const char *what, const char *val, const char *why)
+{
+	fprintf(stderr, "selinst: %s=%s %s; sampling is off\n", what, val, why);
+}
+
+/* SELINST_SAMPLE_SIGNAL: a real-time signal number, default SIGRTMIN+3. */
+static int choose_signal(void)
+{
+	const char *e = getenv("SELINST_SAMPLE_SIGNAL");
+	uint64_t v = (uint64_t)SIGRTMIN + 3;
+	if (e && *e && si_parse_decimal(e, (uint64_t)SIGRTMIN, (uint64_t)SIGRTMAX, &v) != 0) {
+		char why[96];
+		snprintf(why, sizeof why, "is not a real-time signal number (%d..%d)",
+			 SIGRTMIN, SIGRTMAX);
+		warn("SELINST_SAMPLE_SIGNAL", e, why);
+		return -1;
+	}
+	return (int)v;
+}
+
+/* Reads the settings and installs the handler, once, when the first
+ * thread is set up: a program's own handler on the signal, installed
+ * before that, is left alone and sampling stays off. */
+static void sample_init(void)
+{
+	const char *e = getenv("SELINST_SAMPLE");
+	if (!e || !*e || strcmp(e, "0") == 0 || strcmp(e, "off") == 0)
+		return;
+	if (si_parse_decimal(e, 1, SAMPLE_MAX_HZ, &sample_hz) != 0) {
+		warn("SELINST_SAMPLE", e, "is not a rate in Hz (1..100000, e.g. 1000)");
+		return;
+	}
+	int sig = choose_signal();
+	if (sig < 0)
+		return;
+	struct sigaction old;
+	if (sigaction(sig, NULL, &old) != 0 ||
+	    (old.sa_flags & SA_SIGINFO) || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)) {
+		char val[16];
+		snprintf(val, sizeof val, "%d", sig);
+		warn("SELINST_SAMPLE_SIGNAL", val,
+		     "is in use by the program (SELINST_SAMPLE_SIGNAL=N picks another)");
+		return;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sample;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	if (sigaction(sig, &sa, NULL) != 0)
+		return;
+	sample_signo = sig;
+	__atomic_store_n(&sample_on, 1, __ATOMIC_RELEASE);
+}
+
+/* Thread set-up (thread.c, the fork child too): its table and its timer. */
+void si_sample_thread_start(struct si_thread *t)
+{
+	int saved = errno;
+	pthread_once(&sample_once, sample_init);
+	if (!__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE) || t->sample_armed)
+		goto out;
+	if (!t->samples && !(t->samples = si_mmap(sizeof *t->samples +
+						 SAMPLE_SLOTS * sizeof(struct si_sample_slot))))
+		goto out;
+	struct sigevent sev;
+	memset(&sev, 0, sizeof sev);
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = sample_signo;
+	sev._sigev_un._tid = t->tid;
+	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t->sample_timer) != 0)
+		goto out;
+	uint64_t ns = 1000000000u / sample_hz;
+	struct itimerspec it;
+	it.it_interval.tv_sec = (time_t)(ns / 1000000000u);
+	it.it_interval.tv_nsec = (long)(ns % 1000000000u);
+	it.it_value = it.it_interval;
+	if (timer_settime(t->sample_timer, 0, &it, NULL) != 0) {
+		timer_delete(t->sample_timer);
+		goto out;
+	}
+	t->sample_armed = 1;
+out:
+	errno = saved;
+}
+
+/* Thread exit (signals blocked), before its profile is copied: no more
+ * samples for T; a table that got none is given back (a program of many
+ * short threads keeps only the tables that hold something). */
+void si_sample_thread_stop(struct si_thread *t)
+{
+	if (!t->sample_armed)
+		return;
+	int saved = errno;
+	timer_delete(t->sample_timer);
+	t->sample_armed = 0;
+	if (t->samples && !t->samples->total) {
+		munmap(t->samples, sizeof *t->samples + SAMPLE_SLOTS * sizeof(struct si_sample_slot));
+		t->samples = NULL;
+	}
+	errno = saved;
+}
+
+/* The rate in force (0: off) and its signal, for the profile's header. */
+int si_sample_hz(void) { return sample_on ? (int)sample_hz : 0; }
+int si_sample_signal(void) { return sample_signo; }
+
+/* ---- at write time -------------------------------------------------- */
+
+#ifndef SI_STATIC
+static Dwfl *dwfl;
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+#endif
+
+/* The writer holds the registry lock: one write at a time. */
+static struct si_map *names;	/* pc -> malloc'd name */
+
+void si_sample_write_begin(void)
+{
+#ifndef SI_STATIC
+	if (!sample_on)
+		return;
+	dwfl = dwfl_begin(&dwfl_callbacks);
+	if (dwfl) {
+		dwfl_report_begin(dwfl);
+		if (dwfl_linux_proc_report(dwfl, getpid()) != 0 ||
+		    dwfl_report_end(dwfl, NULL, NULL) != 0) {
+			dwfl_end(dwfl);
+			dwfl = NULL;
+		}
+	}
+#endif
+}
+
+void si_sample_write_end(void)
+{
+	if (names)
+		for (size_t i = 0; i <= names->mask; i++)
+			if (names->slot[i].a)
+				free((char *)names->slot[i].value);
+	si_map_free(names);
+	names = NULL;
+#ifndef SI_STATIC
+	if (dwfl)
+		dwfl_end(dwfl);
+	dwfl = NULL;
+#endif
+}
+
+/* PC's function name, "[module]" when the module has no symbol there,
+ * "0x..." when no module is known (or in the static library, which has
+ * no libdw). */
+static char *name_pc(uintptr_t pc)
+{
+	char buf[64];
+	snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)pc);
+#ifndef SI_STATIC
+	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
+	if (mod) {
+		const char *fn = dwfl_module_addrname(mod, (GElf_Addr)pc);
+		if (fn)
+			return strdup(fn);
+		const char *mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+		if (mname) {
+			const char *base = strrchr(mname, '/');
+			snprintf(buf, sizeof buf, "[%s]", base ? base + 1 : mname);
+		}
+	}
+#endif
+	return strdup(buf);
+}
+
+static const char *pc_name(uintptr_t pc)
+{
+	struct si_mslot *x = si_map_find(names, pc, 1, NULL, NULL);
+	if (x)
+		return (const char *)x->value;
+	char *n = name_pc(pc);
+	if (!n)
+		return "?";
+	if (!si_map_add(&names, pc, 1, (uintptr_t)n, 0)) {
+		free(n);
+		return "?";
+	}
+	return (const char *)si_map_find(names, pc, 1, NULL, NULL)->value;
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+	const struct si_sample_row *a = pa, *b = pb;
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	return strcmp(a->function, b->function);
+}
+
+/* S's samples as rows (output node OMAP[id], function, count), sorted by
+ * node then function, one row per pair; *N rows; NULL with *N 0 when there
+ * are none or memory ran out. */
+struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *omap, size_t *n)
+{
+	*n = 0;
+	const struct si_samples *t = s->samples;
+	if (!t || !t->used)
+		return NULL;
+	struct si_sample_row *r = malloc(t->used * sizeof *r);
+	if (!r)
+		return NULL;
+	size_t k = 0;
+	for (uint32_t i = 0; i < SAMPLE_SLOTS && k < t->used; i++) {
+		const struct si_sample_slot *x = &t->slot[i];
+		if (!x->pc || x->node >= s->nn)
+			continue;	/* a node the copy does not have yet */
+		r[k].node = x->node ? omap[x->node] : 0;
+		r[k].function = pc_name(x->pc);
+		r[k].count = x->count;
+		k++;
+	}
+	qsort(r, k, sizeof *r, row_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (m && r[m - 1].node == r[i].node && strcmp(r[m - 1].function, r[i].function) == 0)
+			r[m - 1].count += r[i].count;
+		else
+			r[m++] = r[i];
+	}
+	*n = m;
+	return r;
+}
