@@ -338,6 +338,7 @@ static tree throttle_flag(tree descriptor, gimple_stmt_iterator *gsi)
 	for (size_t i = 0; i < SELINST_REGION_NFIELDS; i++, field = DECL_CHAIN(field))
 		if (strcmp(selinst_region_abi[i].name, "reserved") == 0)
 			break;
+	gcc_assert(field);	/* in hook-abi.h; build_region_type checks the layout */
 	tree word = make_ssa_name(TREE_TYPE(field));
 	gsi_insert_after(gsi, gimple_build_assign(word, build3(COMPONENT_REF, TREE_TYPE(field),
 							       descriptor, field, NULL_TREE)),
