@@ -65,6 +65,9 @@ python3 - off.prof default.prof <<'PY' || fail "profile counts"
 import sys, yaml
 def load(f):
     p = yaml.safe_load(open(f))
+    # One node per region: every call in its one calling context.
+    nodes = [n["region"] for t in p["threads"] for n in t["nodes"]]
+    assert len(nodes) == len(set(nodes)) == len(p["regions"]), (f, len(nodes))
     calls = {}
     for t in p["threads"]:
         for n in t["nodes"]:
