@@ -329,24 +329,23 @@ static gimple *instrument_eh_exits(tree descriptor, location_t loc)
 
 /* ---- the throttle test in the instrumented code ----------------------- */
 
-/* FLAG = D.reserved & SELINST_REGION_THROTTLED, as statements at GSI (the
- * function's entry block): a region the runtime switched off costs a load
- * and a branch at entry and a branch at each exit, with no call. */
-static tree throttle_flag(tree descriptor, gimple_stmt_iterator *gsi)
+/* FLAG = D.reserved & SELINST_REGION_THROTTLED, as statements appended
+ * to SEQ: a region the runtime switched off costs a load and a branch at
+ * entry and a branch at each exit, with no call. */
+tree selinst_throttle_flag(tree descriptor, gimple_seq *seq)
 {
 	tree field = TYPE_FIELDS(TREE_TYPE(descriptor));
 	for (size_t i = 0; i < SELINST_REGION_NFIELDS; i++, field = DECL_CHAIN(field))
 		if (strcmp(selinst_region_abi[i].name, "reserved") == 0)
 			break;
+	gcc_assert(field);	/* in hook-abi.h; build_region_type checks the layout */
 	tree word = make_ssa_name(TREE_TYPE(field));
-	gsi_insert_after(gsi, gimple_build_assign(word, build3(COMPONENT_REF, TREE_TYPE(field),
-							       descriptor, field, NULL_TREE)),
-			 GSI_NEW_STMT);
+	gimple_seq_add_stmt(seq, gimple_build_assign(word, build3(COMPONENT_REF, TREE_TYPE(field),
+								  descriptor, field, NULL_TREE)));
 	tree flag = make_ssa_name(TREE_TYPE(field));
-	gsi_insert_after(gsi, gimple_build_assign(flag, BIT_AND_EXPR, word,
-						  build_int_cst(TREE_TYPE(field),
-								SELINST_REGION_THROTTLED)),
-			 GSI_NEW_STMT);
+	gimple_seq_add_stmt(seq, gimple_build_assign(flag, BIT_AND_EXPR, word,
+						     build_int_cst(TREE_TYPE(field),
+								   SELINST_REGION_THROTTLED)));
 	return flag;
 }
 
@@ -375,19 +374,26 @@ static void branch_around(basic_block bb, tree flag, basic_block call_bb, basic_
 	}
 }
 
-/* CALL before STMT, run when FLAG is zero. */
-static void insert_guarded_before(gimple *stmt, gcall *call, tree flag)
+/* CALL, already in a block, run only when FLAG is zero: CALL gets a
+ * block of its own, which a branch on FLAG skips.  FLAG must dominate it. */
+void selinst_guard_call(gcall *call, tree flag)
 {
-	basic_block bb = gimple_bb(stmt);
-	gimple_stmt_iterator prev = gsi_for_stmt(stmt);
+	basic_block bb = gimple_bb(call);
+	gimple_stmt_iterator prev = gsi_for_stmt(call);
 	gsi_prev(&prev);
 	edge e = gsi_end_p(prev) || gimple_code(gsi_stmt(prev)) == GIMPLE_LABEL
 		? split_block_after_labels(bb) : split_block(bb, gsi_stmt(prev));
-	basic_block rest = e->dest;
-	basic_block call_bb = split_edge(e);
-	gimple_stmt_iterator gsi = gsi_start_bb(call_bb);
-	gsi_insert_after(&gsi, call, GSI_NEW_STMT);
-	branch_around(bb, flag, call_bb, rest);
+	basic_block call_bb = e->dest;
+	basic_block rest = split_block(call_bb, call)->dest;
+	branch_around(e->src, flag, call_bb, rest);
+}
+
+/* CALL before STMT, run when FLAG is zero. */
+static void insert_guarded_before(gimple *stmt, gcall *call, tree flag)
+{
+	gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+	gsi_insert_before(&gsi, call, GSI_SAME_STMT);
+	selinst_guard_call(call, flag);
 }
 
 /* The entry: FLAG computed on the edge out of the entry block, the enter
@@ -397,8 +403,10 @@ static tree insert_guarded_entry(tree descriptor, gcall *enter)
 	edge e = single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun));
 	basic_block join = e->dest;
 	basic_block test_bb = split_edge(e);
+	gimple_seq seq = NULL;
+	tree flag = selinst_throttle_flag(descriptor, &seq);
 	gimple_stmt_iterator gsi = gsi_start_bb(test_bb);
-	tree flag = throttle_flag(descriptor, &gsi);
+	gsi_insert_seq_after(&gsi, seq, GSI_NEW_STMT);
 	basic_block call_bb = split_edge(single_succ_edge(test_bb));
 	gsi = gsi_start_bb(call_bb);
 	gsi_insert_after(&gsi, enter, GSI_NEW_STMT);

@@ -33,7 +33,9 @@
  * count_eh_exits).  A loop left without its exit hook (longjmp, exit, a
  * fatal signal, a thread still running at exit) is closed by the runtime
  * with the count the loop stores in a cell once an iteration (see
- * store_count_at_body_start).  Loops are named by their keyword's line,
+ * store_count_at_body_start).  A call-free loop tests its descriptor's
+ * switched-off bit (the throttle) at each entry and skips both hooks when
+ * it is set (loop_guardable).  Loops are named by their keyword's line,
  * remembered from the front end before lowering (remember_loop).
  */
 #include "gcc-compat.h"
@@ -759,17 +761,45 @@ static void store_count_at_body_start(class loop *loop, bool test_header, tree n
 	free(body);
 }
 
+/* A loop hook call behind the throttle test, to be wrapped once the
+ * edge insertions are committed (selinst_guard_call). */
+struct guarded_call {
+	gcall *call;
+	tree flag;
+};
+
+/* May LOOP's hooks sit behind the throttle test (the flag loaded at each
+ * entry, a PHI in the header)?  Not when the enter hook's cell is needed
+ * (a loop holding a call stores its count there: a skipped enter has no
+ * cell of this thread to give), not when a statement in it can throw
+ * (count_eh_exits' shared pads hold several loops' exits), and not where
+ * control comes back abnormally (setjmp, non-local labels). */
+static bool loop_guardable(class loop *loop)
+{
+	if (cfun->calls_setjmp || cfun->has_nonlocal_label || holds_real_call(loop))
+		return false;
+	basic_block *body = get_loop_body(loop);
+	bool throws = false;
+	for (unsigned i = 0; i < loop->num_nodes && !throws; i++)
+		for (gimple_stmt_iterator gsi = gsi_start_bb(body[i]); !gsi_end_p(gsi) && !throws;
+		     gsi_next(&gsi))
+			throws = stmt_could_throw_p(cfun, gsi_stmt(gsi));
+	free(body);
+	return !throws;
+}
+
 /* An enter hook waiting for its edge: enters are queued after every
  * loop's exits, so that on an edge leaving one loop for the next the
  * first loop is closed before the next opens. */
 struct pending_entry {
 	edge e;
+	gimple_seq flag_seq;	/* the throttle test's load, or empty */
 	gcall *enter;
 };
 
 static void instrument_loop(class loop *loop, struct selinst_loop *l,
 			    const char *function_name, vec<counted_loop> *counted,
-			    vec<pending_entry> *entries)
+			    vec<pending_entry> *entries, vec<guarded_call> *guarded)
 {
 	tree descriptor = selinst_region_descriptor(SELINST_KIND_LOOP, l->name,
 						    l->file, l->line, function_name);
@@ -790,25 +820,38 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 	gimple_stmt_iterator gsi = gsi_after_labels(header);
 	gsi_insert_before(&gsi, inc, GSI_NEW_STMT);
 	/* The entry's cell (from the enter hook): PHI <cell_e (each entry),
-	 * itself (each latch)>; dead, and removed, when nothing stores. */
+	 * itself (each latch)>; dead, and removed, when nothing stores.
+	 * A guarded loop stores nothing; its switched-off flag, loaded at
+	 * each entry, is PHI <flag_e (each entry), itself (each latch)>. */
+	bool guard = loop_guardable(loop);
 	tree cell_type = build_pointer_type(type);
-	tree cell = make_temp_ssa_name(cell_type, NULL, "selinst_cell");
-	gphi *cell_phi = create_phi_node(cell, header);
+	tree cell = guard ? NULL_TREE : make_temp_ssa_name(cell_type, NULL, "selinst_cell");
+	gphi *cell_phi = guard ? NULL : create_phi_node(cell, header);
+	tree flag = guard ? make_temp_ssa_name(unsigned_type_node, NULL, "selinst_off") : NULL_TREE;
+	gphi *flag_phi = guard ? create_phi_node(flag, header) : NULL;
 	edge e;
 	edge_iterator ei;
 	FOR_EACH_EDGE(e, ei, header->preds) {
 		if (flow_bb_inside_loop_p(loop, e->src)) {
 			add_phi_arg(phi, next, e, UNKNOWN_LOCATION);
-			add_phi_arg(cell_phi, cell, e, UNKNOWN_LOCATION);
+			add_phi_arg(guard ? flag_phi : cell_phi, guard ? flag : cell, e,
+				    UNKNOWN_LOCATION);
 			continue;
 		}
 		add_phi_arg(phi, build_int_cst(type, 0), e, UNKNOWN_LOCATION);
-		tree entry_cell = make_temp_ssa_name(cell_type, NULL, "selinst_cell");
 		gcall *enter = gimple_build_call(selinst_hook_decl(HOOK_LOOP_ENTER), 1, addr);
-		gimple_call_set_lhs(enter, entry_cell);
 		gimple_set_location(enter, loc);
-		add_phi_arg(cell_phi, entry_cell, e, UNKNOWN_LOCATION);
-		pending_entry p = { e, enter };
+		pending_entry p = { e, NULL, enter };
+		if (guard) {
+			tree flag_e = selinst_throttle_flag(descriptor, &p.flag_seq);
+			add_phi_arg(flag_phi, flag_e, e, UNKNOWN_LOCATION);
+			guarded_call gc = { enter, flag_e };
+			guarded->safe_push(gc);
+		} else {
+			tree entry_cell = make_temp_ssa_name(cell_type, NULL, "selinst_cell");
+			gimple_call_set_lhs(enter, entry_cell);
+			add_phi_arg(cell_phi, entry_cell, e, UNKNOWN_LOCATION);
+		}
 		entries->safe_push(p);
 	}
 
@@ -841,6 +884,10 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 						build_fold_addr_expr(descriptor), count);
 		gimple_set_location(exit, loc);
 		gsi_insert_on_edge(e, exit);
+		if (guard) {
+			guarded_call gc = { exit, flag };
+			guarded->safe_push(gc);
+		}
 	}
 }
 
@@ -1031,6 +1078,7 @@ void selinst_instrument_loops(struct selinst_function *fn)
 	calculate_dominance_info(CDI_DOMINATORS);	/* get_loop_body */
 	auto_vec<counted_loop> counted;
 	auto_vec<pending_entry> entries;
+	auto_vec<guarded_call> guarded;
 	/* Innermost first: on an edge leaving several loops the inner loop's
 	 * exit is queued, and so runs, before the outer one's. */
 	SELINST_FOR_EACH_LOOP(cfun, loop, LI_FROM_INNERMOST) {
@@ -1045,11 +1093,14 @@ void selinst_instrument_loops(struct selinst_function *fn)
 			l->reason = "entered by an abnormal edge";
 			continue;
 		}
-		instrument_loop(loop, l, fn->name, &counted, &entries);
+		instrument_loop(loop, l, fn->name, &counted, &entries, &guarded);
 		l->inserted = true;
 	}
-	for (unsigned i = 0; i < entries.length(); i++)
+	for (unsigned i = 0; i < entries.length(); i++) {
+		if (entries[i].flag_seq)
+			gsi_insert_seq_on_edge(entries[i].e, entries[i].flag_seq);
 		gsi_insert_on_edge(entries[i].e, entries[i].enter);
+	}
 	/* Never silently: a chosen loop not found again is reported as such. */
 	for (unsigned i = 0; i < fn->nloops; i++)
 		if (fn->loops[i].instrument && !fn->loops[i].inserted) {
@@ -1057,6 +1108,13 @@ void selinst_instrument_loops(struct selinst_function *fn)
 			fn->loops[i].reason = "not found again at insertion (a selinst bug: please report)";
 		}
 	gsi_commit_edge_inserts();
+	/* Each hook call in place, in its order on its edge: now each can
+	 * be given its branch.  The flags dominate them: an entry's is
+	 * loaded just before it, the header's PHI dominates the loop. */
+	for (unsigned i = 0; i < guarded.length(); i++)
+		selinst_guard_call(guarded[i].call, guarded[i].flag);
+	if (!guarded.is_empty())
+		free_dominance_info(CDI_DOMINATORS);
 	count_eh_exits(counted);
 	if (made_loops)
 		loop_optimizer_finalize();

@@ -93,6 +93,9 @@ void selinst_insert_resyncs(void);
 tree selinst_hook_decl(enum selinst_hook which);
 /* Is FNDECL one of the runtime's hooks? */
 bool selinst_is_hook(tree fndecl);
+/* The throttle test in the instrumented code (instrument.cc). */
+tree selinst_throttle_flag(tree descriptor, gimple_seq *seq);
+void selinst_guard_call(gcall *call, tree flag);
 tree selinst_region_descriptor(uint32_t kind, const char *name,
 			       const char *file, int line, const char *function);
 bool selinst_is_instrumented_here(tree callee, const struct selinst_function *all,
