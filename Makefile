@@ -47,11 +47,12 @@ $(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-static
 
 # libyaml goes inside, its symbols hidden: the runtime must not bind to a
 # program's own (perhaps instrumented, perhaps other-version) libyaml.
-# libdw (elfutils, SELINST_SAMPLE's symbolizer) is an ordinary dependency;
-# the static library has no symbolizer (runtime/sample.c).
+# libdw (elfutils, SELINST_SAMPLE's symbolizer) is dlopen'ed when a profile
+# with samples is written, not linked: programs that do not sample never
+# map it; the static library has no symbolizer (runtime/sample.c).
 $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
 	$(CC) -shared -pthread -o $@ $^ -Wl,-Bstatic -lyaml -Wl,-Bdynamic \
-		-Wl,--exclude-libs,libyaml.a -ldw
+		-Wl,--exclude-libs,libyaml.a -ldl
 # exec.c and dlclose.c interpose libc functions: shared library only
 # (runtime/exec.c, runtime/dlclose.c).
 RT_STATIC_SRC := $(filter-out runtime/exec.c runtime/dlclose.c,$(RT_SRC))

@@ -407,6 +407,8 @@ extern volatile int si_final_written;
 
 /* signals.c */
 SI_HIDDEN void si_signals_init(void);
+/* In a forked child: the exit-time writer thread is not there to wait for. */
+SI_HIDDEN void si_final_writer_after_fork(void);
 SI_HIDDEN void si_at_exit(void);
 
 #endif

@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include "internal.h"
 #ifndef SI_STATIC
+#include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #endif
 
@@ -214,12 +215,53 @@ int si_sample_signal(void) { return sample_signo; }
 /* ---- at write time -------------------------------------------------- */
 
 #ifndef SI_STATIC
+/* libdw is loaded when a profile with samples is first written, not
+ * linked: a program that does not sample never maps it (each mapped
+ * library adds start-up work and, at exit, one more __cxa_finalize, whose
+ * atfork-lock window a fork from a signal handler deadlocks in, inside
+ * glibc).  Its functions, by name: */
+#define DW_FUNCS(X)							\
+	X(Dwfl *, dwfl_begin, (const Dwfl_Callbacks *))			\
+	X(void, dwfl_end, (Dwfl *))					\
+	X(void, dwfl_report_begin, (Dwfl *))				\
+	X(int, dwfl_report_end, (Dwfl *, int (*)(Dwfl_Module *, void *,	\
+		const char *, Dwarf_Addr, void *), void *))		\
+	X(int, dwfl_linux_proc_report, (Dwfl *, pid_t))			\
+	X(int, dwfl_linux_proc_find_elf, (Dwfl_Module *, void **, const char *, \
+		Dwarf_Addr, char **, Elf **))				\
+	X(int, dwfl_standard_find_debuginfo, (Dwfl_Module *, void **,	\
+		const char *, Dwarf_Addr, const char *, const char *,	\
+		GElf_Word, char **))					\
+	X(Dwfl_Module *, dwfl_addrmodule, (Dwfl *, Dwarf_Addr))		\
+	X(const char *, dwfl_module_addrname, (Dwfl_Module *, GElf_Addr)) \
+	X(const char *, dwfl_module_info, (Dwfl_Module *, void ***,	\
+		Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *,	\
+		const char **, const char **))
+#define DW_MEMBER(ret, name, args) ret (*name) args;
+static struct { DW_FUNCS(DW_MEMBER) } dw;
+#undef DW_MEMBER
 static Dwfl *dwfl;
+static Dwfl_Callbacks dwfl_callbacks;
 
-static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-};
+/* libdw's functions into dw (once); 0 when libdw cannot be loaded. */
+static int load_libdw(void)
+{
+	static int state;	/* 0 not tried, 1 loaded, -1 missing */
+	if (state)
+		return state > 0;
+	state = -1;
+	void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return 0;
+#define DW_LOAD(ret, name, args) \
+	if (!(*(void **)&dw.name = dlsym(h, #name))) return 0;
+	DW_FUNCS(DW_LOAD)
+#undef DW_LOAD
+	dwfl_callbacks.find_elf = dw.dwfl_linux_proc_find_elf;
+	dwfl_callbacks.find_debuginfo = dw.dwfl_standard_find_debuginfo;
+	state = 1;
+	return 1;
+}
 #endif
 
 /* The writer holds the registry lock: one write at a time. */
@@ -228,14 +270,14 @@ static struct si_map *names;	/* pc -> malloc'd name */
 void si_sample_write_begin(void)
 {
 #ifndef SI_STATIC
-	if (!sample_on)
+	if (!sample_on || !load_libdw())
 		return;
-	dwfl = dwfl_begin(&dwfl_callbacks);
+	dwfl = dw.dwfl_begin(&dwfl_callbacks);
 	if (dwfl) {
-		dwfl_report_begin(dwfl);
-		if (dwfl_linux_proc_report(dwfl, getpid()) != 0 ||
-		    dwfl_report_end(dwfl, NULL, NULL) != 0) {
-			dwfl_end(dwfl);
+		dw.dwfl_report_begin(dwfl);
+		if (dw.dwfl_linux_proc_report(dwfl, getpid()) != 0 ||
+		    dw.dwfl_report_end(dwfl, NULL, NULL) != 0) {
+			dw.dwfl_end(dwfl);
 			dwfl = NULL;
 		}
 	}
@@ -252,7 +294,7 @@ void si_sample_write_end(void)
 	names = NULL;
 #ifndef SI_STATIC
 	if (dwfl)
-		dwfl_end(dwfl);
+		dw.dwfl_end(dwfl);
 	dwfl = NULL;
 #endif
 }
@@ -265,12 +307,13 @@ static char *name_pc(uintptr_t pc)
 	char buf[64];
 	snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)pc);
 #ifndef SI_STATIC
-	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
+	Dwfl_Module *mod = dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
 	if (mod) {
-		const char *fn = dwfl_module_addrname(mod, (GElf_Addr)pc);
+		const char *fn = dw.dwfl_module_addrname(mod, (GElf_Addr)pc);
 		if (fn)
 			return strdup(fn);
-		const char *mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+		const char *mname = dw.dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL,
+							 NULL);
 		if (mname) {
 			const char *base = strrchr(mname, '/');
 			snprintf(buf, sizeof buf, "[%s]", base ? base + 1 : mname);

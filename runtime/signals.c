@@ -16,6 +16,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,11 +30,34 @@ static const int fatal[] = {
 };
 static int in_fatal;
 
+/* 1 once the final writer is done; in a child forked while it ran (a
+ * signal handler of the exiting thread that forks), where the writer
+ * thread does not exist, set at once by the fork handler. */
+static int writer_done;
+
 static void *write_final(void *unused)
 {
 	(void)unused;
 	si_write_profile(NULL, 1, 0, 0);
+	__atomic_store_n(&writer_done, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &writer_done, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 	return NULL;
+}
+
+void si_final_writer_after_fork(void)
+{
+	writer_done = 1;
+}
+
+/* The exiting thread's wait: a futex, not pthread_join, so that a forked
+ * child (see writer_done) does not wait for a thread it lacks; the
+ * timeout rechecks after a signal handler ran. */
+static void wait_for_writer(void)
+{
+	while (!__atomic_load_n(&writer_done, __ATOMIC_ACQUIRE)) {
+		struct timespec step = { 0, 10 * 1000 * 1000 };
+		syscall(SYS_futex, &writer_done, FUTEX_WAIT_PRIVATE, 0, &step, NULL, 0);
+	}
 }
 
 /* The final write runs on a thread of its own, which the exiting thread
@@ -53,11 +79,18 @@ void si_at_exit(void)
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_t attr;
 	pthread_t writer;
-	int made = pthread_create(&writer, NULL, write_final, NULL) == 0;
+	int made = 0;
+	__atomic_store_n(&writer_done, 0, __ATOMIC_RELAXED);
+	if (pthread_attr_init(&attr) == 0) {
+		made = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0
+			&& pthread_create(&writer, &attr, write_final, NULL) == 0;
+		pthread_attr_destroy(&attr);
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (made)
-		pthread_join(writer, NULL);
+		wait_for_writer();
 	else
 		si_write_profile(NULL, 1, 0, 0);
 	errno = saved;

@@ -523,6 +523,7 @@ void si_after_fork_child(void)
 	exited_tail = &exited_head;
 	pool = NULL;
 	si_control_after_fork();
+	si_final_writer_after_fork();
 	si_forked_child = 1;
 	si_output_after_fork();
 	si_final_written = 0;
