@@ -37,6 +37,9 @@ enum selinst_region_kind {
 /* Bits of selinst_region.reserved. */
 #define SELINST_REGION_WRITABLE  1u	/* set by the plugin: the runtime may write */
 #define SELINST_REGION_THROTTLED 2u	/* set by the runtime: switched off (SELINST_THROTTLE) */
+#define SELINST_REGION_ITERABLE  4u	/* set by the plugin: a loop whose body starts
+					   call __selinst_loop_iteration when ITERATE is set */
+#define SELINST_REGION_ITERATE   8u	/* set by the runtime: the loop SELINST_ITERATE names */
 
 /*
  * Static, read-only descriptor of one instrumented region.  The plugin
@@ -47,7 +50,8 @@ enum selinst_region_kind {
  * runtime when it writes the profile.  Never written at run time, except
  * the one bit SELINST_REGION_THROTTLED of `reserved`, and only in a
  * descriptor whose `reserved` has SELINST_REGION_WRITABLE (the plugin's
- * descriptors are writable data for this; hand-made ones may be const).
+ * descriptors are writable data for this; hand-made ones may be const),
+ * and the bit SELINST_REGION_ITERATE, only in an ITERABLE one.
  */
 struct selinst_region {
 	uint32_t abi_version;	/* SELINST_ABI_VERSION */
@@ -83,6 +87,14 @@ uint64_t *__selinst_loop_enter(const struct selinst_region *region);
 void __selinst_loop_exit(const struct selinst_region *region,
 			 uint64_t iterations);
 
+/* Iterations of an ITERABLE loop region whose descriptor has the bit
+ * SELINST_REGION_ITERATE: called where each iteration's body starts, with
+ * the number of body starts so far in this entry (1 for the first).  The
+ * instrumented code tests the bit first, so the call costs nothing in the
+ * loops SELINST_ITERATE does not name. */
+void __selinst_loop_iteration(const struct selinst_region *region,
+			      uint64_t iteration);
+
 /* Called on the path after each setjmp/sigsetjmp returns (first return
  * and every longjmp back).  The runtime drops every open region that was
  * entered in a stack frame deeper than the caller's, closing it at the
@@ -107,6 +119,15 @@ int selinst_dump(const char *path);
  * Begin and end must nest with other regions in the same thread. */
 void selinst_region_begin(const char *name);
 void selinst_region_end(const char *name);
+
+/* Phases: a named span of the run, such as one time step, marked by hand.
+ * Each begin...end is one iteration of phase NAME in the calling thread;
+ * the profile keeps what every iteration cost (selinst-report --phases).
+ * Phases are regions too: they must nest with the thread's other regions.
+ * An end without its begin, or ending another phase than the innermost
+ * open one, is reported once on stderr and ignored. */
+void selinst_phase_begin(const char *name);
+void selinst_phase_end(const char *name);
 
 /* Attributes understood by the plugin.  Put SELINST_ALWAYS on a function
  * to instrument it whatever its score; the standard

@@ -35,6 +35,8 @@ enum hook_abi_type { HT_VOID, HT_REGION_PTR, HT_U64, HT_U64_PTR, HT_U32, HT_CSTR
 	X(HOOK_LOOP_ENTER, __selinst_loop_enter, uint64_t *,			\
 	  (const struct selinst_region *), HT_U64_PTR, HT_REGION_PTR, HT_VOID)	\
 	X(HOOK_LOOP_EXIT, __selinst_loop_exit, void,				\
+	  (const struct selinst_region *, uint64_t), HT_VOID, HT_REGION_PTR, HT_U64) \
+	X(HOOK_LOOP_ITERATION, __selinst_loop_iteration, void,			\
 	  (const struct selinst_region *, uint64_t), HT_VOID, HT_REGION_PTR, HT_U64)
 
 #define SELINST_HOOK_ENUM(e, sym, ret, params, rc, p1, p2) e,

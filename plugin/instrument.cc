@@ -146,9 +146,10 @@ static tree string_field(const char *s)
 }
 
 /* A static descriptor for region NAME at FILE:LINE: writable data, of
- * which the runtime writes only the throttle bit (include/selinst.h). */
-tree selinst_region_descriptor(uint32_t kind, const char *name,
-			       const char *file, int line, const char *function)
+ * which the runtime writes only the throttle and iterate bits
+ * (include/selinst.h).  FLAGS: more SELINST_REGION_* bits of the plugin's. */
+tree selinst_region_descriptor(uint32_t kind, const char *name, const char *file,
+			       int line, const char *function, uint32_t flags)
 {
 	static unsigned counter;
 	tree type = build_region_type();
@@ -160,7 +161,8 @@ tree selinst_region_descriptor(uint32_t kind, const char *name,
 	f = DECL_CHAIN(f);
 	CONSTRUCTOR_APPEND_ELT(v, f, build_int_cst(uint32_type_node, line));
 	f = DECL_CHAIN(f);
-	CONSTRUCTOR_APPEND_ELT(v, f, build_int_cst(uint32_type_node, SELINST_REGION_WRITABLE));
+	CONSTRUCTOR_APPEND_ELT(v, f, build_int_cst(uint32_type_node,
+						   SELINST_REGION_WRITABLE | flags));
 	f = DECL_CHAIN(f);
 	CONSTRUCTOR_APPEND_ELT(v, f, string_field(name));
 	f = DECL_CHAIN(f);
@@ -332,7 +334,8 @@ static gimple *instrument_eh_exits(tree descriptor, location_t loc)
 /* FLAG = D.reserved & SELINST_REGION_THROTTLED, as statements appended
  * to SEQ: a region the runtime switched off costs a load and a branch at
  * entry and a branch at each exit, with no call. */
-tree selinst_throttle_flag(tree descriptor, gimple_seq *seq)
+/* "reserved & BIT" of DESCRIPTOR, loaded by statements appended to SEQ. */
+static tree descriptor_bit(tree descriptor, unsigned bit, gimple_seq *seq)
 {
 	tree field = TYPE_FIELDS(TREE_TYPE(descriptor));
 	for (size_t i = 0; i < SELINST_REGION_NFIELDS; i++, field = DECL_CHAIN(field))
@@ -344,8 +347,25 @@ tree selinst_throttle_flag(tree descriptor, gimple_seq *seq)
 								  descriptor, field, NULL_TREE)));
 	tree flag = make_ssa_name(TREE_TYPE(field));
 	gimple_seq_add_stmt(seq, gimple_build_assign(flag, BIT_AND_EXPR, word,
-						     build_int_cst(TREE_TYPE(field),
-								   SELINST_REGION_THROTTLED)));
+						     build_int_cst(TREE_TYPE(field), bit)));
+	return flag;
+}
+
+/* Nonzero when DESCRIPTOR's region is switched off (the throttle). */
+tree selinst_throttle_flag(tree descriptor, gimple_seq *seq)
+{
+	return descriptor_bit(descriptor, SELINST_REGION_THROTTLED, seq);
+}
+
+/* Nonzero when DESCRIPTOR's loop is NOT the one SELINST_ITERATE names:
+ * the flag selinst_guard_call skips __selinst_loop_iteration on. */
+tree selinst_not_iterated_flag(tree descriptor, gimple_seq *seq)
+{
+	tree bit = descriptor_bit(descriptor, SELINST_REGION_ITERATE, seq);
+	tree flag = make_ssa_name(TREE_TYPE(bit));
+	gimple_seq_add_stmt(seq, gimple_build_assign(flag, BIT_XOR_EXPR, bit,
+						     build_int_cst(TREE_TYPE(bit),
+								   SELINST_REGION_ITERATE)));
 	return flag;
 }
 
@@ -427,7 +447,7 @@ void selinst_instrument_function(struct selinst_function *fn,
 {
 	location_t loc = DECL_SOURCE_LOCATION(fn->decl);
 	tree descriptor = selinst_region_descriptor(SELINST_KIND_FUNCTION, fn->name,
-						    fn->file, fn->line, NULL);
+						    fn->file, fn->line, NULL, 0);
 
 	/* Collect first, insert after: insertion splits blocks. */
 	auto_vec<gimple *> returns, noreturns;

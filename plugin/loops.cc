@@ -33,7 +33,7 @@
  * count_eh_exits).  A loop left without its exit hook (longjmp, exit, a
  * fatal signal, a thread still running at exit) is closed by the runtime
  * with the count the loop stores in a cell once an iteration (see
- * store_count_at_body_start).  A call-free loop tests its descriptor's
+ * instrument_body_starts).  A call-free loop tests its descriptor's
  * switched-off bit (the throttle) at each entry and skips both hooks when
  * it is set (loop_guardable).  Loops are named by their keyword's line,
  * remembered from the front end before lowering (remember_loop).
@@ -727,6 +727,31 @@ static bool holds_real_call(class loop *loop)
 	return found;
 }
 
+/* A hook call behind a descriptor test (the throttle's, or whether the
+ * loop is iterated), to be wrapped once the edge insertions are
+ * committed (selinst_guard_call). */
+struct guarded_call {
+	gcall *call;
+	tree flag;
+};
+
+/* What runs where a body starts: "*CELL = NEXT", then, when the runtime
+ * set the descriptor's iterate bit, __selinst_loop_iteration (DESC, NEXT)
+ * (its guard is queued on ITERATIONS). */
+static gimple_seq body_start_seq(tree descriptor, tree cell, tree next,
+				 vec<guarded_call> *iterations)
+{
+	gimple_seq seq = NULL;
+	gimple_seq_add_stmt(&seq, count_store(cell, next));
+	tree flag = selinst_not_iterated_flag(descriptor, &seq);
+	gcall *call = gimple_build_call(selinst_hook_decl(HOOK_LOOP_ITERATION), 2,
+					build_fold_addr_expr(descriptor), next);
+	gimple_seq_add_stmt(&seq, call);
+	guarded_call gc = { call, flag };
+	iterations->safe_push(gc);
+	return seq;
+}
+
 /* Keep the entry's cell current (loops holding a real call only: in a
  * call-free loop the store can stop GCC from vectorizing it, as it did
  * bench/workloads/cg.c's first loop, whose sqrt keeps an errno call on a
@@ -736,13 +761,16 @@ static bool holds_real_call(class loop *loop)
  * hook (longjmp, exit, a fatal signal, a thread still running at exit),
  * reads the body starts so far: during a top-tested loop's test the cell
  * still holds the previous start's count, one less than NEXT.  One store
- * an iteration, not a call: the count stays in its register. */
-static void store_count_at_body_start(class loop *loop, bool test_header, tree next,
-				      tree cell, gimple *increment)
+ * an iteration, not a call: the count stays in its register.  The same
+ * places mark iterations for SELINST_ITERATE (one load and a branch). */
+static void instrument_body_starts(class loop *loop, bool test_header, tree descriptor,
+				   tree next, tree cell, gimple *increment,
+				   vec<guarded_call> *iterations)
 {
 	if (!test_header) {
 		gimple_stmt_iterator gsi = gsi_for_stmt(increment);
-		gsi_insert_after(&gsi, count_store(cell, next), GSI_SAME_STMT);
+		gsi_insert_seq_after(&gsi, body_start_seq(descriptor, cell, next, iterations),
+				     GSI_SAME_STMT);
 		return;
 	}
 	basic_block *body = get_loop_body(loop);
@@ -756,17 +784,11 @@ static void store_count_at_body_start(class loop *loop, bool test_header, tree n
 			if (flow_bb_inside_loop_p(loop, e->dest)
 			    && !continues_header_test(e->dest, loop)
 			    && !(e->flags & (EDGE_EH | EDGE_ABNORMAL)))
-				gsi_insert_on_edge(e, count_store(cell, next));
+				gsi_insert_seq_on_edge(e, body_start_seq(descriptor, cell, next,
+									 iterations));
 	}
 	free(body);
 }
-
-/* A loop hook call behind the throttle test, to be wrapped once the
- * edge insertions are committed (selinst_guard_call). */
-struct guarded_call {
-	gcall *call;
-	tree flag;
-};
 
 /* May LOOP's hooks sit behind the throttle test (the flag loaded at each
  * entry, a PHI in the header)?  Not when the enter hook's cell is needed
@@ -797,12 +819,22 @@ struct pending_entry {
 	gcall *enter;
 };
 
+/* The queues instrument_loop fills for selinst_instrument_loops. */
+struct loop_queues {
+	auto_vec<counted_loop> counted;
+	auto_vec<pending_entry> entries;
+	auto_vec<guarded_call> guarded;		/* behind the throttle test */
+	auto_vec<guarded_call> iterations;	/* behind the iterate test */
+};
+
 static void instrument_loop(class loop *loop, struct selinst_loop *l,
-			    const char *function_name, vec<counted_loop> *counted,
-			    vec<pending_entry> *entries, vec<guarded_call> *guarded)
+			    const char *function_name, loop_queues *q)
 {
-	tree descriptor = selinst_region_descriptor(SELINST_KIND_LOOP, l->name,
-						    l->file, l->line, function_name);
+	/* Iterable: its body starts are marked (instrument_body_starts). */
+	bool iterable = holds_real_call(loop);
+	tree descriptor = selinst_region_descriptor(SELINST_KIND_LOOP, l->name, l->file, l->line,
+						    function_name,
+						    iterable ? SELINST_REGION_ITERABLE : 0);
 	tree addr = build_fold_addr_expr(descriptor);
 	tree type = uint64_type_node;
 	location_t loc = loop_location(loop);
@@ -846,17 +878,17 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 			tree flag_e = selinst_throttle_flag(descriptor, &p.flag_seq);
 			add_phi_arg(flag_phi, flag_e, e, UNKNOWN_LOCATION);
 			guarded_call gc = { enter, flag_e };
-			guarded->safe_push(gc);
+			q->guarded.safe_push(gc);
 		} else {
 			tree entry_cell = make_temp_ssa_name(cell_type, NULL, "selinst_cell");
 			gimple_call_set_lhs(enter, entry_cell);
 			add_phi_arg(cell_phi, entry_cell, e, UNKNOWN_LOCATION);
 		}
-		entries->safe_push(p);
+		q->entries.safe_push(p);
 	}
 
 	counted_loop c = { loop, descriptor, next, l->test_header };
-	counted->safe_push(c);
+	q->counted.safe_push(c);
 
 	/* Exits walked by hand: recorded exits may be stale or absent in the
 	 * loop structure kept from earlier passes. */
@@ -867,8 +899,9 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 			if (!flow_bb_inside_loop_p(loop, e->dest))
 				exits.safe_push(e);
 	free(body);
-	if (holds_real_call(loop))
-		store_count_at_body_start(loop, l->test_header, next, cell, inc);
+	if (iterable)
+		instrument_body_starts(loop, l->test_header, descriptor, next, cell, inc,
+				       &q->iterations);
 	unsigned i;
 	FOR_EACH_VEC_ELT(exits, i, e) {
 		if (e->flags & (EDGE_EH | EDGE_ABNORMAL))
@@ -886,7 +919,7 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 		gsi_insert_on_edge(e, exit);
 		if (guard) {
 			guarded_call gc = { exit, flag };
-			guarded->safe_push(gc);
+			q->guarded.safe_push(gc);
 		}
 	}
 }
@@ -1076,9 +1109,7 @@ void selinst_instrument_loops(struct selinst_function *fn)
 		made_loops = true;
 	}
 	calculate_dominance_info(CDI_DOMINATORS);	/* get_loop_body */
-	auto_vec<counted_loop> counted;
-	auto_vec<pending_entry> entries;
-	auto_vec<guarded_call> guarded;
+	loop_queues q;
 	/* Innermost first: on an edge leaving several loops the inner loop's
 	 * exit is queued, and so runs, before the outer one's. */
 	SELINST_FOR_EACH_LOOP(cfun, loop, LI_FROM_INNERMOST) {
@@ -1093,13 +1124,13 @@ void selinst_instrument_loops(struct selinst_function *fn)
 			l->reason = "entered by an abnormal edge";
 			continue;
 		}
-		instrument_loop(loop, l, fn->name, &counted, &entries, &guarded);
+		instrument_loop(loop, l, fn->name, &q);
 		l->inserted = true;
 	}
-	for (unsigned i = 0; i < entries.length(); i++) {
-		if (entries[i].flag_seq)
-			gsi_insert_seq_on_edge(entries[i].e, entries[i].flag_seq);
-		gsi_insert_on_edge(entries[i].e, entries[i].enter);
+	for (unsigned i = 0; i < q.entries.length(); i++) {
+		if (q.entries[i].flag_seq)
+			gsi_insert_seq_on_edge(q.entries[i].e, q.entries[i].flag_seq);
+		gsi_insert_on_edge(q.entries[i].e, q.entries[i].enter);
 	}
 	/* Never silently: a chosen loop not found again is reported as such. */
 	for (unsigned i = 0; i < fn->nloops; i++)
@@ -1111,11 +1142,17 @@ void selinst_instrument_loops(struct selinst_function *fn)
 	/* Each hook call in place, in its order on its edge: now each can
 	 * be given its branch.  The flags dominate them: an entry's is
 	 * loaded just before it, the header's PHI dominates the loop. */
-	for (unsigned i = 0; i < guarded.length(); i++)
-		selinst_guard_call(guarded[i].call, guarded[i].flag);
-	if (!guarded.is_empty())
+	for (unsigned i = 0; i < q.guarded.length(); i++)
+		selinst_guard_call(q.guarded[i].call, q.guarded[i].flag);
+	if (!q.guarded.is_empty())
 		free_dominance_info(CDI_DOMINATORS);
-	count_eh_exits(counted);
+	count_eh_exits(q.counted);
+	/* After count_eh_exits, which walks the loops' blocks as they were
+	 * (splitting them first made GCC fail on a C++ loop with cleanups). */
+	for (unsigned i = 0; i < q.iterations.length(); i++)
+		selinst_guard_call(q.iterations[i].call, q.iterations[i].flag);
+	if (!q.iterations.is_empty())
+		free_dominance_info(CDI_DOMINATORS);
 	if (made_loops)
 		loop_optimizer_finalize();
 }

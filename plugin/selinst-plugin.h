@@ -95,9 +95,10 @@ tree selinst_hook_decl(enum selinst_hook which);
 bool selinst_is_hook(tree fndecl);
 /* The throttle test in the instrumented code (instrument.cc). */
 tree selinst_throttle_flag(tree descriptor, gimple_seq *seq);
+tree selinst_not_iterated_flag(tree descriptor, gimple_seq *seq);
 void selinst_guard_call(gcall *call, tree flag);
-tree selinst_region_descriptor(uint32_t kind, const char *name,
-			       const char *file, int line, const char *function);
+tree selinst_region_descriptor(uint32_t kind, const char *name, const char *file,
+			       int line, const char *function, uint32_t flags);
 bool selinst_is_instrumented_here(tree callee, const struct selinst_function *all,
 				  size_t nall);
 /* Statements that are not source statements: labels, debug binds,

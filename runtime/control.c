@@ -12,6 +12,7 @@
  * constant however often a buffer is refilled.
  */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -161,4 +162,47 @@ SI_EXPORT void selinst_region_end(const char *name)
 	if (d)
 		si_exit(t, d, now);
 	si_guard_release(t);
+}
+
+/* Phases: a manual region whose each activation is one iteration of the
+ * phase (iterate.c records what it cost). */
+SI_EXPORT void selinst_phase_begin(const char *name)
+{
+	struct si_thread *t = si_thread_get();
+	if (!t && !(t = si_thread_init()))
+		return;
+	if (!si_guard_take(t))
+		return;
+	const struct selinst_region *d = manual_desc(t, name);
+	if (d) {
+		uint32_t depth = si_depth(t);
+		si_enter(t, d, (uintptr_t)__builtin_dwarf_cfa());
+		if (si_depth(t) > depth && t->top->region == d)
+			si_iterate_phase_begun(t, si_now());
+	}
+	si_guard_release(t);
+}
+
+/* An end that is not the innermost open region's (unbalanced, nested
+ * wrongly, or begun in another thread) is reported once and ignored: the
+ * regions of the thread stay as they are. */
+SI_EXPORT void selinst_phase_end(const char *name)
+{
+	uint64_t now = si_now();
+	struct si_thread *t = si_thread_get();
+	static int warned;
+	if (t && !si_guard_take(t))
+		return;
+	const struct selinst_region *d = t ? manual_desc(t, name) : NULL;
+	if (d && t->top->region == d) {
+		si_iterate_phase_ending(t, now);
+		si_exit(t, d, now);
+	} else if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED)) {
+		fprintf(stderr, "selinst: selinst_phase_end(\"%s\"): the phase is not the "
+			"innermost open region of this thread (no begin, begun in another "
+			"thread, or another region still open); ignored (reported once)\n",
+			name ? name : "(null)");
+	}
+	if (t)
+		si_guard_release(t);
 }

@@ -415,10 +415,27 @@ loop_exit_cold(const struct selinst_region *region, uint64_t iterations)
 	si_guard_release(t);
 }
 
+/* The loop exit of a switched-off loop, or of the loop SELINST_ITERATE
+ * names: its last iteration is recorded before the frame goes. */
+__attribute__((noinline)) static void
+loop_exit_flagged(const struct selinst_region *region, uint64_t iterations)
+{
+	if (region->reserved & SELINST_REGION_THROTTLED) {
+		si_exit_switched_off(region, iterations);
+		return;
+	}
+	struct si_thread *t = si_thread_get();
+	if (t && si_guard_take(t)) {
+		si_iterate_loop_exit(t, region, si_now());
+		si_guard_release(t);
+	}
+	loop_exit_cold(region, iterations);
+}
+
 SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 {
 	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
-		     "i"(SELINST_REGION_THROTTLED) :: off);
+		     "i"(SELINST_REGION_THROTTLED | SELINST_REGION_ITERATE) :: off);
 	__asm__ goto("testl $%c1, %0\n\tjne %l[cold]" :: "m"(si_hot.gate), "i"(SI_GATE_SLOW) :: cold);
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
@@ -445,7 +462,7 @@ cold:
 	loop_exit_cold(region, iterations);
 	return;
 off:
-	si_exit_switched_off(region, iterations);
+	loop_exit_flagged(region, iterations);
 }
 
 /* After setjmp/sigsetjmp returns: drop the regions entered by hooks whose

@@ -121,6 +121,7 @@ struct si_thread {
 	int cpu_known;			/* if that read succeeded */
 	struct si_map *manual;		/* manual-region cache: name pointer -> descriptor */
 	struct si_samples *samples;	/* sample.c: NULL when not sampling */
+	struct si_series *series;	/* iterate.c: NULL when none */
 	timer_t sample_timer;
 	int sample_armed;
 	/* Loop iteration cells, one per frame index, in blocks that never
@@ -326,6 +327,7 @@ struct si_snap {
 	struct si_sframe *frames;
 	uint64_t overflow_calls;
 	const struct si_samples *samples;	/* sample.c; NULL: none */
+	const struct si_series *series;		/* iterate.c; NULL: none */
 };
 SI_HIDDEN int si_snap_take(struct si_thread *t, struct si_snap *s);
 SI_HIDDEN void si_snap_free(struct si_snap *s);
@@ -347,6 +349,37 @@ SI_HIDDEN void si_sample_write_end(void);
 struct si_sample_row { uint64_t node; const char *function; uint64_t count; };
 SI_HIDDEN struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *omap,
 					       size_t *n);
+
+/* iterate.c: per-iteration records of one loop or phase node of a
+ * thread, in chunks of words (see iterate.c for the record layout). */
+struct si_chunk {
+	struct si_chunk *next;		/* release-stored */
+	size_t used, cap;		/* words; used release-stored */
+	uint64_t w[];
+};
+struct si_series {
+	struct si_series *next;		/* the thread's list */
+	uint64_t node_id;
+	const struct selinst_region *region;
+	uint64_t recorded, dropped;	/* iterations; recorded release-stored */
+	struct si_chunk *head, *tail;
+	/* the owning thread's working state */
+	int open;
+	uint64_t start;			/* ticks, the open iteration's */
+	uint64_t *last;			/* (calls, self) by id - node_id */
+	size_t last_cap;
+	uint64_t seen;			/* nodes when LAST was taken */
+};
+SI_HIDDEN void si_iterate_init(void);
+/* A loop region gets its first node: mark it when SELINST_ITERATE names it. */
+SI_HIDDEN void si_iterate_region_seen(const struct selinst_region *r);
+SI_HIDDEN void si_iterate_loop_exit(struct si_thread *t, const struct selinst_region *r,
+				    uint64_t now);
+/* After a phase's region is entered (on top) / before it is left. */
+SI_HIDDEN void si_iterate_phase_begun(struct si_thread *t, uint64_t now);
+SI_HIDDEN void si_iterate_phase_ending(struct si_thread *t, uint64_t now);
+/* SELINST_ITERATE's setting (returns whether given) and what it found. */
+SI_HIDDEN int si_iterate_status(const char **file, uint32_t *line, int *found, int *iterable);
 
 /* control.c */
 SI_HIDDEN void si_control_after_fork(void);

@@ -24,6 +24,8 @@
 #include <dirent.h>
 #include <signal.h>
 #include "internal.h"
+#include "emit.h"
+#include "output_iterations.h"
 
 int si_forked_child;
 volatile int si_final_written;
@@ -304,99 +306,6 @@ static int same_region(const struct selinst_region *a, const struct selinst_regi
 	       !strcmp0(a->file, b->file);
 }
 
-/* ---- emitter helpers ---------------------------------------------------- */
-
-struct em { yaml_emitter_t e; int ok; };
-
-static void ev(struct em *m, yaml_event_t *e)
-{
-	if (m->ok && !yaml_emitter_emit(&m->e, e))
-		m->ok = 0;
-}
-
-static void scal(struct em *m, const char *s, yaml_scalar_style_t style)
-{
-	yaml_event_t e;
-	if (!m->ok)
-		return;
-	if (!yaml_scalar_event_initialize(&e, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
-					  1, 1, style)) {
-		m->ok = 0;
-		return;
-	}
-	ev(m, &e);
-}
-
-/* Length of the valid UTF-8 sequence at S, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 :
-		   (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-	if (n == 2 && s[0] < 0xC2)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	return n;
-}
-
-static void plain(struct em *m, const char *s) { scal(m, s, YAML_PLAIN_SCALAR_STYLE); }
-
-/* A string value, double-quoted; bytes that are not UTF-8 (libyaml would
- * refuse the whole document) become '?'. */
-static void quoted(struct em *m, const char *s)
-{
-	if (!s)
-		s = "";
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, n;
-	while (u[i] && (n = utf8_len(u + i)))
-		i += n;
-	if (!u[i]) {
-		scal(m, s, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
-		return;
-	}
-	char *c = strdup(s);
-	if (!c) {
-		m->ok = 0;
-		return;
-	}
-	for (i = 0; c[i];) {
-		n = utf8_len((unsigned char *)c + i);
-		if (!n) {
-			c[i] = '?';
-			n = 1;
-		}
-		i += n;
-	}
-	scal(m, c, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
-	free(c);
-}
-static void kstr(struct em *m, const char *k, const char *v) { plain(m, k); quoted(m, v); }
-static void kraw(struct em *m, const char *k, const char *v) { plain(m, k); plain(m, v); }
-static void kint(struct em *m, const char *k, uint64_t v)
-{
-	char b[32];
-	snprintf(b, sizeof b, "%llu", (unsigned long long)v);
-	kraw(m, k, b);
-}
-
-static void map_start(struct em *m, int flow)
-{
-	yaml_event_t e;
-	yaml_mapping_start_event_initialize(&e, NULL, NULL, 1,
-		flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-	ev(m, &e);
-}
-static void map_end(struct em *m) { yaml_event_t e; yaml_mapping_end_event_initialize(&e); ev(m, &e); }
-static void seq_start(struct em *m)
-{
-	yaml_event_t e;
-	yaml_sequence_start_event_initialize(&e, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
-	ev(m, &e);
-}
-static void seq_end(struct em *m) { yaml_event_t e; yaml_sequence_end_event_initialize(&e); ev(m, &e); }
-
 /* ---- the writer --------------------------------------------------------- */
 
 static uint64_t to_ns(uint64_t ticks, double ns_per_tick)
@@ -667,6 +576,7 @@ static int emit_thread(struct em *m, const struct si_snap *s, struct rtab *rt,
 	emit_nodes(m, &w, rows, nrows);
 	seq_end(m);
 	kint(m, "overflow_calls", s->overflow_calls);
+	si_emit_iterations(m, s, w.omap, w.no, npt);
 	if (s->samples) {
 		/* Samples outside every region (the root's), then the counts. */
 		emit_samples(m, "root_samples", 0, &r0, rows + nrows);
@@ -820,6 +730,7 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 	if (signo)
 		kint(m, "signal", (uint64_t)signo);
 	emit_throttle_setting(m);
+	si_emit_iterate_setting(m, final);
 	if (si_hook_pair_ns > 0) {
 		snprintf(buf, sizeof buf, "%.2f", si_hook_pair_ns);
 		kraw(m, "hook_pair_ns", buf);

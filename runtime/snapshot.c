@@ -144,6 +144,7 @@ int si_snap_take(struct si_thread *t, struct si_snap *s)
 	s->end_ticks = s->finished ? t->end_ticks : 0;	/* written before finished */
 	snap_cpu_time(t, s);
 	s->samples = t->samples;
+	s->series = __atomic_load_n(&t->series, __ATOMIC_ACQUIRE);	/* never freed */
 	s->nn = __atomic_load_n(&t->nnodes, __ATOMIC_ACQUIRE);
 	if (copy_nodes(t, s) < 0 || (!s->finished && copy_frames(t, s) < 0)) {
 		si_snap_free(s);

@@ -208,6 +208,7 @@ static void global_init_once(void)
 				e, (unsigned long long)lim, (unsigned long long)max_nodes);
 	}
 	si_throttle_init();
+	si_iterate_init();
 	pthread_key_create(&exit_key, thread_exit);
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 	si_output_init();
@@ -292,6 +293,7 @@ static void reset_thread(struct si_thread *t)
 	t->finished = 0;
 	t->end_ticks = 0;
 	t->spare_cell = 0;
+	t->series = NULL;	/* the retired thread's copy keeps them */
 	si_set_depth(t, 1);
 	t->in_hook = 0;
 }
@@ -441,6 +443,7 @@ static struct si_node *alloc_node(struct si_thread *t, const struct selinst_regi
 		n->loop = si_arena_alloc(t, sizeof(struct si_loop));
 		if (!n->loop)
 			return NULL;
+		si_iterate_region_seen(r);
 	}
 	n->region = r;
 	n->parent = parent;

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * output_iterations.c - a thread's per-iteration records (iterate.c) as
+ * the profile's `iterations` list, compactly:
+ *
+ *   iterations:
+ *     - node: 3            output node of the loop or phase
+ *       kind: loop         or phase
+ *       recorded: 50       iterations written (dropped: beyond the cap)
+ *       dropped: 0
+ *       columns: [4, 7]    the regions inside that took the most
+ *                          exclusive time over all iterations (at most
+ *                          SI_ITER_COLUMNS, each at least 0.5%)
+ *       calls: [[16, 1, 2], [1, 1, 3]]   runs: [iterations alike, calls
+ *                          of each column in each of them]
+ *       rows: [[812345, 500000, 200000], ...]   per iteration: wall ns,
+ *                          then exclusive ns of each column
+ *
+ * The rest of an iteration's wall time (the loop's own code, regions not
+ * in a column) is wall minus the columns; readers show it as "other".
+ * doc/profile-format.md has the format.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "emit.h"
+#include "output_iterations.h"
+
+#define SI_ITER_COLUMNS 8
+
+/* The records of S as the writer sees them: up to `recorded`. */
+struct walk {
+	const struct si_chunk *c;
+	size_t at;
+	uint64_t left;
+};
+
+static const uint64_t *next_record(struct walk *wk)
+{
+	if (!wk->left)
+		return NULL;
+	while (wk->c && wk->at >= __atomic_load_n(&wk->c->used, __ATOMIC_ACQUIRE)) {
+		wk->c = __atomic_load_n(&wk->c->next, __ATOMIC_ACQUIRE);
+		wk->at = 0;
+	}
+	if (!wk->c)
+		return NULL;
+	const uint64_t *r = wk->c->w + wk->at;
+	wk->at += 2 + 3 * r[1];
+	wk->left--;
+	return r;
+}
+
+static void walk_start(struct walk *wk, const struct si_series *s)
+{
+	wk->left = __atomic_load_n(&s->recorded, __ATOMIC_ACQUIRE);
+	wk->c = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE);
+	wk->at = 0;
+}
+
+/* Output node of source node ID, 0 when the copy does not have it. */
+static uint64_t out_id(const struct si_snap *s, const uint64_t *omap, uint64_t id)
+{
+	return id < s->nn ? omap[id] : 0;
+}
+
+/* The columns: output nodes by exclusive ticks over all iterations. */
+static size_t pick_columns(const struct si_snap *s, const struct si_series *se,
+			   const uint64_t *omap, uint64_t nout, uint64_t *col)
+{
+	uint64_t *tot = calloc(nout, sizeof *tot);
+	if (!tot)
+		return 0;
+	uint64_t wall = 0;
+	struct walk wk;
+	walk_start(&wk, se);
+	for (const uint64_t *r; (r = next_record(&wk));) {
+		wall += r[0];
+		for (uint64_t k = 0; k < r[1]; k++) {
+			uint64_t o = out_id(s, omap, r[2 + 3 * k]);
+			if (o && o < nout)
+				tot[o] += r[4 + 3 * k];
+		}
+	}
+	size_t n = 0;
+	while (n < SI_ITER_COLUMNS) {
+		uint64_t best = 0;
+		for (uint64_t o = 1; o < nout; o++)
+			if (tot[o] > tot[best])
+				best = o;
+		if (!best || tot[best] * 200 < wall)	/* under 0.5% */
+			break;
+		col[n++] = best;
+		tot[best] = 0;
+	}
+	free(tot);
+	return n;
+}
+
+/* One iteration's calls and exclusive ticks per column. */
+static void per_column(const struct si_snap *s, const uint64_t *omap, const uint64_t *r,
+		       const uint64_t *col, size_t ncol, uint64_t *calls, uint64_t *excl)
+{
+	memset(calls, 0, ncol * sizeof *calls);
+	memset(excl, 0, ncol * sizeof *excl);
+	for (uint64_t k = 0; k < r[1]; k++) {
+		uint64_t o = out_id(s, omap, r[2 + 3 * k]);
+		for (size_t j = 0; j < ncol; j++)
+			if (col[j] == o) {
+				calls[j] += r[3 + 3 * k];
+				excl[j] += r[4 + 3 * k];
+			}
+	}
+}
+
+static void emit_calls_run(struct em *m, uint64_t run, const uint64_t *calls, size_t ncol)
+{
+	flow_seq_start(m);
+	uint_scalar(m, run);
+	for (size_t j = 0; j < ncol; j++)
+		uint_scalar(m, calls[j]);
+	seq_end(m);
+}
+
+/* calls: runs of iterations whose column calls are alike. */
+static void emit_calls(struct em *m, const struct si_snap *s, const struct si_series *se,
+		       const uint64_t *omap, const uint64_t *col, size_t ncol)
+{
+	uint64_t cur[SI_ITER_COLUMNS], prev[SI_ITER_COLUMNS], excl[SI_ITER_COLUMNS], run = 0;
+	plain(m, "calls");
+	flow_seq_start(m);
+	struct walk wk;
+	walk_start(&wk, se);
+	for (const uint64_t *r; (r = next_record(&wk));) {
+		per_column(s, omap, r, col, ncol, cur, excl);
+		if (run && memcmp(cur, prev, ncol * sizeof *cur) != 0) {
+			emit_calls_run(m, run, prev, ncol);
+			run = 0;
+		}
+		memcpy(prev, cur, ncol * sizeof *cur);
+		run++;
+	}
+	if (run)
+		emit_calls_run(m, run, prev, ncol);
+	seq_end(m);
+}
+
+static void emit_rows(struct em *m, const struct si_snap *s, const struct si_series *se,
+		      const uint64_t *omap, const uint64_t *col, size_t ncol, double npt)
+{
+	uint64_t calls[SI_ITER_COLUMNS], excl[SI_ITER_COLUMNS];
+	plain(m, "rows");
+	seq_start(m);
+	struct walk wk;
+	walk_start(&wk, se);
+	for (const uint64_t *r; (r = next_record(&wk)) && m->ok;) {
+		per_column(s, omap, r, col, ncol, calls, excl);
+		flow_seq_start(m);
+		uint_scalar(m, (uint64_t)((double)r[0] * npt + 0.5));
+		for (size_t j = 0; j < ncol; j++)
+			uint_scalar(m, (uint64_t)((double)excl[j] * npt + 0.5));
+		seq_end(m);
+	}
+	seq_end(m);
+}
+
+void si_emit_iterations(struct em *m, const struct si_snap *s, const uint64_t *omap,
+			uint64_t nout, double npt)
+{
+	const struct si_series *se = s->series;
+	if (!se)
+		return;
+	plain(m, "iterations");
+	seq_start(m);
+	for (; se && m->ok; se = se->next) {
+		uint64_t col[SI_ITER_COLUMNS];
+		size_t ncol = pick_columns(s, se, omap, nout, col);
+		map_start(m, 0);
+		kint(m, "node", out_id(s, omap, se->node_id));
+		kraw(m, "kind", se->region->kind == SELINST_KIND_LOOP ? "loop" : "phase");
+		kint(m, "recorded", __atomic_load_n(&se->recorded, __ATOMIC_ACQUIRE));
+		kint(m, "dropped", se->dropped);
+		plain(m, "columns");
+		flow_seq_start(m);
+		for (size_t j = 0; j < ncol; j++)
+			uint_scalar(m, col[j]);
+		seq_end(m);
+		emit_calls(m, s, se, omap, col, ncol);
+		emit_rows(m, s, se, omap, col, ncol, npt);
+		map_end(m);
+	}
+	seq_end(m);
+}
+
+/* iterate: {loop: "FILE:LINE", found: B, iterable: B} when SELINST_ITERATE
+ * was given; the final write also says on stderr what went wrong. */
+void si_emit_iterate_setting(struct em *m, int final)
+{
+	const char *file;
+	uint32_t line;
+	int found, iterable;
+	if (!si_iterate_status(&file, &line, &found, &iterable))
+		return;
+	char spec[300];
+	snprintf(spec, sizeof spec, "%s:%u", file, line);
+	plain(m, "iterate");
+	map_start(m, 1);
+	kstr(m, "loop", spec);
+	kraw(m, "found", found ? "true" : "false");
+	kraw(m, "iterable", iterable ? "true" : "false");
+	map_end(m);
+	if (!final)
+		return;
+	if (!found)
+		fprintf(stderr, "selinst: SELINST_ITERATE=%s: no loop region at that file and "
+			"line ran (is the loop instrumented? see the decision file)\n", spec);
+	else if (!iterable)
+		fprintf(stderr, "selinst: SELINST_ITERATE=%s: the loop holds no call, so its "
+			"iterations are not marked; no iterations recorded\n", spec);
+}

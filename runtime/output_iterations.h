@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* output_iterations.h - the writer's part for per-iteration records. */
+#ifndef SELINST_OUTPUT_ITERATIONS_H
+#define SELINST_OUTPUT_ITERATIONS_H
+
+#include "internal.h"
+#include "emit.h"
+
+/* The thread's `iterations` list (nothing when it has none); OMAP: source
+ * node id -> output node id, NOUT output nodes; NPT: ns per tick. */
+SI_HIDDEN void si_emit_iterations(struct em *m, const struct si_snap *s, const uint64_t *omap,
+			uint64_t nout, double npt);
+/* The header's `iterate` entry, when SELINST_ITERATE is set. */
+SI_HIDDEN void si_emit_iterate_setting(struct em *m, int final);
+
+#endif
