@@ -22,6 +22,8 @@ static const char usage[] =
 "         --top N (0 = all)  --filter REGEX  --prune PCT (tree, default 0.1)\n"
 "         --wide (do not cut long names at 80 columns)\n"
 "         --no-samples (SELINST_SAMPLE's ~functions left in their parents)\n"
+"         --phases [--jitter K]: per iteration of SELINST_ITERATE's loop and of\n"
+"         each phase, flagging times more than K MADs (default 5) from the median\n"
 "formats: --format=text|json|folded|svg|dot|callgrind|chrome (--diff: text)\n"
 "diff:    --fail-above PCT  exit 1 if a region with >= 1% of BASE's total\n"
 "                           got slower by more than PCT percent\n"
@@ -166,7 +168,7 @@ static void close_output(FILE *out, const char *path)
 
 enum { O_TREE = 256, O_THREADS, O_LOOPS, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
        O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION, O_FORCE, O_SUGGEST, O_BUDGET, O_SELECT,
-       O_NO_SAMPLES };
+       O_NO_SAMPLES, O_PHASES, O_JITTER };
 
 #ifndef SELINST_VERSION
 #define SELINST_VERSION "unknown"
@@ -250,6 +252,8 @@ struct cli {
 	bool diff, force;
 	struct suggest_opts sg;
 	double fail_above;
+	bool phases;
+	double jitter;		/* --jitter; < 0: not given */
 	regex_t re;
 };
 
@@ -307,6 +311,8 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		{ "suggest", no_argument, 0, O_SUGGEST },
 		{ "budget", required_argument, 0, O_BUDGET },
 		{ "select", required_argument, 0, O_SELECT },
+		{ "phases", no_argument, 0, O_PHASES },
+		{ "jitter", required_argument, 0, O_JITTER },
 		{ 0, 0, 0, 0 }
 	};
 	int c;
@@ -336,6 +342,8 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 			cl->sg.budget_set = true;
 			break;
 		case O_SELECT: cl->sg.path = optarg; break;
+		case O_PHASES: cl->phases = true; break;
+		case O_JITTER: cl->jitter = parse_num(optarg, "--jitter"); break;
 		case ':': die_usage("option %s needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
 		}
@@ -355,6 +363,22 @@ static void check_combinations(const struct cli *cl, int nfiles)
 	if (cl->diff && cl->format)
 		die_usage("--diff prints text only, not --format=%s", cl->format_name);
 	check_suggest_usage(&cl->sg, cl->diff, cl->format != NULL);
+	if (cl->jitter >= 0 && !cl->phases)
+		die_usage("--jitter needs --phases");
+	if (cl->phases && (cl->diff || cl->sg.on))
+		die_usage("--phases prints its own tables: not with --diff or --suggest");
+	if (cl->phases && cl->format && cl->format != export_json)
+		die_usage("--phases writes text or json, not --format=%s", cl->format_name);
+}
+
+static int run_phases(const struct cli *cl, char **files, int nfiles)
+{
+	FILE *out = cl->outpath ? open_output(cl->outpath) : stdout;
+	int rc = view_phases(out, files, nfiles, cl->format == export_json,
+			     cl->jitter >= 0 ? cl->jitter : 5);
+	if (rc == 0)
+		close_output(out, cl->outpath);
+	return rc;
 }
 
 static int run_diff(const struct cli *cl, char **files)
@@ -393,6 +417,7 @@ int main(int argc, char **argv)
 	struct cli cl = {
 		.o = { .prune = 0.1 }, .view_fn = view_flat, .format_name = "text",
 		.sg = { false, false, 1.0, "selinst-select.yaml" }, .fail_above = -1,
+		.jitter = -1,
 	};
 	int first = parse_command_line(argc, argv, &cl);
 	if (argc - first < 1)
@@ -401,5 +426,7 @@ int main(int argc, char **argv)
 	char **files = expand_inputs(argv + first, argc - first, &nfiles);
 	check_combinations(&cl, nfiles);
 	/* Every input is read and checked before the output is opened. */
+	if (cl.phases)
+		return run_phases(&cl, files, nfiles);
 	return cl.diff ? run_diff(&cl, files) : run_view(&cl, files, nfiles);
 }

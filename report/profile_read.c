@@ -316,6 +316,97 @@ static size_t count_samples(const ynode *nodes)
 	return k;
 }
 
+/* A list of NWANT unsigned integers (a flow list in the profile) into OUT. */
+static void read_u64_list(ctx *c, const ynode *l, const char *what, size_t nwant,
+			  uint64_t *out)
+{
+	if (l->type != Y_SEQ)
+		bad(c, l->line, "%s must be a list", what);
+	if (l->n != nwant)
+		bad(c, l->line, "%s has %u numbers, expected %zu", what, l->n, nwant);
+	size_t i = 0;
+	for (const ynode *v = l->first; v; v = v->next)
+		out[i++] = to_u64(c, v, what);
+}
+
+/* The thread node of profile node id ID (read by read_thread). */
+static uint32_t node_index(ctx *c, const ynode *v, const char *what)
+{
+	uint64_t id = to_u64(c, v, what);
+	uint32_t *i = u64map_get(&c->ids, id);
+	if (!i)
+		bad(c, v->line, "%s: the thread has no node %llu", what, (unsigned long long)id);
+	return *i;
+}
+
+/* calls: runs [n, calls...] covering the RECORDED iterations. */
+static void read_iter_calls(ctx *c, const ynode *seq, piter *it)
+{
+	if (seq->type != Y_SEQ)
+		bad(c, seq->line, "'calls' of iterations must be a list");
+	uint64_t done = 0, run[1 + 64];
+	for (const ynode *r = seq->first; r; r = r->next) {
+		read_u64_list(c, r, "a run of 'calls'", 1 + it->ncol, run);
+		if (!run[0] || run[0] > it->recorded - done)
+			bad(c, r->line, "runs of 'calls' cover more than the %llu iterations recorded",
+			    (unsigned long long)it->recorded);
+		for (uint64_t k = 0; k < run[0]; k++, done++)
+			memcpy(it->calls + done * it->ncol, run + 1, it->ncol * sizeof *run);
+	}
+	if (done != it->recorded)
+		bad(c, seq->line, "runs of 'calls' cover %llu iterations, not the %llu recorded",
+		    (unsigned long long)done, (unsigned long long)it->recorded);
+}
+
+static void read_iteration_table(ctx *c, const ynode *m, const pthr *th, piter *it)
+{
+	profile *p = c->p;
+	if (m->type != Y_MAP)
+		bad(c, m->line, "each entry of 'iterations' must be a mapping");
+	it->node = node_index(c, need(c, m, "node", Y_SCALAR, "iterations"), "node");
+	const char *kind = get_str(c, m, "kind", "iterations", true);
+	if (strcmp(kind, "loop") && strcmp(kind, "phase"))
+		bad(c, ymap_get(m, "kind")->line, "kind of iterations must be loop or phase, not '%s'",
+		    kind);
+	it->phase = !strcmp(kind, "phase");
+	if (!it->phase && p->regions[th->nodes[it->node].region].kind != K_LOOP)
+		bad(c, ymap_get(m, "node")->line, "iterations of a loop name a node that is no loop");
+	it->recorded = get_u64(c, m, "recorded", "iterations");
+	it->dropped = get_u64(c, m, "dropped", "iterations");
+	if (it->recorded > 100000000)
+		bad(c, ymap_get(m, "recorded")->line, "recorded: %llu iterations is not plausible",
+		    (unsigned long long)it->recorded);
+	const ynode *cols = need(c, m, "columns", Y_SEQ, "iterations");
+	if (cols->n > 64)
+		bad(c, cols->line, "more than 64 columns");
+	it->ncol = cols->n;
+	it->col = arena_alloc(&p->mem, (it->ncol + 1) * sizeof *it->col);
+	uint32_t j = 0;
+	for (const ynode *v = cols->first; v; v = v->next)
+		it->col[j++] = node_index(c, v, "columns");
+	it->calls = arena_alloc(&p->mem, (it->recorded * it->ncol + 1) * sizeof *it->calls);
+	it->rows = arena_alloc(&p->mem, (it->recorded * (1 + it->ncol) + 1) * sizeof *it->rows);
+	read_iter_calls(c, need(c, m, "calls", Y_SEQ, "iterations"), it);
+	const ynode *rows = need(c, m, "rows", Y_SEQ, "iterations");
+	if (rows->n != it->recorded)
+		bad(c, rows->line, "'rows' has %u rows, not the %llu iterations recorded", rows->n,
+		    (unsigned long long)it->recorded);
+	uint64_t i = 0;
+	for (const ynode *r = rows->first; r; r = r->next, i++)
+		read_u64_list(c, r, "a row", 1 + it->ncol, it->rows + i * (1 + it->ncol));
+}
+
+static void read_iterations(ctx *c, pthr *th, const ynode *seq)
+{
+	if (seq->type != Y_SEQ)
+		bad(c, seq->line, "'iterations' of thread must be a list");
+	th->niters = seq->n;
+	th->iters = arena_alloc(&c->p->mem, (seq->n + 1) * sizeof *th->iters);
+	size_t i = 0;
+	for (const ynode *m = seq->first; m; m = m->next)
+		read_iteration_table(c, m, th, &th->iters[i++]);
+}
+
 static void read_thread(ctx *c, const ynode *t, pthr *th)
 {
 	profile *p = c->p;
@@ -389,6 +480,9 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 		if (sm && !is_null(sm))
 			read_samples(c, th, i, sm);
 	}
+	ynode *its = ymap_get(t, "iterations");
+	if (its)
+		read_iterations(c, th, its);
 	sum_inclusive(th);
 }
 

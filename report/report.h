@@ -8,6 +8,7 @@
  *   merge.c         profiles (threads, ranks) -> one merged struct view, and
  *                   what views share: sorted listings, call edges
  *   view_text.c     flat, tree, threads and loops text views
+ *   view_phases.c   --phases: per-iteration tables of loops and phases
  *   export_*.c      json, folded, svg, dot, callgrind, chrome
  *   diff.c          --diff BASE NEW and the --fail-above gate
  *   main.c          options
@@ -133,11 +134,23 @@ typedef struct pnode {
 	uint64_t calls, incl, excl, iters;
 	uint64_t samples;	/* K_SAMPLED nodes: the samples their time is estimated from */
 } pnode;
+/* One iterated loop or phase of a thread (the profile's `iterations`). */
+typedef struct piter {
+	uint32_t node;		/* index of its node in the thread */
+	bool phase;		/* a phase (selinst_phase_begin), else a loop */
+	uint64_t recorded, dropped;
+	uint32_t ncol;
+	uint32_t *col;		/* node indexes of the columns */
+	uint64_t *calls;	/* recorded x ncol */
+	uint64_t *rows;		/* recorded x (1 + ncol): wall ns, exclusive ns */
+} piter;
 typedef struct pthr {
 	uint64_t index, tid;
 	int64_t cpu_ns;		/* the thread's CPU time; -1 when not recorded */
 	pnode *nodes;
 	size_t nnodes;
+	piter *iters;
+	size_t niters;
 } pthr;
 typedef struct profile {
 	const char *path;
@@ -284,6 +297,10 @@ void view_flat(FILE *out, const view *v, const opts *o);
 void view_tree(FILE *out, const view *v, const opts *o);
 void view_threads(FILE *out, const view *v, const opts *o);
 void view_loops(FILE *out, const view *v, const opts *o);
+/* view_phases.c: --phases, from the NFILES profiles FILES (read here: the
+ * merged view has no iterations); JITTER: the --jitter K.  0, or 2 on bad
+ * input (reported). */
+int view_phases(FILE *out, char **files, int nfiles, bool json, double jitter);
 void export_json(FILE *out, const view *v, const opts *o);
 void export_folded(FILE *out, const view *v, const opts *o);
 void export_svg(FILE *out, const view *v, const opts *o);

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Phases and iterations (issue 15): SELINST_ITERATE=FILE:LINE records what
+# each iteration of that loop cost; selinst_phase_begin/end do the same for
+# a phase; selinst-report --phases prints a table per loop or phase and
+# flags iterations far from the median; bad input is reported once.
+. "$(dirname "$0")/lib.sh"
+src=$T/programs/phases.c
+si_cc -O2 -pthread -fplugin-arg-selinst-threshold=0 "$src" -o ph || fail "compile"
+line=$(grep -n 'for (int step = 1' "$src" | cut -d: -f1)
+cline=$(grep -n 's += (double)i \* 0.5' "$src" | cut -d: -f1); cline=$((cline - 1))	# compute's loop
+
+# 1. 50 time steps, step 17 thirty times slower: 50 iterations, 17 flagged
+# and the slowest; calls per iteration exact (compute and exchange once).
+SELINST_ITERATE=phases.c:$line SELINST_OUTPUT=ph.prof ./ph steps 50 >out.txt 2>err.txt || fail "run"
+[ ! -s err.txt ] || { cat err.txt; fail "stderr not empty"; }
+expect_eq "iterate header" "{'loop': 'phases.c:$line', 'found': True, 'iterable': True}" \
+	"$(yget ph.prof "d['iterate']")"
+expect_eq "recorded" 50 "$(yget ph.prof "d['threads'][0]['iterations'][0]['recorded']")"
+expect_eq "kind" loop "$(yget ph.prof "d['threads'][0]['iterations'][0]['kind']")"
+"$REPORT" --phases --format=json ph.prof >ph.json || fail "report --phases json"
+expect_eq "json iterations" 50 "$(jget ph.json "len(d['phases'][0]['iterations'])")"
+expect_eq "json first iteration number" 1 "$(jget ph.json "d['phases'][0]['iterations'][0]['iteration']")"
+expect_eq "slowest iteration" 17 \
+	"$(jget ph.json "max(d['phases'][0]['iterations'], key=lambda i: i['seconds'])['iteration']")"
+expect_eq "17 flagged" True "$(jget ph.json "d['phases'][0]['iterations'][16]['flagged']")"
+# The slow step took about 30x the median: its time is the compute loop's.
+r=$(jget ph.json "round(d['phases'][0]['iterations'][16]['seconds'] / d['phases'][0]['median_seconds'])")
+[ "$r" -ge 10 ] || fail "step 17 only ${r}x the median"
+expect_eq "compute's loop calls in each iteration" "[1]" \
+	"$(jget ph.json "sorted({r['calls'] for i in d['phases'][0]['iterations'] for r in i['regions'] if r['line'] == $cline})")"
+# The iterations' times add up to the loop's inclusive time (within 5%).
+python3 - ph.prof ph.json <<'PY' || fail "iterations do not add up to the loop's time"
+import sys, yaml, json
+p = yaml.safe_load(open(sys.argv[1])); j = json.load(open(sys.argv[2]))
+t = p["threads"][0]
+node = [n for n in t["nodes"] if n["id"] == t["iterations"][0]["node"]][0]
+s = sum(i["seconds"] for i in j["phases"][0]["iterations"]) * 1e9
+assert abs(s - node["inclusive_ns"]) < 0.05 * node["inclusive_ns"], (s, node["inclusive_ns"])
+PY
+"$REPORT" --phases ph.prof >ph.txt || fail "report --phases"
+grep -q "^loop phases.c:$line in main: 50 iterations, 1 thread" ph.txt || { cat ph.txt; fail "text header"; }
+grep -q "^ *17 .*<- jitter" ph.txt || { cat ph.txt; fail "17 not flagged in text"; }
+# A whole-run profile is still there: the loop's own node, 50 iterations.
+expect_eq "loop iterations (whole run)" 50 \
+	"$(yget ph.prof "[n['iterations'] for n in d['threads'][0]['nodes'] if d['regions'][n['region']]['line'] == $line][0]")"
+
+# 2. SELINST_ITERATE_MAX: the rest counted as dropped; -O0 marks the same.
+SELINST_ITERATE=phases.c:$line SELINST_ITERATE_MAX=10 SELINST_OUTPUT=max.prof ./ph steps 50 >/dev/null || fail "run max"
+expect_eq "recorded (max 10)" "10 40" \
+	"$(yget max.prof "'%d %d' % (d['threads'][0]['iterations'][0]['recorded'], d['threads'][0]['iterations'][0]['dropped'])")"
+si_cc -O0 -pthread -fplugin-arg-selinst-threshold=0 "$src" -o ph0 || fail "compile -O0"
+SELINST_ITERATE=phases.c:$line SELINST_OUTPUT=o0.prof ./ph0 steps 30 >/dev/null || fail "run -O0"
+expect_eq "recorded at -O0" 30 "$(yget o0.prof "d['threads'][0]['iterations'][0]['recorded']")"
+
+# 3. Phases in two threads: 20 iterations each, one table, imbalance (one
+# thread does twice the work of the other), phases nest under main's tree.
+SELINST_OUTPUT=thr.prof ./ph threads >/dev/null 2>err.txt || fail "run threads"
+[ ! -s err.txt ] || { cat err.txt; fail "stderr not empty (threads)"; }
+"$REPORT" --phases --format=json thr.prof >thr.json || fail "report threads"
+expect_eq "one phase" "timestep phase 2 20" \
+	"$(jget thr.json "'%s %s %d %d' % (d['phases'][0]['name'], d['phases'][0]['kind'], d['phases'][0]['threads'], len(d['phases'][0]['iterations']))")"
+imb=$(jget thr.json "sorted(i['imbalance'] for i in d['phases'][0]['iterations'])[10]")
+python3 -c "import sys; sys.exit(0 if $imb > 1.15 else 1)" || fail "median imbalance $imb, expected about 1.33"
+# compute runs inside the phase: its node's parent is the phase's.
+expect_eq "compute under timestep" True "$(yget thr.prof "all(d['regions'][[m for m in t['nodes'] if m['id'] == n['parent']][0]['region']]['name'] == 'timestep' for t in d['threads'] for n in t['nodes'] if d['regions'][n['region']]['name'] == 'compute')")"
+
+# 4. Bad input: a spec naming no loop, a malformed spec, a bad maximum,
+# unbalanced ends (reported once, the program's result unchanged).
+SELINST_ITERATE=phases.c:1 SELINST_OUTPUT=none.prof ./ph steps 5 >out.txt 2>err.txt || fail "run (no loop)"
+grep -q "SELINST_ITERATE=phases.c:1: no loop region" err.txt || { cat err.txt; fail "no-loop message"; }
+expect_eq "found false" False "$(yget none.prof "d['iterate']['found']")"
+SELINST_ITERATE=nonsense SELINST_OUTPUT=bad.prof ./ph steps 5 >out.txt 2>err.txt || fail "run (bad spec)"
+expect_eq "bad spec reported once" 1 "$(grep -c 'SELINST_ITERATE=nonsense: expected FILE:LINE' err.txt)"
+SELINST_ITERATE_MAX=0 SELINST_OUTPUT=bad.prof ./ph steps 5 >out.txt 2>err.txt || fail "run (bad max)"
+grep -q "SELINST_ITERATE_MAX=0" err.txt || fail "bad maximum not reported"
+SELINST_OUTPUT=unb.prof ./ph unbalanced >out.txt 2>err.txt || fail "run (unbalanced)"
+expect_eq "output" "done unbalanced" "$(cat out.txt)"
+expect_eq "unbalanced reported once" 1 "$(grep -c 'selinst_phase_end' err.txt)"
+expect_eq "outer recorded once" 1 "$(yget unb.prof "sum(i['recorded'] for t in d['threads'] for i in t.get('iterations', []))")"
+expect_eq "inner inside outer" outer "$(yget unb.prof "[d['regions'][[m for m in t['nodes'] if m['id'] == n['parent']][0]['region']]['name'] for t in d['threads'] for n in t['nodes'] if d['regions'][n['region']]['name'] == 'inner'][0]")"
+
+# 5. The report refuses a damaged table, naming file and line.
+python3 - ph.prof <<'PY'
+import sys
+s = open(sys.argv[1]).read().split("\n")
+i = [k for k, l in enumerate(s) if l.strip().startswith("- [")][3]
+s[i] = s[i].replace("[", "[1, ", 1)	# a row with one number too many
+open("damaged.prof", "w").write("\n".join(s))
+print(i + 1, file=open("line.txt", "w"))
+PY
+"$REPORT" --phases damaged.prof >/dev/null 2>err.txt; rc=$?
+expect_eq "damaged: exit" 2 "$rc"
+grep -q "damaged.prof:$(cat line.txt): a row has" err.txt || { cat err.txt; fail "damaged: message"; }
+"$REPORT" --jitter 3 ph.prof >/dev/null 2>&1 && fail "--jitter without --phases accepted"
+"$REPORT" --phases --format=folded ph.prof >/dev/null 2>&1 && fail "--phases --format=folded accepted"
+echo ok
