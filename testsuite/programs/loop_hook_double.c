@@ -3,6 +3,7 @@
  * plugin's counters are checked independently of the runtime. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "selinst.h"
 
@@ -26,6 +27,7 @@ void __selinst_setjmp_return(void) {}
 static uint64_t cell;	/* the running count stored before calls: unread here */
 uint64_t *__selinst_loop_enter(const struct selinst_region *r) { entries[slot(r)]++; return &cell; }
 void __selinst_loop_exit(const struct selinst_region *r, uint64_t n) { iterations[slot(r)] += n; }
+void __selinst_loop_iteration(const struct selinst_region *r, uint64_t n) { (void)r; (void)n; abort(); }
 
 __attribute__((destructor)) static void report(void)
 {

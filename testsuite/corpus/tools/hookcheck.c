@@ -14,7 +14,9 @@
  *                    region exited first (its own exit hook never ran)
  *   loop_exit_nottop a loop exit hook while another region is on top
  *   bad_iterations   a loop exit reporting more than 2^40 iterations (an
- *                    uninitialised or clobbered counter)
+ *                    uninitialised or clobbered counter), or an iteration
+ *                    hook called although no one set the descriptor's
+ *                    SELINST_REGION_ITERATE bit (this library never does)
  * and, for information, hooks called before this library's constructor
  * ran (ifunc resolvers; ignored), loops closed implicitly (left by return, goto out
  * of the function or exception: legitimate), regions dropped by setjmp
@@ -160,6 +162,14 @@ void __selinst_loop_exit(const struct selinst_region *r, uint64_t iterations)
 		INC(exit_unmatched);
 		problem("loop exit of a region not open", r);
 	}
+}
+
+/* Only the loop SELINST_ITERATE names calls this, and here none is named. */
+void __selinst_loop_iteration(const struct selinst_region *r, uint64_t iteration)
+{
+	(void)iteration;
+	INC(bad_iterations);
+	problem("iteration hook without the iterate bit", r);
 }
 
 /* Regions entered by frames deeper than the setjmp caller's were left by
