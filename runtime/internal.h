@@ -364,6 +364,7 @@ struct si_series {
 	uint64_t recorded, dropped;	/* iterations; recorded release-stored */
 	struct si_chunk *head, *tail;
 	/* the owning thread's working state */
+	int ignored;			/* SELINST_ITERATE=auto: a loop inside a loop */
 	int open;
 	uint64_t start;			/* ticks, the open iteration's */
 	uint64_t *last;			/* (calls, self) by id - node_id */

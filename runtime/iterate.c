@@ -33,7 +33,9 @@
 
 static char iterate_file[256];		/* SELINST_ITERATE=FILE:LINE */
 static uint32_t iterate_line;
-static int iterate_on;
+static int iterate_on;			/* ITERATE_NAMED or ITERATE_AUTO */
+#define ITERATE_NAMED 1
+#define ITERATE_AUTO 2
 static uint64_t iterate_max = 100000;	/* SELINST_ITERATE_MAX */
 static int iterate_found, iterate_iterable;
 
@@ -55,11 +57,13 @@ void si_iterate_init(void)
 {
 	const char *v = getenv("SELINST_ITERATE");
 	if (v && *v) {
-		if (parse_spec(v) == 0)
-			iterate_on = 1;
+		if (!strcmp(v, "auto"))
+			iterate_on = ITERATE_AUTO;
+		else if (parse_spec(v) == 0)
+			iterate_on = ITERATE_NAMED;
 		else
 			fprintf(stderr, "selinst: SELINST_ITERATE=%s: expected FILE:LINE "
-				"(a loop region's file and line); no iterations recorded\n", v);
+				"(a loop region's file and line) or auto; no iterations recorded\n", v);
 	}
 	v = getenv("SELINST_ITERATE_MAX");
 	if (v && *v && si_parse_decimal(v, 1, UINT32_MAX, &iterate_max) != 0) {
@@ -80,10 +84,13 @@ static int file_matches(const char *file)
 	       (n == m || file[n - m - 1] == '/');
 }
 
+/* SELINST_ITERATE=auto marks every loop that can be iterated; series_of
+ * keeps only the outermost ones' records. */
 void si_iterate_region_seen(const struct selinst_region *r)
 {
-	if (likely(!iterate_on) || r->kind != SELINST_KIND_LOOP || r->line != iterate_line ||
-	    !file_matches(r->file))
+	if (likely(!iterate_on) || r->kind != SELINST_KIND_LOOP)
+		return;
+	if (iterate_on == ITERATE_NAMED && (r->line != iterate_line || !file_matches(r->file)))
 		return;
 	__atomic_store_n(&iterate_found, 1, __ATOMIC_RELAXED);
 	uint32_t want = SELINST_REGION_WRITABLE | SELINST_REGION_ITERABLE;
@@ -116,6 +123,10 @@ static struct si_series *series_of(struct si_thread *t, struct si_node *n)
 		return NULL;
 	s->node_id = n->id;
 	s->region = n->region;
+	if (iterate_on == ITERATE_AUTO && n->region->kind == SELINST_KIND_LOOP)
+		for (const struct si_node *p = n->parent; p && p != &t->root; p = p->parent)
+			if (p->region && p->region->kind == SELINST_KIND_LOOP)
+				s->ignored = 1;	/* inside another loop: not a candidate */
 	s->next = t->series;
 	__atomic_store_n(&t->series, s, __ATOMIC_RELEASE);
 	return s;
@@ -242,7 +253,7 @@ SI_EXPORT void __selinst_loop_iteration(const struct selinst_region *region, uin
 		return;
 	if (t->top->region == region && t->top->node != &t->paused) {
 		struct si_series *s = series_of(t, t->top->node);
-		if (s) {
+		if (s && !s->ignored) {
 			if (s->open)
 				close_iteration(t, s, now);
 			open_iteration(t, s, now, iteration <= 1);
@@ -279,6 +290,7 @@ void si_iterate_phase_ending(struct si_thread *t, uint64_t now)
 
 /* ---- for the writer ----------------------------------------------------------- */
 
+/* Returns 0 (SELINST_ITERATE not set), 1 (FILE:LINE) or 2 (auto). */
 int si_iterate_status(const char **file, uint32_t *line, int *found, int *iterable)
 {
 	*file = iterate_file;

@@ -824,6 +824,7 @@ static int emit_profile(struct sink *k, int final, int signo)
 	ev(&m, &e);
 	yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1);
 	ev(&m, &e);
+	si_iterate_choose((const struct si_snap *const *)ss.all, ss.nall);
 	emit_header(&m, final, signo, npt, tps, wall_ns);
 	emit_regions(&m, uniq, nu, &rt, npt);
 	plain(&m, "threads");

@@ -28,6 +28,9 @@
 
 #define SI_ITER_COLUMNS 8
 
+/* SELINST_ITERATE=auto's choice for this write (si_iterate_choose). */
+static const struct selinst_region *auto_choice;
+
 /* The records of S as the writer sees them: up to `recorded`. */
 struct walk {
 	const struct si_chunk *c;
@@ -56,6 +59,17 @@ static void walk_start(struct walk *wk, const struct si_series *s)
 	wk->left = __atomic_load_n(&s->recorded, __ATOMIC_ACQUIRE);
 	wk->c = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE);
 	wk->at = 0;
+}
+
+/* The wall ticks of SE's recorded iterations. */
+static uint64_t series_ticks(const struct si_series *se)
+{
+	uint64_t sum = 0;
+	struct walk wk;
+	walk_start(&wk, se);
+	for (const uint64_t *r; (r = next_record(&wk));)
+		sum += r[0];
+	return sum;
 }
 
 /* Output node of source node ID, 0 when the copy does not have it. */
@@ -164,15 +178,56 @@ static void emit_rows(struct em *m, const struct si_snap *s, const struct si_ser
 	seq_end(m);
 }
 
+/* Whether the profile keeps SE: phases, the named loop, auto's choice. */
+static int kept(const struct si_series *se)
+{
+	const char *file;
+	uint32_t line;
+	int found, iterable;
+	if (se->ignored)
+		return 0;
+	if (se->region->kind != SELINST_KIND_LOOP)
+		return 1;
+	return si_iterate_status(&file, &line, &found, &iterable) != 2 || se->region == auto_choice;
+}
+
+/* The rule of SELINST_ITERATE=auto: of the outermost loops that can be
+ * iterated, the one whose recorded iterations (4 or more, in one thread)
+ * took the most time, summed over the threads. */
+void si_iterate_choose(const struct si_snap *const *snaps, size_t n)
+{
+	auto_choice = NULL;
+	uint64_t best = 0;
+	for (size_t i = 0; i < n; i++)
+		for (const struct si_series *se = snaps[i]->series; se; se = se->next) {
+			if (se->ignored || se->region->kind != SELINST_KIND_LOOP ||
+			    __atomic_load_n(&se->recorded, __ATOMIC_ACQUIRE) < 4)
+				continue;
+			uint64_t sum = 0;
+			for (size_t j = 0; j < n; j++)
+				for (const struct si_series *o = snaps[j]->series; o; o = o->next)
+					if (o->region == se->region && !o->ignored)
+						sum += series_ticks(o);
+			if (sum > best) {
+				best = sum;
+				auto_choice = se->region;
+			}
+		}
+}
+
 void si_emit_iterations(struct em *m, const struct si_snap *s, const uint64_t *omap,
 			uint64_t nout, double npt)
 {
-	const struct si_series *se = s->series;
+	const struct si_series *se;
+	for (se = s->series; se && !kept(se); se = se->next)
+		;
 	if (!se)
 		return;
 	plain(m, "iterations");
 	seq_start(m);
 	for (; se && m->ok; se = se->next) {
+		if (!kept(se))
+			continue;
 		uint64_t col[SI_ITER_COLUMNS];
 		size_t ncol = pick_columns(s, se, omap, nout, col);
 		map_start(m, 0);
@@ -199,12 +254,25 @@ void si_emit_iterate_setting(struct em *m, int final)
 	const char *file;
 	uint32_t line;
 	int found, iterable;
-	if (!si_iterate_status(&file, &line, &found, &iterable))
+	int how = si_iterate_status(&file, &line, &found, &iterable);
+	if (!how)
 		return;
 	char spec[300];
-	snprintf(spec, sizeof spec, "%s:%u", file, line);
 	plain(m, "iterate");
 	map_start(m, 1);
+	if (how == 2) {
+		kraw(m, "loop", "auto");
+		plain(m, "chosen");
+		if (auto_choice) {
+			snprintf(spec, sizeof spec, "%s:%u", auto_choice->file, auto_choice->line);
+			quoted(m, spec);
+		} else {
+			plain(m, "~");
+		}
+		map_end(m);
+		return;
+	}
+	snprintf(spec, sizeof spec, "%s:%u", file, line);
 	kstr(m, "loop", spec);
 	kraw(m, "found", found ? "true" : "false");
 	kraw(m, "iterable", iterable ? "true" : "false");

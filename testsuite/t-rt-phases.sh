@@ -10,23 +10,28 @@ si_cc -O2 -pthread -fplugin-arg-selinst-threshold=0 "$src" -o ph || fail "compil
 line=$(grep -n 'for (int step = 1' "$src" | cut -d: -f1)
 cline=$(grep -n 's += (double)i \* 0.5' "$src" | cut -d: -f1); cline=$((cline - 1))	# compute's loop
 
-# 1. 50 time steps, step 17 thirty times slower: 50 iterations, 17 flagged
-# and the slowest; calls per iteration exact (compute and exchange once).
-SELINST_ITERATE=phases.c:$line SELINST_OUTPUT=ph.prof ./ph steps 50 >out.txt 2>err.txt || fail "run"
-[ ! -s err.txt ] || { cat err.txt; fail "stderr not empty"; }
+# 1. 50 time steps, step 17 a hundred times slower: 50 iterations, 17
+# flagged and the slowest; calls per iteration exact (compute and exchange
+# once).  Times are wall times: a preemption longer than step 17 on a
+# loaded machine could beat it, so up to 3 runs.
+for try in 1 2 3; do
+	SELINST_ITERATE=phases.c:$line SELINST_OUTPUT=ph.prof ./ph steps 50 >out.txt 2>err.txt || fail "run"
+	[ ! -s err.txt ] || { cat err.txt; fail "stderr not empty"; }
+	"$REPORT" --phases --format=json ph.prof >ph.json || fail "report --phases json"
+	slowest=$(jget ph.json "max(d['phases'][0]['iterations'], key=lambda i: i['seconds'])['iteration']")
+	[ "$slowest" = 17 ] && break
+	[ $try = 3 ] && fail "slowest iteration: expected 17, got $slowest (3 runs)"
+done
 expect_eq "iterate header" "{'loop': 'phases.c:$line', 'found': True, 'iterable': True}" \
 	"$(yget ph.prof "d['iterate']")"
 expect_eq "recorded" 50 "$(yget ph.prof "d['threads'][0]['iterations'][0]['recorded']")"
 expect_eq "kind" loop "$(yget ph.prof "d['threads'][0]['iterations'][0]['kind']")"
-"$REPORT" --phases --format=json ph.prof >ph.json || fail "report --phases json"
 expect_eq "json iterations" 50 "$(jget ph.json "len(d['phases'][0]['iterations'])")"
 expect_eq "json first iteration number" 1 "$(jget ph.json "d['phases'][0]['iterations'][0]['iteration']")"
-expect_eq "slowest iteration" 17 \
-	"$(jget ph.json "max(d['phases'][0]['iterations'], key=lambda i: i['seconds'])['iteration']")"
 expect_eq "17 flagged" True "$(jget ph.json "d['phases'][0]['iterations'][16]['flagged']")"
-# The slow step took about 30x the median: its time is the compute loop's.
+# The slow step took about 100x the median.
 r=$(jget ph.json "round(d['phases'][0]['iterations'][16]['seconds'] / d['phases'][0]['median_seconds'])")
-[ "$r" -ge 10 ] || fail "step 17 only ${r}x the median"
+[ "$r" -ge 20 ] || fail "step 17 only ${r}x the median"
 expect_eq "compute's loop calls in each iteration" "[1]" \
 	"$(jget ph.json "sorted({r['calls'] for i in d['phases'][0]['iterations'] for r in i['regions'] if r['line'] == $cline})")"
 # The iterations' times add up to the loop's inclusive time (within 5%).
@@ -44,6 +49,13 @@ grep -q "^ *17 .*<- jitter" ph.txt || { cat ph.txt; fail "17 not flagged in text
 # A whole-run profile is still there: the loop's own node, 50 iterations.
 expect_eq "loop iterations (whole run)" 50 \
 	"$(yget ph.prof "[n['iterations'] for n in d['threads'][0]['nodes'] if d['regions'][n['region']]['line'] == $line][0]")"
+
+# SELINST_ITERATE=auto picks the outermost loop whose iterations took the
+# most time (the steps, not the 200 cheap warm-up iterations before them).
+SELINST_ITERATE=auto SELINST_OUTPUT=auto.prof ./ph steps 20 >/dev/null 2>err.txt || fail "run auto"
+[ ! -s err.txt ] || { cat err.txt; fail "stderr not empty (auto)"; }
+expect_eq "auto's choice" "{'loop': 'auto', 'chosen': '$src:$line'}" "$(yget auto.prof "d['iterate']")"
+expect_eq "auto keeps one table of 20" "[20]" "$(yget auto.prof "[i['recorded'] for i in d['threads'][0]['iterations']]")"
 
 # 2. SELINST_ITERATE_MAX: the rest counted as dropped; -O0 marks the same.
 SELINST_ITERATE=phases.c:$line SELINST_ITERATE_MAX=10 SELINST_OUTPUT=max.prof ./ph steps 50 >/dev/null || fail "run max"
