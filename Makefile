@@ -113,7 +113,7 @@ install: all
 	install -m 644 $(B)/libselinst.so $(DESTDIR)$(LIBDIR)/libselinst.so
 	install -m 644 $(B)/libselinst.a $(DESTDIR)$(LIBDIR)/libselinst.a
 	install -m 644 $(GEN)/selinst.pc $(DESTDIR)$(LIBDIR)/pkgconfig/selinst.pc
-	install -m 644 include/selinst.h include/selinst-profile.h $(DESTDIR)$(INCDIR)/
+	install -m 644 include/selinst.h include/selinst-profile.h include/selinst.fi $(DESTDIR)$(INCDIR)/
 	install -m 755 $(B)/selinst-report $(DESTDIR)$(BINDIR)/selinst-report
 	for w in $(WRAPPERS); do install -m 755 $(GEN)/$$w $(DESTDIR)$(BINDIR)/$$w; done
 	install -m 644 doc/man/selinst-report.1 doc/man/selinst-gcc.1 $(DESTDIR)$(MANDIR)/man1/

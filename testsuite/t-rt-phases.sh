@@ -92,7 +92,20 @@ expect_eq "unbalanced reported once" 1 "$(grep -c 'selinst_phase_end' err.txt)"
 expect_eq "outer recorded once" 1 "$(yget unb.prof "sum(i['recorded'] for t in d['threads'] for i in t.get('iterations', []))")"
 expect_eq "inner inside outer" outer "$(yget unb.prof "[d['regions'][[m for m in t['nodes'] if m['id'] == n['parent']][0]['region']]['name'] for t in d['threads'] for n in t['nodes'] if d['regions'][n['region']]['name'] == 'inner'][0]")"
 
-# 5. The report refuses a damaged table, naming file and line.
+# 5. Fortran, through include/selinst.fi: 12 phase iterations, the work
+# loop's time growing with the step (1000 * step iterations).
+gfortran -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$T/programs/phases_f.f90" $SI_LIBS -o pf \
+	|| fail "compile Fortran"
+SELINST_OUTPUT=pf.prof ./pf >out.txt 2>err.txt || fail "run Fortran"
+[ ! -s err.txt ] || { cat err.txt; fail "stderr not empty (Fortran)"; }
+"$REPORT" --phases --format=json pf.prof >pf.json || fail "report Fortran"
+expect_eq "Fortran phase" "timestep 12" "$(jget pf.json "'%s %d' % (d['phases'][0]['name'], len(d['phases'][0]['iterations']))")"
+expect_eq "work's loop once an iteration" "[1]" \
+	"$(jget pf.json "sorted({r['calls'] for i in d['phases'][0]['iterations'] for r in i['regions'] if r['line'] == 21})")"
+expect_eq "step 12's loop slower than step 2's" True \
+	"$(jget pf.json "[r['seconds'] for r in d['phases'][0]['iterations'][11]['regions'] if r['line'] == 21][0] > [r['seconds'] for r in d['phases'][0]['iterations'][1]['regions'] if r['line'] == 21][0]")"
+
+# 6. The report refuses a damaged table, naming file and line.
 python3 - ph.prof <<'PY'
 import sys
 s = open(sys.argv[1]).read().split("\n")
