@@ -31,6 +31,12 @@
 #include "stringpool.h"
 #include "attribs.h"
 #include "langhooks.h"
+/* The C family's headers must come before diagnostic-core.h; only
+ * pragmas.cc, which runs in cc1 and cc1plus alone, asks for them. */
+#ifdef SELINST_C_FAMILY
+#include "c-family/c-common.h"
+#include "c-family/c-pragma.h"
+#endif
 #include "diagnostic-core.h"
 #include "tree-into-ssa.h"
 #include "cfghooks.h"

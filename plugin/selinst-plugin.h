@@ -135,6 +135,9 @@ void selinst_split_merged_loops(void);
 /* PLUGIN_PRE_GENERICIZE: remembers each C or C++ loop's keyword line
  * before lowering. */
 void selinst_remember_loop_keywords(void *fndecl, void *);
+
+/* pragmas.cc: #pragma selinst phase start|end NAME (PLUGIN_PRAGMAS). */
+void selinst_register_pragmas(void *, void *);
 /* Why DECL cannot be instrumented safely, or NULL.  Checked before scoring
  * so the decision file lists the reason. */
 const char *selinst_cannot_instrument(tree decl, function *body);

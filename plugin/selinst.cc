@@ -35,7 +35,8 @@
  *                       (default 1; with profile=)
  *
  * Attributes: __attribute__((selinst_instrument)) forces instrumentation;
- * no_instrument_function forbids it.
+ * no_instrument_function forbids it.  Pragmas: #pragma selinst phase
+ * start|end NAME (see pragmas.cc).
  *
  * The order below follows the kernel's plugins: check the GCC version,
  * parse every argument (rejecting unknown ones), then register callbacks.
@@ -344,5 +345,6 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
 	register_callback(info->base_name, PLUGIN_PRE_GENERICIZE,
 			  selinst_remember_loop_keywords, NULL);
+	register_callback(info->base_name, PLUGIN_PRAGMAS, selinst_register_pragmas, NULL);
 	return 0;
 }

@@ -218,16 +218,23 @@ void si_iterate_choose(const struct si_snap *const *snaps, size_t n)
 void si_emit_iterations(struct em *m, const struct si_snap *s, const uint64_t *omap,
 			uint64_t nout, double npt)
 {
-	const struct si_series *se;
-	for (se = s->series; se && !kept(se); se = se->next)
-		;
-	if (!se)
+	/* In the order they began (the thread's list is newest first). */
+	size_t n = 0;
+	for (const struct si_series *se = s->series; se; se = se->next)
+		n += kept(se);
+	const struct si_series **order = n ? malloc(n * sizeof *order) : NULL;
+	if (!order) {
+		m->ok = n == 0;
 		return;
+	}
+	size_t k = n;
+	for (const struct si_series *se = s->series; se; se = se->next)
+		if (kept(se))
+			order[--k] = se;
 	plain(m, "iterations");
 	seq_start(m);
-	for (; se && m->ok; se = se->next) {
-		if (!kept(se))
-			continue;
+	for (k = 0; k < n && m->ok; k++) {
+		const struct si_series *se = order[k];
 		uint64_t col[SI_ITER_COLUMNS];
 		size_t ncol = pick_columns(s, se, omap, nout, col);
 		map_start(m, 0);
@@ -245,6 +252,7 @@ void si_emit_iterations(struct em *m, const struct si_snap *s, const uint64_t *o
 		map_end(m);
 	}
 	seq_end(m);
+	free(order);
 }
 
 /* iterate: {loop: "FILE:LINE", found: B, iterable: B} when SELINST_ITERATE

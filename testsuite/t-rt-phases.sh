@@ -105,7 +105,28 @@ expect_eq "work's loop once an iteration" "[1]" \
 expect_eq "step 12's loop slower than step 2's" True \
 	"$(jget pf.json "[r['seconds'] for r in d['phases'][0]['iterations'][11]['regions'] if r['line'] == 21][0] > [r['seconds'] for r in d['phases'][0]['iterations'][1]['regions'] if r['line'] == 21][0]")"
 
-# 6. The report refuses a damaged table, naming file and line.
+# 6. #pragma selinst phase start|end NAME, in C and C++: 8 iterations of
+# timestep, one of "tail phase"; no warning with the plugin; without it
+# GCC ignores the pragmas (a -Wunknown-pragmas warning) and the program
+# runs the same; a bad pragma is an error naming it.
+for lang in c cxx; do
+	if [ $lang = c ]; then cc=si_cc; s=$T/programs/phases_pragma.c; else cc=si_cxx; cp "$T/programs/phases_pragma.c" pp.cc; s=pp.cc; fi
+	$cc -O2 -Wall -Werror "$s" -o pp-$lang || fail "compile pragmas ($lang)"
+	SELINST_OUTPUT=pp-$lang.prof ./pp-$lang >out.txt || fail "run pragmas ($lang)"
+	"$REPORT" --phases --format=json pp-$lang.prof >pp.json || fail "report pragmas ($lang)"
+	expect_eq "pragma phases ($lang)" "['tail phase 1', 'timestep 8']" \
+		"$(jget pp.json "sorted('%s %d' % (p['name'], len(p['iterations'])) for p in d['phases'])")"
+	expect_eq "timestep iterations grow ($lang)" True \
+		"$(jget pp.json "[p for p in d['phases'] if p['name'] == 'timestep'][0]['iterations'][7]['seconds'] > [p for p in d['phases'] if p['name'] == 'timestep'][0]['iterations'][0]['seconds']")"
+done
+gcc -O2 -Wall "$T/programs/phases_pragma.c" -o pp-plain 2>warn.txt || fail "compile pragmas without the plugin"
+grep -q "Wunknown-pragmas" warn.txt || fail "no unknown-pragma warning without the plugin"
+expect_eq "plain build output" ok "$(./pp-plain)"
+printf 'void f(void) {\n#pragma selinst phase middle x\n}\n' >badp.c
+gcc $SI_CFLAGS -c badp.c -o badp.o 2>err.txt && fail "a bad pragma was accepted"
+grep -q "badp.c:2:.*#pragma selinst phase.*expected .start. or .end." err.txt || { cat err.txt; fail "bad pragma message"; }
+
+# 7. The report refuses a damaged table, naming file and line.
 python3 - ph.prof <<'PY'
 import sys
 s = open(sys.argv[1]).read().split("\n")
