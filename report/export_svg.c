@@ -25,24 +25,6 @@ typedef struct sctx {
 	int maxd;
 } sctx;
 
-static void xml(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		default:
-			if ((unsigned char)*s < 0x20)
-				putc(' ', out);
-			else
-				putc(*s, out);
-		}
-	}
-}
-
 static bool collect(const view *v, uint32_t n, int depth, const uint32_t *path, void *arg)
 {
 	(void)path;
@@ -124,15 +106,15 @@ static void emit(FILE *out, const view *v, int maxd, int depth, uint64_t x, uint
 	double y = 50 + (double)(maxd - depth) * FH;
 	fprintf(out, "<g class=\"f\" data-x=\"%llu\" data-w=\"%llu\" data-d=\"%d\" data-n=\"",
 		(unsigned long long)x, (unsigned long long)w, depth);
-	xml(out, name);
+	xml_text(out, name);
 	fprintf(out, "\" data-info=\"");
-	xml(out, info);
+	xml_text(out, info);
 	fprintf(out, "\"><title>");
-	xml(out, info);
+	xml_text(out, info);
 	fprintf(out, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" rx=\"2\" "
 		"fill=\"%s\"/><text x=\"%.2f\" y=\"%.1f\">", PAD + (double)x * scale, y,
 		(double)w * scale, FH - 1, fill, PAD + (double)x * scale + 3, y + 11.5);
-	xml(out, name);	/* the script shortens it to fit */
+	xml_text(out, name);	/* the script shortens it to fit */
 	fprintf(out, "</text></g>\n");
 }
 

@@ -24,6 +24,7 @@ static const char usage[] =
 "         --no-samples (SELINST_SAMPLE's ~functions left in their parents)\n"
 "         --phases [--jitter K]: per iteration of SELINST_ITERATE's loop and of\n"
 "         each phase, flagging times more than K MADs (default 5) from the median\n"
+"         (text, --format=json, or --format=svg: time series and heatmap)\n"
 "formats: --format=text|json|folded|svg|dot|callgrind|chrome (--diff: text)\n"
 "diff:    --fail-above PCT  exit 1 if a region with >= 1% of BASE's total\n"
 "                           got slower by more than PCT percent\n"
@@ -367,15 +368,16 @@ static void check_combinations(const struct cli *cl, int nfiles)
 		die_usage("--jitter needs --phases");
 	if (cl->phases && (cl->diff || cl->sg.on))
 		die_usage("--phases prints its own tables: not with --diff or --suggest");
-	if (cl->phases && cl->format && cl->format != export_json)
-		die_usage("--phases writes text or json, not --format=%s", cl->format_name);
+	if (cl->phases && cl->format && cl->format != export_json && cl->format != export_svg)
+		die_usage("--phases writes text, json or svg, not --format=%s", cl->format_name);
 }
 
 static int run_phases(const struct cli *cl, char **files, int nfiles)
 {
 	FILE *out = cl->outpath ? open_output(cl->outpath) : stdout;
-	int rc = view_phases(out, files, nfiles, cl->format == export_json,
-			     cl->jitter >= 0 ? cl->jitter : 5);
+	int format = cl->format == export_json ? PHASES_JSON
+		     : cl->format == export_svg ? PHASES_SVG : PHASES_TEXT;
+	int rc = view_phases(out, files, nfiles, format, cl->jitter >= 0 ? cl->jitter : 5);
 	if (rc == 0)
 		close_output(out, cl->outpath);
 	return rc;

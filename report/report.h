@@ -9,6 +9,7 @@
  *                   what views share: sorted listings, call edges
  *   view_text.c     flat, tree, threads and loops text views
  *   view_phases.c   --phases: per-iteration tables of loops and phases
+ *                   (export_phases_svg.c: their plots)
  *   export_*.c      json, folded, svg, dot, callgrind, chrome
  *   diff.c          --diff BASE NEW and the --fail-above gate
  *   main.c          options
@@ -298,9 +299,10 @@ void view_tree(FILE *out, const view *v, const opts *o);
 void view_threads(FILE *out, const view *v, const opts *o);
 void view_loops(FILE *out, const view *v, const opts *o);
 /* view_phases.c: --phases, from the NFILES profiles FILES (read here: the
- * merged view has no iterations); JITTER: the --jitter K.  0, or 2 on bad
- * input (reported). */
-int view_phases(FILE *out, char **files, int nfiles, bool json, double jitter);
+ * merged view has no iterations) in FORMAT; JITTER: the --jitter K.  0,
+ * or 2 on bad input (reported). */
+enum { PHASES_TEXT, PHASES_JSON, PHASES_SVG };
+int view_phases(FILE *out, char **files, int nfiles, int format, double jitter);
 void export_json(FILE *out, const view *v, const opts *o);
 void export_folded(FILE *out, const view *v, const opts *o);
 void export_svg(FILE *out, const view *v, const opts *o);
@@ -312,4 +314,6 @@ int diff_views(FILE *out, const view *base, const view *new_, const opts *o,
 
 /* Writes S as a JSON string (with quotes). */
 void json_str(FILE *out, const char *s);
+/* S as XML text or attribute value (&, <, >, quotes escaped). */
+void xml_text(FILE *out, const char *s);
 #endif

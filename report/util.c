@@ -237,6 +237,24 @@ void json_str(FILE *out, const char *s)
 	putc('"', out);
 }
 
+void xml_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		default:
+			if ((unsigned char)*s < 0x20)
+				putc(' ', out);
+			else
+				putc(*s, out);
+		}
+	}
+}
+
 void fmt_time(char *buf, size_t n, double ns)
 {
 	static const char *unit[] = { "ns", "us", "ms", "s" };

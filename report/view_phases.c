@@ -14,26 +14,10 @@
  * does not flag a few nanoseconds of noise.
  */
 #include "report.h"
+#include "phases.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_COLS 6		/* regions shown per table */
-
-/* One loop or phase over every thread that iterated it. */
-struct member { const profile *p; const pthr *th; const piter *it; };
-struct col { const pregion *r; double secs; };
-struct phase {
-	const pregion *r;	/* the loop's or phase's region */
-	bool is_phase;
-	struct member *m;
-	size_t nm;
-	uint64_t n, dropped;	/* iterations: the most any member recorded */
-	struct col cols[MAX_COLS];
-	size_t ncols;
-	double *secs, *imb;	/* per iteration */
-	double median, mad;
-};
 
 static bool same_region(const pregion *a, const pregion *b)
 {
@@ -149,13 +133,12 @@ static void iteration_times(struct phase *x)
 	free(tmp);
 }
 
-static bool flagged(const struct phase *x, uint64_t k, double jitter)
+bool phase_flagged(const struct phase *x, uint64_t k, double jitter)
 {
 	return fabs(x->secs[k] - x->median) > jitter * x->mad;
 }
 
-/* Iteration K's seconds and calls in column C, summed over threads. */
-static void col_figures(const struct phase *x, uint64_t k, const struct col *c, double *secs,
+void phase_col_figures(const struct phase *x, uint64_t k, const struct col *c, double *secs,
 			uint64_t *calls)
 {
 	*secs = 0;
@@ -172,7 +155,7 @@ static void col_figures(const struct phase *x, uint64_t k, const struct col *c, 
 	}
 }
 
-static void region_label(char *buf, size_t n, const pregion *r)
+void phase_region_label(char *buf, size_t n, const pregion *r)
 {
 	if (r->kind == K_LOOP && r->function)
 		snprintf(buf, n, "%s in %s", r->name, r->function);
@@ -183,7 +166,7 @@ static void region_label(char *buf, size_t n, const pregion *r)
 static void text_table(FILE *out, const struct phase *x, double jitter)
 {
 	char label[300];
-	region_label(label, sizeof label, x->r);
+	phase_region_label(label, sizeof label, x->r);
 	fprintf(out, "%s %s: %llu iterations, %zu thread%s", x->is_phase ? "phase" : "loop", label,
 		(unsigned long long)x->n, x->nm, x->nm == 1 ? "" : "s");
 	if (x->dropped)
@@ -192,7 +175,7 @@ static void text_table(FILE *out, const struct phase *x, double jitter)
 	fprintf(out, "\n  median %.3f ms, MAD %.3f ms; flagged: more than %g MADs from the median\n",
 		x->median * 1e3, x->mad * 1e3, jitter);
 	for (size_t j = 0; j < x->ncols; j++) {
-		region_label(label, sizeof label, x->cols[j].r);
+		phase_region_label(label, sizeof label, x->cols[j].r);
 		fprintf(out, "  [%c] %s\n", (int)('A' + j), label);
 	}
 	fprintf(out, "%6s %10s %6s", "iter", "time_ms", "imbal");
@@ -206,12 +189,12 @@ static void text_table(FILE *out, const struct phase *x, double jitter)
 		for (size_t j = 0; j < x->ncols; j++) {
 			double s;
 			uint64_t calls;
-			col_figures(x, k, &x->cols[j], &s, &calls);
+			phase_col_figures(x, k, &x->cols[j], &s, &calls);
 			rest -= s;
 			fprintf(out, " %11.3f %9llu", s * 1e3, (unsigned long long)calls);
 		}
 		fprintf(out, " %10.3f%s\n", (rest > 0 ? rest : 0) / (double)x->nm * 1e3,
-			flagged(x, k, jitter) ? "  <- jitter" : "");
+			phase_flagged(x, k, jitter) ? "  <- jitter" : "");
 	}
 }
 
@@ -220,18 +203,18 @@ static void json_phase(FILE *out, const struct phase *x, double jitter)
 	fputs("{\"name\":", out);
 	json_str(out, x->r->name);
 	fprintf(out, ",\"kind\":\"%s\",\"file\":", x->is_phase ? "phase" : "loop");
-	json_str(out, x->r->file);
+	json_str(out, x->r->file ? x->r->file : "");
 	fprintf(out, ",\"line\":%u,\"threads\":%zu,\"dropped\":%llu,\"median_seconds\":%.9g,"
 		"\"mad_seconds\":%.9g,\"jitter_mads\":%g,\"iterations\":[", x->r->line, x->nm,
 		(unsigned long long)x->dropped, x->median, x->mad, jitter);
 	for (uint64_t k = 0; k < x->n; k++) {
 		fprintf(out, "%s{\"iteration\":%llu,\"seconds\":%.9g,\"imbalance\":%.4f,"
 			"\"flagged\":%s,\"regions\":[", k ? "," : "", (unsigned long long)k + 1,
-			x->secs[k], x->imb[k], flagged(x, k, jitter) ? "true" : "false");
+			x->secs[k], x->imb[k], phase_flagged(x, k, jitter) ? "true" : "false");
 		for (size_t j = 0; j < x->ncols; j++) {
 			double s;
 			uint64_t calls;
-			col_figures(x, k, &x->cols[j], &s, &calls);
+			phase_col_figures(x, k, &x->cols[j], &s, &calls);
 			fprintf(out, "%s{\"name\":", j ? "," : "");
 			json_str(out, x->cols[j].r->name);
 			fprintf(out, ",\"line\":%u,\"seconds\":%.9g,\"calls\":%llu}",
@@ -242,7 +225,32 @@ static void json_phase(FILE *out, const struct phase *x, double jitter)
 	fputs("]}", out);
 }
 
-int view_phases(FILE *out, char **files, int nfiles, bool json, double jitter)
+/* The phases' tables in FORMAT. */
+static void render(FILE *out, const struct phase *ph, size_t n, int format, double jitter)
+{
+	if (format == PHASES_SVG) {
+		phases_svg(out, ph, n, jitter);
+		return;
+	}
+	if (format == PHASES_JSON)
+		fprintf(out, "{\"format\":\"selinst-phases\",\"version\":1,\"phases\":[");
+	else if (!n)
+		fprintf(out, "no iterations recorded (SELINST_ITERATE=FILE:LINE names a loop; "
+			"selinst_phase_begin/end mark phases)\n");
+	for (size_t i = 0; i < n; i++) {
+		if (format == PHASES_JSON) {
+			fputs(i ? "," : "", out);
+			json_phase(out, &ph[i], jitter);
+		} else {
+			fputs(i ? "\n" : "", out);
+			text_table(out, &ph[i], jitter);
+		}
+	}
+	if (format == PHASES_JSON)
+		fputs("]}\n", out);
+}
+
+int view_phases(FILE *out, char **files, int nfiles, int format, double jitter)
 {
 	profile *ps = xcalloc((size_t)nfiles, sizeof *ps);
 	struct phase *ph = NULL;
@@ -259,25 +267,12 @@ int view_phases(FILE *out, char **files, int nfiles, bool json, double jitter)
 		pick_columns(&ph[i]);
 		iteration_times(&ph[i]);
 	}
-	if (json)
-		fprintf(out, "{\"format\":\"selinst-phases\",\"version\":1,\"phases\":[");
-	else if (!n)
-		fprintf(out, "no iterations recorded (SELINST_ITERATE=FILE:LINE names a loop; "
-			"selinst_phase_begin/end mark phases)\n");
+	render(out, ph, n, format, jitter);
 	for (size_t i = 0; i < n; i++) {
-		if (json) {
-			fputs(i ? "," : "", out);
-			json_phase(out, &ph[i], jitter);
-		} else {
-			fputs(i ? "\n" : "", out);
-			text_table(out, &ph[i], jitter);
-		}
 		free(ph[i].m);
 		free(ph[i].secs);
 		free(ph[i].imb);
 	}
-	if (json)
-		fputs("]}\n", out);
 	free(ph);
 	for (int f = 0; f < nfiles; f++)
 		profile_free(&ps[f]);

@@ -57,6 +57,24 @@ SELINST_ITERATE=auto SELINST_OUTPUT=auto.prof ./ph steps 20 >/dev/null 2>err.txt
 expect_eq "auto's choice" "{'loop': 'auto', 'chosen': '$src:$line'}" "$(yget auto.prof "d['iterate']")"
 expect_eq "auto keeps one table of 20" "[20]" "$(yget auto.prof "[i['recorded'] for i in d['threads'][0]['iterations']]")"
 
+# The plots: one time series per region shown plus the iteration's, one
+# heatmap cell per (thread, iteration), a circle per flagged iteration,
+# self-contained, drawn by headless Chromium (data-ready: what it drew).
+"$REPORT" --phases --format=svg ph.prof >ph.svg || fail "report --phases svg"
+python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' ph.svg || fail "svg not well-formed"
+grep -q 'href=\|src=' ph.svg && fail "svg refers to an external file"
+nflag=$(jget ph.json "sum(i['flagged'] for i in d['phases'][0]['iterations'])")
+nser=$(( $(jget ph.json "len(d['phases'][0]['iterations'][0]['regions'])") + 1 ))
+grep -q '<title>iteration 17: ' ph.svg || fail "step 17 not circled in the svg"
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$chrome" ]; then
+	timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--user-data-dir="$WORK/prof" --dump-dom "file://$WORK/ph.svg" >dom.txt 2>/dev/null
+	grep -q "data-ready=\"$nser 50 $nflag\"" dom.txt || { grep -o 'data-ready="[^"]*"' dom.txt; fail "chromium drew other than $nser series, 50 cells, $nflag circles"; }
+else
+	echo "note: chromium not installed; the svg was checked as XML only"
+fi
+
 # 2. SELINST_ITERATE_MAX: the rest counted as dropped; -O0 marks the same.
 SELINST_ITERATE=phases.c:$line SELINST_ITERATE_MAX=10 SELINST_OUTPUT=max.prof ./ph steps 50 >/dev/null || fail "run max"
 expect_eq "recorded (max 10)" "10 40" \
@@ -140,4 +158,7 @@ expect_eq "damaged: exit" 2 "$rc"
 grep -q "damaged.prof:$(cat line.txt): a row has" err.txt || { cat err.txt; fail "damaged: message"; }
 "$REPORT" --jitter 3 ph.prof >/dev/null 2>&1 && fail "--jitter without --phases accepted"
 "$REPORT" --phases --format=folded ph.prof >/dev/null 2>&1 && fail "--phases --format=folded accepted"
+# Threads in the svg: two heatmap rows of 20 cells.
+"$REPORT" --phases --format=svg thr.prof >thr.svg || fail "svg threads"
+expect_eq "heatmap cells (2 threads x 20)" 40 "$(grep -c 'class="cell"' thr.svg)"
 echo ok
