@@ -40,6 +40,8 @@ enum selinst_region_kind {
 #define SELINST_REGION_ITERABLE  4u	/* set by the plugin: a loop whose body starts
 					   call __selinst_loop_iteration when ITERATE is set */
 #define SELINST_REGION_ITERATE   8u	/* set by the runtime: the loop SELINST_ITERATE names */
+#define SELINST_REGION_FLOW     16u	/* set by the runtime: entries recorded in the
+					   predecessor graph (SELINST_FLOW) */
 
 /*
  * Static, read-only descriptor of one instrumented region.  The plugin
@@ -51,7 +53,8 @@ enum selinst_region_kind {
  * the one bit SELINST_REGION_THROTTLED of `reserved`, and only in a
  * descriptor whose `reserved` has SELINST_REGION_WRITABLE (the plugin's
  * descriptors are writable data for this; hand-made ones may be const),
- * and the bit SELINST_REGION_ITERATE, only in an ITERABLE one.
+ * the bit SELINST_REGION_ITERATE, only in an ITERABLE one, and the bit
+ * SELINST_REGION_FLOW.
  */
 struct selinst_region {
 	uint32_t abi_version;	/* SELINST_ABI_VERSION */

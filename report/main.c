@@ -26,6 +26,8 @@ static const char usage[] =
 "         each phase, flagging times more than K MADs (default 5) from the median\n"
 "         (text, --format=json, or --format=svg: time series and heatmap)\n"
 "formats: --format=text|json|folded|svg|dot|callgrind|chrome (--diff: text)\n"
+"         --format=flow: the predecessor graph (SELINST_FLOW=1) as Graphviz;\n"
+"         --suggest-phases: the node sequences that repeat in it\n"
 "diff:    --fail-above PCT  exit 1 if a region with >= 1% of BASE's total\n"
 "                           got slower by more than PCT percent\n"
 "         --force           compare profiles of different programs\n"
@@ -65,7 +67,7 @@ typedef void render_fn(FILE *out, const view *v, const opts *o);
 static const struct { const char *name; render_fn *fn; } formats[] = {
 	{ "text", NULL }, { "json", export_json }, { "folded", export_folded },
 	{ "svg", export_svg }, { "dot", export_dot }, { "callgrind", export_callgrind },
-	{ "chrome", export_chrome },
+	{ "chrome", export_chrome }, { "flow", NULL },
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -169,7 +171,7 @@ static void close_output(FILE *out, const char *path)
 
 enum { O_TREE = 256, O_THREADS, O_LOOPS, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
        O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION, O_FORCE, O_SUGGEST, O_BUDGET, O_SELECT,
-       O_NO_SAMPLES, O_PHASES, O_JITTER };
+       O_NO_SAMPLES, O_PHASES, O_JITTER, O_SUGGEST_PHASES };
 
 #ifndef SELINST_VERSION
 #define SELINST_VERSION "unknown"
@@ -253,7 +255,7 @@ struct cli {
 	bool diff, force;
 	struct suggest_opts sg;
 	double fail_above;
-	bool phases;
+	bool phases, flow, suggest_phases;
 	double jitter;		/* --jitter; < 0: not given */
 	regex_t re;
 };
@@ -314,6 +316,7 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		{ "select", required_argument, 0, O_SELECT },
 		{ "phases", no_argument, 0, O_PHASES },
 		{ "jitter", required_argument, 0, O_JITTER },
+		{ "suggest-phases", no_argument, 0, O_SUGGEST_PHASES },
 		{ 0, 0, 0, 0 }
 	};
 	int c;
@@ -327,7 +330,11 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		case O_WIDE: cl->o.wide = true; break;
 		case O_NO_SAMPLES: profile_samples = false; break;
 		case O_TOP: case O_PRUNE: case O_FILTER: parse_view_option(c, optarg, cl); break;
-		case O_FORMAT: cl->format = format_fn(optarg); cl->format_name = optarg; break;
+		case O_FORMAT:
+			cl->format = format_fn(optarg);
+			cl->format_name = optarg;
+			cl->flow = !strcmp(optarg, "flow");
+			break;
 		case O_DIFF: cl->diff = true; break;
 		case O_FAIL: cl->fail_above = parse_num(optarg, "--fail-above"); break;
 		case 'o': cl->outpath = optarg; break;
@@ -345,6 +352,7 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		case O_SELECT: cl->sg.path = optarg; break;
 		case O_PHASES: cl->phases = true; break;
 		case O_JITTER: cl->jitter = parse_num(optarg, "--jitter"); break;
+		case O_SUGGEST_PHASES: cl->suggest_phases = true; break;
 		case ':': die_usage("option %s needs a value", argv[optind - 1]);
 		default: die_usage("unknown option '%s'", argv[optind - 1]);
 		}
@@ -370,6 +378,21 @@ static void check_combinations(const struct cli *cl, int nfiles)
 		die_usage("--phases prints its own tables: not with --diff or --suggest");
 	if (cl->phases && cl->format && cl->format != export_json && cl->format != export_svg)
 		die_usage("--phases writes text, json or svg, not --format=%s", cl->format_name);
+	if ((cl->flow || cl->suggest_phases) && (cl->diff || cl->sg.on || cl->phases))
+		die_usage("--format=flow and --suggest-phases: not with --diff, --suggest or --phases");
+	if (cl->flow && cl->suggest_phases)
+		die_usage("--suggest-phases prints its own text: not with --format=flow");
+	if (cl->suggest_phases && cl->format)
+		die_usage("--suggest-phases prints text, not --format=%s", cl->format_name);
+}
+
+static int run_flow(const struct cli *cl, char **files, int nfiles)
+{
+	FILE *out = cl->outpath ? open_output(cl->outpath) : stdout;
+	int rc = view_flow(out, files, nfiles, cl->suggest_phases);
+	if (rc == 0)
+		close_output(out, cl->outpath);
+	return rc;
 }
 
 static int run_phases(const struct cli *cl, char **files, int nfiles)
@@ -430,5 +453,7 @@ int main(int argc, char **argv)
 	/* Every input is read and checked before the output is opened. */
 	if (cl.phases)
 		return run_phases(&cl, files, nfiles);
+	if (cl.flow || cl.suggest_phases)
+		return run_flow(&cl, files, nfiles);
 	return cl.diff ? run_diff(&cl, files) : run_view(&cl, files, nfiles);
 }

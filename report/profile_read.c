@@ -407,6 +407,26 @@ static void read_iterations(ctx *c, pthr *th, const ynode *seq)
 		read_iteration_table(c, m, th, &th->iters[i++]);
 }
 
+/* flow: [[node, pred, count], ...], pred 0 the root. */
+static void read_flow(ctx *c, pthr *th, const ynode *seq)
+{
+	if (seq->type != Y_SEQ)
+		bad(c, seq->line, "'flow' of thread must be a list");
+	th->flow = arena_alloc(&c->p->mem, (seq->n + 1) * sizeof *th->flow);
+	for (const ynode *e = seq->first; e; e = e->next) {
+		uint64_t v[3];
+		read_u64_list(c, e, "an edge of 'flow'", 3, v);
+		pflow *f = &th->flow[th->nflow++];
+		uint32_t *i = u64map_get(&c->ids, v[0]), *j = v[1] ? u64map_get(&c->ids, v[1]) : NULL;
+		if (!i || (v[1] && !j))
+			bad(c, e->line, "an edge of 'flow' names node %llu, which the thread does not have",
+			    (unsigned long long)(i ? v[1] : v[0]));
+		f->node = *i;
+		f->pred = j ? *j : UINT32_MAX;
+		f->count = v[2];
+	}
+}
+
 static void read_thread(ctx *c, const ynode *t, pthr *th)
 {
 	profile *p = c->p;
@@ -483,6 +503,9 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 	ynode *its = ymap_get(t, "iterations");
 	if (its)
 		read_iterations(c, th, its);
+	ynode *flow = ymap_get(t, "flow");
+	if (flow)
+		read_flow(c, th, flow);
 	sum_inclusive(th);
 }
 

@@ -10,6 +10,7 @@
  *   view_text.c     flat, tree, threads and loops text views
  *   view_phases.c   --phases: per-iteration tables of loops and phases
  *                   (export_phases_svg.c: their plots)
+ *   view_flow.c     --format=flow, --suggest-phases: the predecessor graph
  *   export_*.c      json, folded, svg, dot, callgrind, chrome
  *   diff.c          --diff BASE NEW and the --fail-above gate
  *   main.c          options
@@ -145,6 +146,11 @@ typedef struct piter {
 	uint64_t *calls;	/* recorded x ncol */
 	uint64_t *rows;		/* recorded x (1 + ncol): wall ns, exclusive ns */
 } piter;
+/* One edge of the thread's predecessor graph (the profile's `flow`). */
+typedef struct pflow {
+	uint32_t node, pred;	/* node indexes; pred UINT32_MAX: the root */
+	uint64_t count;
+} pflow;
 typedef struct pthr {
 	uint64_t index, tid;
 	int64_t cpu_ns;		/* the thread's CPU time; -1 when not recorded */
@@ -152,6 +158,8 @@ typedef struct pthr {
 	size_t nnodes;
 	piter *iters;
 	size_t niters;
+	pflow *flow;
+	size_t nflow;
 } pthr;
 typedef struct profile {
 	const char *path;
@@ -302,6 +310,10 @@ void view_loops(FILE *out, const view *v, const opts *o);
  * merged view has no iterations) in FORMAT; JITTER: the --jitter K.  0,
  * or 2 on bad input (reported). */
 enum { PHASES_TEXT, PHASES_JSON, PHASES_SVG };
+/* view_flow.c: the predecessor graph of FILES as Graphviz (--format=flow)
+ * or, with SUGGEST, its repeating sequences (--suggest-phases).  0, or 2
+ * on bad input (reported). */
+int view_flow(FILE *out, char **files, int nfiles, bool suggest);
 int view_phases(FILE *out, char **files, int nfiles, int format, double jitter);
 void export_json(FILE *out, const view *v, const opts *o);
 void export_folded(FILE *out, const view *v, const opts *o);

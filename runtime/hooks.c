@@ -191,6 +191,17 @@ static int ready(void)
 	return 1;
 }
 
+/* si_enter, and the entry in the predecessor graph when REGION's node,
+ * perhaps made just now, has the flow bit (flow.c). */
+static inline void enter_noting_flow(struct si_thread *t, const struct selinst_region *region,
+				     uintptr_t sp)
+{
+	uint32_t d = si_depth(t);
+	si_enter(t, region, sp);
+	if (unlikely(region->reserved & SELINST_REGION_FLOW) && si_depth(t) > d)
+		si_flow_entered(t, d);
+}
+
 __attribute__((noinline)) static void
 enter_cold(const struct selinst_region *region, uintptr_t sp)
 {
@@ -201,7 +212,7 @@ enter_cold(const struct selinst_region *region, uintptr_t sp)
 		return;
 	if (unlikely(!si_guard_take(t)))
 		return;
-	si_enter(t, region, sp);
+	enter_noting_flow(t, region, sp);
 	si_guard_release(t);
 }
 
@@ -210,7 +221,7 @@ enter_cold(const struct selinst_region *region, uintptr_t sp)
 __attribute__((noinline)) static void
 enter_miss(struct si_thread *t, const struct selinst_region *region, uintptr_t sp)
 {
-	si_enter(t, region, sp);
+	enter_noting_flow(t, region, sp);
 	barrier();
 	t->in_hook = 0;
 }
@@ -255,9 +266,10 @@ exit_not_top(struct si_thread *t, const struct selinst_region *region, uint64_t 
  * of skew it removes). */
 SI_EXPORT HOT void __selinst_enter(const struct selinst_region *region)
 {
-	/* Switched off by the throttle (throttle.c): a load and a branch. */
+	/* Switched off by the throttle (throttle.c), or recorded in the
+	 * predecessor graph (flow.c): a load and a branch. */
 	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
-		     "i"(SELINST_REGION_THROTTLED) :: off);
+		     "i"(SELINST_REGION_THROTTLED | SELINST_REGION_FLOW) :: off);
 	struct si_thread *t = si_self;
 	/* gate == 0 (started, TSC, not paused) and in_hook == 0, each tested
 	 * in place (compare with memory and branch): the compiler would load
@@ -280,8 +292,10 @@ miss:
 	return;
 cold:
 	enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
-off:
 	return;
+off:
+	if (!(region->reserved & SELINST_REGION_THROTTLED))	/* the flow bit */
+		enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
 }
 
 __attribute__((noinline)) static void exit_mono(const struct selinst_region *region)
@@ -345,6 +359,8 @@ loop_enter_cold(const struct selinst_region *region, uintptr_t sp)
 	si_enter(t, region, sp);
 	if (si_depth(t) == d)
 		cell = &no_cell;
+	else if (region->reserved & SELINST_REGION_FLOW)
+		si_flow_entered(t, d);
 	si_guard_release(t);
 	return cell;
 }
@@ -356,7 +372,7 @@ loop_enter_cold(const struct selinst_region *region, uintptr_t sp)
 SI_EXPORT HOT uint64_t *__selinst_loop_enter(const struct selinst_region *region)
 {
 	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
-		     "i"(SELINST_REGION_THROTTLED) :: off);
+		     "i"(SELINST_REGION_THROTTLED | SELINST_REGION_FLOW) :: off);
 	struct si_thread *t = si_self;
 	__asm__ goto("cmpl $0, %0\n\tjne %l[cold]" :: "m"(si_hot.gate) :: cold);
 	__asm__ goto("cmpl $0, %0\n\tjne %l[cold]" :: "m"(t->in_hook) :: cold);
@@ -381,7 +397,9 @@ miss:
 cold:
 	return loop_enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
 off:
-	return &no_cell;
+	if (region->reserved & SELINST_REGION_THROTTLED)
+		return &no_cell;
+	return loop_enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
 }
 
 /* Everything the loop exit fast path below leaves out: the monotonic

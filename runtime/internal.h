@@ -122,6 +122,8 @@ struct si_thread {
 	struct si_map *manual;		/* manual-region cache: name pointer -> descriptor */
 	struct si_samples *samples;	/* sample.c: NULL when not sampling */
 	struct si_series *series;	/* iterate.c: NULL when none */
+	struct si_map *flow;		/* flow.c: (node id+1, pred id+1) -> count */
+	struct si_flow_last *flow_last;	/* flow.c: per stack depth */
 	timer_t sample_timer;
 	int sample_armed;
 	/* Loop iteration cells, one per frame index, in blocks that never
@@ -328,6 +330,8 @@ struct si_snap {
 	uint64_t overflow_calls;
 	const struct si_samples *samples;	/* sample.c; NULL: none */
 	const struct si_series *series;		/* iterate.c; NULL: none */
+	struct si_flow_edge *flow;		/* flow.c: a malloc'd copy */
+	size_t nflow;
 };
 SI_HIDDEN int si_snap_take(struct si_thread *t, struct si_snap *s);
 SI_HIDDEN void si_snap_free(struct si_snap *s);
@@ -381,6 +385,20 @@ SI_HIDDEN void si_iterate_phase_begun(struct si_thread *t, uint64_t now);
 SI_HIDDEN void si_iterate_phase_ending(struct si_thread *t, uint64_t now);
 /* SELINST_ITERATE's setting (returns whether given) and what it found. */
 SI_HIDDEN int si_iterate_status(const char **file, uint32_t *line, int *found, int *iterable);
+
+/* flow.c: the predecessor graph (SELINST_FLOW). */
+#define SI_FLOW_DEPTH 4096		/* deeper frames record no edge */
+struct si_flow_last {
+	const struct si_node *node;	/* last child entered at this depth */
+	uint64_t activation;		/* its parent frame's start */
+};
+SI_HIDDEN void si_flow_init(void);
+SI_HIDDEN int si_flow_enabled(void);
+SI_HIDDEN void si_flow_region_seen(const struct selinst_region *r);
+/* After T pushed the frame at index D for a region with the flow bit. */
+SI_HIDDEN void si_flow_entered(struct si_thread *t, uint32_t d);
+struct si_flow_edge { uint64_t node, pred, count; };	/* node ids */
+SI_HIDDEN int si_flow_copy(const struct si_thread *t, struct si_flow_edge **out, size_t *n);
 
 /* control.c */
 SI_HIDDEN void si_control_after_fork(void);

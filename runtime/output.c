@@ -577,6 +577,7 @@ static int emit_thread(struct em *m, const struct si_snap *s, struct rtab *rt,
 	seq_end(m);
 	kint(m, "overflow_calls", s->overflow_calls);
 	si_emit_iterations(m, s, w.omap, w.no, npt);
+	si_emit_flow(m, s, w.omap);
 	if (s->samples) {
 		/* Samples outside every region (the root's), then the counts. */
 		emit_samples(m, "root_samples", 0, &r0, rows + nrows);

@@ -18,6 +18,10 @@
  *
  * The rest of an iteration's wall time (the loop's own code, regions not
  * in a column) is wall minus the columns; readers show it as "other".
+ * Also the thread's predecessor graph (flow.c), when recorded:
+ *
+ *   flow: [[5, 3, 24], ...]   [node, its predecessor (0: the root), count]
+ *
  * doc/profile-format.md has the format.
  */
 #include <stdlib.h>
@@ -293,4 +297,23 @@ void si_emit_iterate_setting(struct em *m, int final)
 	else if (!iterable)
 		fprintf(stderr, "selinst: SELINST_ITERATE=%s: the loop holds no call, so its "
 			"iterations are not marked; no iterations recorded\n", spec);
+}
+
+void si_emit_flow(struct em *m, const struct si_snap *s, const uint64_t *omap)
+{
+	if (!s->nflow)
+		return;
+	plain(m, "flow");
+	flow_seq_start(m);
+	for (size_t i = 0; i < s->nflow; i++) {
+		const struct si_flow_edge *e = &s->flow[i];
+		if (e->node >= s->nn || e->pred >= s->nn)
+			continue;	/* a node newer than the copy */
+		flow_seq_start(m);
+		uint_scalar(m, omap[e->node]);
+		uint_scalar(m, omap[e->pred]);
+		uint_scalar(m, e->count);
+		seq_end(m);
+	}
+	seq_end(m);
 }

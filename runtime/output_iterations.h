@@ -10,6 +10,8 @@
  * node id -> output node id, NOUT output nodes; NPT: ns per tick. */
 SI_HIDDEN void si_emit_iterations(struct em *m, const struct si_snap *s, const uint64_t *omap,
 			uint64_t nout, double npt);
+/* The thread's predecessor graph, `flow` (nothing when not recorded). */
+SI_HIDDEN void si_emit_flow(struct em *m, const struct si_snap *s, const uint64_t *omap);
 /* SELINST_ITERATE=auto: choose the loop the profile keeps, from the
  * records of the N threads' copies SNAPS (before the header is written). */
 SI_HIDDEN void si_iterate_choose(const struct si_snap *const *snaps, size_t n);

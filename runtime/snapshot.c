@@ -35,8 +35,10 @@ void si_snap_free(struct si_snap *s)
 			free(s->nodes[i].loop);
 	free(s->nodes);
 	free(s->frames);
+	free(s->flow);
 	s->nodes = NULL;
 	s->frames = NULL;
+	s->flow = NULL;
 }
 
 NO_TSAN static int copy_nodes(struct si_thread *t, struct si_snap *s)
@@ -146,7 +148,8 @@ int si_snap_take(struct si_thread *t, struct si_snap *s)
 	s->samples = t->samples;
 	s->series = __atomic_load_n(&t->series, __ATOMIC_ACQUIRE);	/* never freed */
 	s->nn = __atomic_load_n(&t->nnodes, __ATOMIC_ACQUIRE);
-	if (copy_nodes(t, s) < 0 || (!s->finished && copy_frames(t, s) < 0)) {
+	if (copy_nodes(t, s) < 0 || (!s->finished && copy_frames(t, s) < 0) ||
+	    si_flow_copy(t, &s->flow, &s->nflow) < 0) {
 		si_snap_free(s);
 		errno = ENOMEM;
 		return -1;

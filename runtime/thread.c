@@ -209,6 +209,7 @@ static void global_init_once(void)
 	}
 	si_throttle_init();
 	si_iterate_init();
+	si_flow_init();
 	pthread_key_create(&exit_key, thread_exit);
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 	si_output_init();
@@ -294,6 +295,9 @@ static void reset_thread(struct si_thread *t)
 	t->end_ticks = 0;
 	t->spare_cell = 0;
 	t->series = NULL;	/* the retired thread's copy keeps them */
+	si_map_clear(t->flow);	/* copied too */
+	if (t->flow_last)
+		memset(t->flow_last, 0, SI_FLOW_DEPTH * sizeof *t->flow_last);
 	si_set_depth(t, 1);
 	t->in_hook = 0;
 }
@@ -448,6 +452,7 @@ static struct si_node *alloc_node(struct si_thread *t, const struct selinst_regi
 	n->region = r;
 	n->parent = parent;
 	n->mru = &si_no_child;
+	si_flow_region_seen(r);
 	n->id = (uint32_t)id;
 	/* Release: a writer copying this thread reads whole nodes below it. */
 	__atomic_store_n(&t->nnodes, id + 1, __ATOMIC_RELEASE);

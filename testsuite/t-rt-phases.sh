@@ -144,7 +144,31 @@ printf 'void f(void) {\n#pragma selinst phase middle x\n}\n' >badp.c
 gcc $SI_CFLAGS -c badp.c -o badp.o 2>err.txt && fail "a bad pragma was accepted"
 grep -q "badp.c:2:.*#pragma selinst phase.*expected .start. or .end." err.txt || { cat err.txt; fail "bad pragma message"; }
 
-# 7. The report refuses a damaged table, naming file and line.
+# 7. The predecessor graph (SELINST_FLOW=1) of a CG-like loop in two
+# threads: axpy -> spmv 24 times in each (the repetition), the loop ->
+# spmv once; --suggest-phases names the sequence, its count and the loop.
+si_cc -O2 -pthread -fplugin-arg-selinst-threshold=0 "$T/programs/flow_cg.c" -o fl || fail "compile flow"
+fline=$(grep -n 'for (int it = 0; it < 25' "$T/programs/flow_cg.c" | cut -d: -f1)
+SELINST_FLOW=1 SELINST_OUTPUT=fl.prof ./fl >/dev/null 2>err.txt || fail "run flow"
+[ ! -s err.txt ] || { cat err.txt; fail "stderr not empty (flow)"; }
+"$REPORT" --format=flow fl.prof >fl.dot || fail "report --format=flow"
+id() { grep -o "n[0-9]* \[label=\"$1\"" fl.dot | head -1 | cut -d' ' -f1; }
+grep -q "^  $(id axpy) -> $(id spmv) \[label=\"1-2|24\", style=dashed\]" fl.dot || { cat fl.dot; fail "back edge axpy -> spmv 1-2|24"; }
+grep -q "^  $(id "flow_cg.c:$fline") -> $(id spmv) \[label=\"1-2|1\"\]" fl.dot || { cat fl.dot; fail "loop -> spmv 1-2|1"; }
+grep -q "^  $(id spmv) -> $(id dot) \[label=\"1-2|25\", style=dashed\]" fl.dot || fail "spmv -> dot 1-2|25"
+if command -v dot >/dev/null; then dot -Tsvg fl.dot >/dev/null || fail "Graphviz refuses the flow graph"; fi
+"$REPORT" --suggest-phases fl.prof >sug.txt || fail "--suggest-phases"
+grep -q "^under flow_cg.c:$fline: spmv -> dot -> axpy repeats 50 times (2 entries of flow_cg.c:$fline, 2 threads; back edge axpy -> spmv: 48)" sug.txt \
+	|| { cat sug.txt; fail "suggested sequence"; }
+grep -q "mark it: SELINST_ITERATE=.*flow_cg.c:$fline" sug.txt || fail "suggestion names the loop"
+# Without SELINST_FLOW nothing is recorded, and the report says how to.
+SELINST_OUTPUT=nofl.prof ./fl >/dev/null || fail "run without flow"
+grep -q "^  flow:" nofl.prof && fail "flow recorded without SELINST_FLOW"
+"$REPORT" --suggest-phases nofl.prof | grep -q "SELINST_FLOW=1" || fail "no hint without a graph"
+SELINST_FLOW=yes SELINST_OUTPUT=nofl.prof ./fl >/dev/null 2>err.txt || fail "run bad flow"
+grep -q "SELINST_FLOW=yes: expected 1" err.txt || fail "bad SELINST_FLOW not reported"
+
+# 8. The report refuses a damaged table, naming file and line.
 python3 - ph.prof <<'PY'
 import sys
 s = open(sys.argv[1]).read().split("\n")
