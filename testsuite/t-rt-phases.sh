@@ -108,6 +108,10 @@ SELINST_OUTPUT=unb.prof ./ph unbalanced >out.txt 2>err.txt || fail "run (unbalan
 expect_eq "output" "done unbalanced" "$(cat out.txt)"
 expect_eq "unbalanced reported once" 1 "$(grep -c 'selinst_phase_end' err.txt)"
 expect_eq "outer recorded once" 1 "$(yget unb.prof "sum(i['recorded'] for t in d['threads'] for i in t.get('iterations', []))")"
+SELINST_OUTPUT=cross.prof ./ph cross >out.txt 2>err.txt || fail "run (cross)"
+expect_eq "phase ended in another thread reported once" 1 "$(grep -c 'selinst_phase_end("cross")' err.txt)"
+expect_eq "cross: one iteration, in the thread that began it" "[1]" \
+	"$(yget cross.prof "[i['recorded'] for t in d['threads'] for i in t.get('iterations', [])]")"
 expect_eq "inner inside outer" outer "$(yget unb.prof "[d['regions'][[m for m in t['nodes'] if m['id'] == n['parent']][0]['region']]['name'] for t in d['threads'] for n in t['nodes'] if d['regions'][n['region']]['name'] == 'inner'][0]")"
 
 # 5. Fortran, through include/selinst.fi: 12 phase iterations, the work

@@ -50,6 +50,14 @@ for san in thread address; do
 		grep -q 'Sanitizer' err.txt && { cat err.txt; fail "write_race $mode: $san report"; }
 		pcheck race.prof 'consistent(); assert p["complete"] is True'
 	done
+	# Phases, iterations and the predecessor graph (issue 15), threads too.
+	sanplug $san phx $T/programs/phases.c || fail "compile phases ($san)"
+	line=$(grep -n 'for (int step = 1' $T/programs/phases.c | cut -d: -f1)
+	SELINST_ITERATE=phases.c:$line ./phx steps 20 > /dev/null 2> err.txt || { cat err.txt; fail "phases steps under $san"; }
+	pcheck phx.prof 'assert p["threads"][0]["iterations"][0]["recorded"] == 20'
+	SELINST_FLOW=1 ./phx threads > /dev/null 2> err.txt || { cat err.txt; fail "phases threads under $san"; }
+	pcheck phx.prof 'assert sorted(i["recorded"] for t in p["threads"] for i in t.get("iterations", [])) == [20, 20]'
+	grep -q 'Sanitizer' err.txt && { cat err.txt; fail "phases: $san report"; }
 	if [ $san = thread ]; then	# it also checks that handlers keep errno
 		sanplug $san sigwork $T/programs/signal_work.c funcs.c || fail "compile signal_work"
 		./sigwork > out.txt 2> err.txt || { cat err.txt; fail "signal_work under $san"; }

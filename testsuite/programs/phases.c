@@ -34,6 +34,12 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static void *ender(void *arg)
+{
+	selinst_phase_end("cross");	/* not this thread's: reported, ignored */
+	return arg;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "steps";
@@ -51,6 +57,14 @@ int main(int argc, char **argv)
 			pthread_create(&t[i], NULL, worker, (void *)i);
 		for (int i = 0; i < 2; i++)
 			pthread_join(t[i], NULL);
+	} else if (!strcmp(mode, "cross")) {
+		/* a phase begun in this thread and ended in another one */
+		pthread_t t;
+		selinst_phase_begin("cross");
+		pthread_create(&t, NULL, ender, NULL);
+		pthread_join(t, NULL);
+		compute(1000);
+		selinst_phase_end("cross");	/* the real end: one iteration */
 	} else if (!strcmp(mode, "unbalanced")) {
 		selinst_phase_end("never-begun");
 		selinst_phase_begin("outer");
