@@ -98,7 +98,7 @@ mkdir emptydir
 check "directory" "selinst-report: emptydir: a folder without *.prof files (try --help)" emptydir
 # Usage errors are exit 2 too.
 check "no file" "selinst-report: no profile given (try --help)"
-check "bad format option" "selinst-report: unknown format 'xml' (text, json, folded, svg, dot, callgrind, chrome) (try --help)" --format=xml "$D/simple.yaml"
+check "bad format option" "selinst-report: unknown format 'xml' (text, json, folded, svg, dot, callgrind, chrome, flow) (try --help)" --format=xml "$D/simple.yaml"
 check "bad regex" "selinst-report: --filter '(': Unmatched ( or \\( (try --help)" --filter '(' "$D/simple.yaml"
 check "diff arity" "selinst-report: --diff wants exactly two profiles, BASE and NEW (try --help)" --diff "$D/simple.yaml"
 check "diff with another format" "selinst-report: --diff prints text only, not --format=json (try --help)" --diff --format=json "$D/simple.yaml" "$D/simple-r1.yaml"
