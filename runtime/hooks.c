@@ -201,7 +201,10 @@ enter_cold(const struct selinst_region *region, uintptr_t sp)
 		return;
 	if (unlikely(!si_guard_take(t)))
 		return;
+	uint32_t d = si_depth(t);
 	si_enter(t, region, sp);
+	if (si_tracing)
+		si_trace_entered(t, d);
 	si_guard_release(t);
 }
 
@@ -223,7 +226,10 @@ exit_cold(const struct selinst_region *region, uint64_t now)
 	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
 	if (unlikely(!si_guard_take(t)))
 		return;
+	uint32_t d = si_depth(t);
 	si_exit(t, region, now);
+	if (si_tracing)
+		si_trace_left(t, d, now);
 	si_guard_release(t);
 }
 
@@ -297,7 +303,8 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 {
 	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
 		     "i"(SELINST_REGION_THROTTLED) :: off);
-	__asm__ goto("testl $%c1, %0\n\tjne %l[mono]" :: "m"(si_hot.gate), "i"(SI_GATE_SLOW) :: mono);
+	__asm__ goto("testl $%c1, %0\n\tjne %l[mono]" :: "m"(si_hot.gate),
+		     "i"(SI_GATE_SLOW | SI_GATE_TRACE) :: mono);
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
 	__asm__ goto("cmpl $0, %0\n\tjne %l[nested]" :: "m"(t->in_hook) :: nested);
@@ -345,6 +352,8 @@ loop_enter_cold(const struct selinst_region *region, uintptr_t sp)
 	si_enter(t, region, sp);
 	if (si_depth(t) == d)
 		cell = &no_cell;
+	else if (si_tracing)
+		si_trace_entered(t, d);
 	si_guard_release(t);
 	return cell;
 }
@@ -399,6 +408,8 @@ loop_exit_cold(const struct selinst_region *region, uint64_t iterations)
 	if (likely(d > 1)) {
 		if (likely(t->top->region == region)) {	/* the usual case */
 			struct si_frame *f = t->top;
+			if (si_tracing)	/* the count si_trace_left reads */
+				*si_loop_cell(t, d - 1) = iterations;
 			pop_frame(t, f, now);	/* first: see pop_frame */
 			if (f->node->loop)
 				si_loop_count(f->node->loop, iterations);
@@ -411,6 +422,8 @@ loop_exit_cold(const struct selinst_region *region, uint64_t iterations)
 				si_pop_to(t, i, now);
 			}
 		}
+		if (si_tracing)
+			si_trace_left(t, d, now);
 	}
 	si_guard_release(t);
 }
@@ -419,7 +432,8 @@ SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint
 {
 	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
 		     "i"(SELINST_REGION_THROTTLED) :: off);
-	__asm__ goto("testl $%c1, %0\n\tjne %l[cold]" :: "m"(si_hot.gate), "i"(SI_GATE_SLOW) :: cold);
+	__asm__ goto("testl $%c1, %0\n\tjne %l[cold]" :: "m"(si_hot.gate),
+		     "i"(SI_GATE_SLOW | SI_GATE_TRACE) :: cold);
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
 	__asm__ goto("cmpl $0, %0\n\tjne %l[nested]" :: "m"(t->in_hook) :: nested);
@@ -470,9 +484,12 @@ SI_EXPORT __attribute__((noinline)) void __selinst_setjmp_return(void)
 	if (unlikely(interrupted))
 		si_repair_interrupted(t);
 	uint32_t d = si_depth(t);
+	uint32_t before = d;
 	while (d > 1 && t->stack[d - 1].sp < here)
 		d--;
 	si_pop_to(t, d, now);
+	if (si_tracing)
+		si_trace_left(t, before, now);
 	barrier();
 	t->in_hook = 0;
 }

@@ -18,6 +18,7 @@
 #include <time.h>
 #include "selinst.h"
 #include "selinst-profile.h"
+#include "trace.h"
 
 #define SI_EXPORT __attribute__((visibility("default")))
 #define SI_HIDDEN __attribute__((visibility("hidden")))
@@ -100,6 +101,7 @@ struct si_thread {
 	struct si_frame *top;		/* top frame; stack[0] is the root's */
 	struct si_frame *end;		/* stack + cap */
 	struct si_frame *stack;
+	struct si_tbuf *trace;		/* trace.c: events; NULL before the first */
 	/* warm: node allocation and lookup */
 	struct si_map *hash;		/* (parent node, region) -> node */
 	char *arena, *arena_end;
@@ -165,11 +167,13 @@ static inline void si_set_depth(struct si_thread *t, uint32_t depth)
  * (written only at start-up and by pause/resume, so the line is never
  * stolen from under the hooks by unrelated writes).  Bit 0 set: the
  * runtime has not started, or the clock is CLOCK_MONOTONIC (the hooks
- * take their out-of-line paths).  Bits 1..: the pause count, in steps of
- * SI_GATE_PAUSE.  Enter's fast path needs the whole word 0; exit's only
- * bit 0. */
+ * take their out-of-line paths).  Bit 1: events are being recorded
+ * (SELINST_MODE=trace or flight, trace.c): the hooks take their traced
+ * paths.  Bits 2..: the pause count, in steps of SI_GATE_PAUSE.  Enter's
+ * fast path needs the whole word 0; exit's bits 0 and 1. */
 #define SI_GATE_SLOW  1
-#define SI_GATE_PAUSE 2
+#define SI_GATE_TRACE 2
+#define SI_GATE_PAUSE 4
 struct si_hot {
 	int gate;
 	uint64_t throttle_calls;	/* throttle.c: exits check nodes past this */
@@ -177,6 +181,7 @@ struct si_hot {
 SI_HIDDEN extern struct si_hot si_hot;
 #define si_clock_tsc (!(__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) & SI_GATE_SLOW))
 #define si_paused (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) >= SI_GATE_PAUSE)
+#define si_tracing (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) & SI_GATE_TRACE)
 extern int si_started;
 static inline uint64_t si_now(void);
 SI_HIDDEN void si_clock_init(void);
@@ -404,6 +409,46 @@ struct si_naming {
 SI_HIDDEN int si_expand_output(char *out, size_t n, const char *pat,
 			       const struct si_naming *nm, int *keep_earlier);
 extern volatile int si_final_written;
+
+/* The profile's naming facts (pid, rank, host, program) for other writers. */
+SI_HIDDEN void si_output_names(struct si_naming *nm);
+
+/* trace.c */
+enum { SI_MODE_PROFILE, SI_MODE_TRACE, SI_MODE_FLIGHT };
+extern int si_trace_mode;
+SI_HIDDEN void si_trace_init(void);
+SI_HIDDEN void si_trace_after_fork(void);
+/* After si_enter, or pops from DEPTH_BEFORE (at NOW), while si_tracing:
+ * the events of the frames pushed or popped. */
+SI_HIDDEN void si_trace_entered(struct si_thread *t, uint32_t depth_before);
+SI_HIDDEN void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now);
+SI_HIDDEN void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w);
+SI_HIDDEN void si_trace_write(const char *profile);
+/* One thread's events; never freed (a thread's structure is reused, its
+ * buffer is not). */
+struct si_tbuf {
+	struct si_tev *pos, *end;	/* hot: the next slot, the chunk's end */
+	struct si_tbuf *next;		/* all buffers, newest first */
+	uint32_t index;
+	pid_t tid;
+	uint64_t lost;
+	struct si_tev **chunks;		/* trace mode: chunk addresses */
+	size_t nchunks, max_chunks;
+	struct si_tev *ring;		/* flight mode */
+	size_t ring_events;
+	int wrapped;
+};
+static inline void si_trace_put(struct si_thread *t, uint64_t ts, uint64_t w)
+{
+	struct si_tbuf *b = t->trace;
+	if (likely(b && b->pos != b->end)) {
+		b->pos->ts = ts;
+		b->pos->w = w;
+		b->pos++;
+		return;
+	}
+	si_trace_put_slow(t, ts, w);
+}
 
 /* signals.c */
 SI_HIDDEN void si_signals_init(void);
