@@ -65,7 +65,7 @@ $(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_STATIC_SRC))
 	rm -f $@; ar rcs $@ $^
 
 $(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) VERSION | $(B)
-	$(CC) $(REPORT_CFLAGS) -DSELINST_VERSION='"$(VERSION)"' -o $@ $(REPORT_SRC) -lyaml -lm
+	$(CC) $(REPORT_CFLAGS) -DSELINST_VERSION='"$(VERSION)"' -o $@ $(REPORT_SRC) -lyaml -lotf2 -lm
 
 # The example the README's first command runs.
 demo: all
@@ -139,7 +139,7 @@ FUZZ_SECONDS ?= 600
 fuzz-report: | $(B)
 	clang-14 -g -O1 -std=gnu11 -Ireport -fsanitize=fuzzer,address,undefined \
 		-o $(B)/fuzz-report testsuite/fuzz/fuzz_profile.c \
-		$(filter-out report/main.c,$(REPORT_SRC)) -lyaml -lm
+		$(filter-out report/main.c,$(REPORT_SRC)) -lyaml -lotf2 -lm
 	mkdir -p $(B)/fuzz-corpus
 	$(B)/fuzz-report -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
 		-dict=testsuite/fuzz/profile.dict $(B)/fuzz-corpus testsuite/fuzz/corpus

@@ -255,6 +255,10 @@ static void set_properties(OTF2_Archive *ar, const struct si_trace_out *o)
 	snprintf(v, sizeof v, "%llu", (unsigned long long)lost);
 	OTF2_Archive_SetProperty(ar, "SELINST::LOST_EVENTS", v, true);
 	OTF2_Archive_SetProperty(ar, "SELINST::MODE", o->flight ? "flight" : "trace", true);
+	snprintf(v, sizeof v, "%d", (int)o->pid);
+	OTF2_Archive_SetProperty(ar, "SELINST::PID", v, true);
+	snprintf(v, sizeof v, "%d", o->rank);
+	OTF2_Archive_SetProperty(ar, "SELINST::RANK", v, true);
 	OTF2_Archive_SetCreator(ar, "selinst");
 	OTF2_Archive_SetMachineName(ar, o->host);
 }
