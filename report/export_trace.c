@@ -241,9 +241,12 @@ static void meta(FILE *out, bool *first, const char *what, long long pid, int64_
 /* IN's tracks: each location's events in its own order. */
 static int write_process(FILE *out, struct tin *in, double base_us, bool *first)
 {
-	char name[4200];
-	snprintf(name, sizeof name, "%s (%s %lld)", in->label,
+	char name[4200], *prog = NULL;
+	if (OTF2_Reader_GetProperty(in->r, "SELINST::PROGRAM", &prog) != OTF2_SUCCESS)
+		prog = NULL;
+	snprintf(name, sizeof name, "%s (%s %lld)", prog ? prog : in->label,
 		 property(in->r, "SELINST::RANK", -1) >= 0 ? "rank" : "pid", in->pid);
+	free(prog);
 	meta(out, first, "process_name", in->pid, -1, name);
 	for (size_t i = 0; i < in->d.nloc; i++)
 		OTF2_Reader_SelectLocation(in->r, in->d.loc[i]);

@@ -222,6 +222,23 @@ static int trace_dir(char *out, size_t n, const char *profile)
 	return k < 0 || (size_t)k >= n ? -1 : 0;
 }
 
+/* DIR made, or there already as a folder we may write in. */
+static int make_dir(const char *dir)
+{
+	struct stat st;
+	if (mkdir(dir, 0777) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -1;
+	if (stat(dir, &st) != 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return access(dir, W_OK | X_OK);
+}
+
 #ifndef SI_STATIC	/* the static library writes no trace: no dlopen there */
 /* The segments of B, oldest first, into L; 0 or -1 (out of memory). */
 static int collect(const struct si_tbuf *b, struct si_trace_loc *l)
@@ -356,7 +373,7 @@ void si_trace_write(const char *profile)
 	uint64_t lost = 0;
 	if (trace_dir(dir, sizeof dir, profile) != 0)
 		snprintf(why, sizeof why, "path too long");
-	else if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+	else if (make_dir(dir) != 0)
 		snprintf(why, sizeof why, "%s", strerror(errno));
 #ifdef SI_STATIC
 	else

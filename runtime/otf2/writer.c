@@ -259,6 +259,7 @@ static void set_properties(OTF2_Archive *ar, const struct si_trace_out *o)
 	OTF2_Archive_SetProperty(ar, "SELINST::PID", v, true);
 	snprintf(v, sizeof v, "%d", o->rank);
 	OTF2_Archive_SetProperty(ar, "SELINST::RANK", v, true);
+	OTF2_Archive_SetProperty(ar, "SELINST::PROGRAM", o->program, true);
 	OTF2_Archive_SetCreator(ar, "selinst");
 	OTF2_Archive_SetMachineName(ar, o->host);
 }
