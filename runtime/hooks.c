@@ -242,6 +242,60 @@ exit_not_top(struct si_thread *t, const struct selinst_region *region, uint64_t 
 	t->in_hook = 0;
 }
 
+/* Enter while events are recorded (the gate is SI_GATE_TRACE alone): the
+ * fast path's work and the event; anything unusual goes the cold way. */
+__attribute__((noinline)) static void enter_traced(const struct selinst_region *region, uintptr_t sp)
+{
+	struct si_thread *t = si_self;
+	if (unlikely(t->in_hook))	/* no thread yet, or a nested hook */
+		return enter_cold(region, sp);
+	t->in_hook = 1;
+	barrier();
+	struct si_frame *f = t->top;
+	struct si_node *n = cached_child(t, f->node, region);
+	f++;
+	if (likely(n != NULL) && likely(f < t->end)) {
+		uint64_t now = si_rdtsc();
+		push_frame(t, f, n, region, sp, now);
+		if (likely(si_trace_in_window(now)))
+			si_trace_put(t, now, si_tev_word(region, SI_TEV_ENTER, 0));
+	} else {
+		uint32_t d = si_depth(t);
+		si_enter(t, region, sp);
+		si_trace_entered(t, d);
+	}
+	barrier();
+	t->in_hook = 0;
+}
+
+/* Exit while events are recorded (as enter_traced). */
+__attribute__((noinline)) static void exit_traced(const struct selinst_region *region)
+{
+	uint64_t now = si_rdtsc();
+	struct si_thread *t = si_self;
+	if (unlikely(t->in_hook))	/* no thread, or a nested hook: as the fast path */
+		return;
+	t->in_hook = 1;
+	barrier();
+	struct si_frame *f = t->top;
+	if (unlikely(f->region != region)) {
+		uint32_t d = si_depth(t);
+		si_exit(t, region, now);
+		si_trace_left(t, d, now);
+		barrier();
+		t->in_hook = 0;
+		return;
+	}
+	pop_frame(t, f, now);
+	struct si_node *n = f->node;
+	if (likely(si_trace_in_window(now)))
+		si_trace_put(t, now, si_tev_word(region, SI_TEV_LEAVE, 0));
+	barrier();
+	t->in_hook = 0;
+	if (unlikely(n->calls > si_hot.throttle_calls))
+		si_throttle_check(n);
+}
+
 /* Fast paths.  The hooks are built without a frame pointer and call
  * nothing on the way (cold cases and the monotonic clock are tail calls),
  * so they need no stack frame of their own.  Each reads one global word
@@ -285,7 +339,10 @@ miss:
 	enter_miss(t, region, (uintptr_t)__builtin_dwarf_cfa());
 	return;
 cold:
-	enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
+	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)
+		enter_traced(region, (uintptr_t)__builtin_dwarf_cfa());
+	else
+		enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
 off:
 	return;
 }
@@ -323,7 +380,10 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 nested:
 	return;
 mono:
-	exit_mono(region);
+	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)
+		exit_traced(region);
+	else
+		exit_mono(region);
 	return;
 off:
 	si_exit_switched_off(region, 0);

@@ -424,6 +424,16 @@ SI_HIDDEN void si_trace_entered(struct si_thread *t, uint32_t depth_before);
 SI_HIDDEN void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now);
 SI_HIDDEN void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w);
 SI_HIDDEN void si_trace_write(const char *profile);
+extern uint64_t si_trace_from, si_trace_until;	/* the window, ticks */
+/* Whether TS is inside the window; past its end, recording stops. */
+static inline int si_trace_in_window(uint64_t ts)
+{
+	if (likely(ts - si_trace_from < si_trace_until - si_trace_from))
+		return 1;
+	if (ts >= si_trace_until)	/* over: the hooks' fast paths again */
+		selinst_trace_off();
+	return 0;
+}
 /* One thread's events; never freed (a thread's structure is reused, its
  * buffer is not). */
 struct si_tbuf {

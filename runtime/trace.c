@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
@@ -141,6 +142,18 @@ static struct si_tbuf *new_buffer(struct si_thread *t)
 	return b;
 }
 
+/* A chunk with its pages already there: one system call that faults them
+ * in is cheaper than a fault per page on the hot path (about a tenth of a
+ * pair's cost otherwise).  errno kept: a hook may run anywhere. */
+static struct si_tev *chunk_mmap(void)
+{
+	int saved = errno;
+	void *p = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	errno = saved;
+	return p == MAP_FAILED ? NULL : p;
+}
+
 /* si_trace_put when the chunk is full (or there is no buffer yet). */
 void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w)
 {
@@ -152,7 +165,7 @@ void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w)
 			b->pos = b->ring;
 			b->wrapped = 1;
 		} else if (b->nchunks < b->max_chunks &&
-			   (b->chunks[b->nchunks] = si_mmap(CHUNK_BYTES))) {
+			   (b->chunks[b->nchunks] = chunk_mmap())) {
 			b->pos = b->chunks[b->nchunks++];
 			b->end = b->pos + CHUNK_EVENTS;
 		} else {
@@ -165,25 +178,16 @@ void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w)
 	b->pos++;
 }
 
-static inline int in_window(uint64_t ts)
-{
-	if (likely(ts - si_trace_from < si_trace_until - si_trace_from))
-		return 1;
-	if (ts >= si_trace_until)	/* over: the hooks' fast paths again */
-		selinst_trace_off();
-	return 0;
-}
-
 void si_trace_entered(struct si_thread *t, uint32_t depth_before)
 {
 	struct si_frame *f = t->top;
-	if (si_depth(t) > depth_before && f->node != &t->paused && in_window(f->start))
+	if (si_depth(t) > depth_before && f->node != &t->paused && si_trace_in_window(f->start))
 		si_trace_put(t, f->start, si_tev_word(f->region, SI_TEV_ENTER, 0));
 }
 
 void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now)
 {
-	if (!in_window(now))
+	if (!si_trace_in_window(now))
 		return;
 	for (uint32_t i = depth_before - 1; i >= si_depth(t) && i > 0; i--) {
 		const struct si_frame *f = &t->stack[i];
