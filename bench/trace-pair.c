@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace-pair.c - one enter/exit pair's cost in the mode the environment
- * chooses (SELINST_MODE=profile, trace or flight): ROUNDS rounds of PAIRS
- * pairs of one region, median ns per pair.  bench/trace.sh runs it once
- * per mode, in turn, and compares.
+ * trace-pair.c - one enter/exit pair's cost with events recorded and
+ * without, in one process (SELINST_MODE=trace or flight): rounds of PAIRS
+ * pairs of one region alternate between selinst_trace_off() (the profile
+ * mode's fast paths) and selinst_trace_on(), A B A B, so that a loaded
+ * machine slows both alike.  Prints the median ns per pair of each and
+ * their difference.
  *
  *   trace-pair [pairs-per-round] [rounds]
  */
@@ -27,22 +29,31 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static double round_ns(long n)
+{
+	double t0 = now_s();
+	for (long i = 0; i < n; i++) {
+		__selinst_enter(&r_f);
+		__selinst_exit(&r_f);
+	}
+	return (now_s() - t0) * 1e9 / n;
+}
+
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? atol(argv[1]) : 1000000;
-	int rounds = argc > 2 ? atoi(argv[2]) : 5;
-	double ns[64];
+	long n = argc > 1 ? atol(argv[1]) : 500000;
+	int rounds = argc > 2 ? atoi(argv[2]) : 9;
+	double off[64], on[64];
 	if (rounds < 1 || rounds > 64 || n < 1)
 		return 2;
 	for (int r = 0; r < rounds; r++) {
-		double t0 = now_s();
-		for (long i = 0; i < n; i++) {
-			__selinst_enter(&r_f);
-			__selinst_exit(&r_f);
-		}
-		ns[r] = (now_s() - t0) * 1e9 / n;
+		selinst_trace_off();
+		off[r] = round_ns(n);
+		selinst_trace_on();
+		on[r] = round_ns(n);
 	}
-	qsort(ns, rounds, sizeof ns[0], cmp);
-	printf("%.2f\n", ns[rounds / 2]);
+	qsort(off, rounds, sizeof off[0], cmp);
+	qsort(on, rounds, sizeof on[0], cmp);
+	printf("%.2f %.2f %+.2f\n", off[rounds / 2], on[rounds / 2], on[rounds / 2] - off[rounds / 2]);
 	return 0;
 }
