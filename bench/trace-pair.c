@@ -5,7 +5,8 @@
  * pairs of one region alternate between selinst_trace_off() (the profile
  * mode's fast paths) and selinst_trace_on(), A B A B, so that a loaded
  * machine slows both alike.  Prints the median ns per pair of each and
- * their difference.
+ * their difference, then the same for the fastest round of each (the
+ * least disturbed by other work).
  *
  *   trace-pair [pairs-per-round] [rounds]
  */
@@ -54,6 +55,7 @@ int main(int argc, char **argv)
 	}
 	qsort(off, rounds, sizeof off[0], cmp);
 	qsort(on, rounds, sizeof on[0], cmp);
-	printf("%.2f %.2f %+.2f\n", off[rounds / 2], on[rounds / 2], on[rounds / 2] - off[rounds / 2]);
+	printf("%.2f %.2f %+.2f %.2f %.2f %+.2f\n", off[rounds / 2], on[rounds / 2],
+	       on[rounds / 2] - off[rounds / 2], off[0], on[0], on[0] - off[0]);
 	return 0;
 }

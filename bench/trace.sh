@@ -19,12 +19,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 gcc -O2 -I"$root/include" "$root/bench/trace-pair.c" -L"$B" -lselinst -Wl,-rpath,"$B" -o pair
-echo "== hook pair cost, ns (median of 9 alternating rounds of 500000 pairs; off = profile mode's path)"
-printf "%-8s %8s %8s %8s\n" mode off on delta
+echo "== hook pair cost, ns: 9 alternating rounds of 500000 pairs, median and fastest"
+echo "   (off: the profile mode's path; on: events recorded)"
+printf "%-8s %8s %8s %8s   %8s %8s %8s\n" mode off on delta "min off" "min on" delta
 for r in $(seq "${RUNS:-5}"); do
 	for m in trace flight; do
-		read -r off on d < <(SELINST_MODE=$m SELINST_OUTPUT=$tmp/pair.prof ./pair)
-		printf "%-8s %8s %8s %8s\n" "$m" "$off" "$on" "$d"
+		read -r off on d moff mon md < <(SELINST_MODE=$m SELINST_OUTPUT=$tmp/pair.prof ./pair)
+		printf "%-8s %8s %8s %8s   %8s %8s %8s\n" "$m" "$off" "$on" "$d" "$moff" "$mon" "$md"
 		rm -rf pair.prof pair.trace
 	done
 done
