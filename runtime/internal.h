@@ -454,6 +454,7 @@ static inline void si_trace_put(struct si_thread *t, uint64_t ts, uint64_t w)
 	if (likely(b && b->pos != b->end)) {
 		b->pos->ts = ts;
 		b->pos->w = w;
+		barrier();	/* a dump reading pos meanwhile sees whole events */
 		b->pos++;
 		return;
 	}

@@ -175,6 +175,7 @@ void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w)
 	}
 	b->pos->ts = ts;
 	b->pos->w = w;
+	barrier();
 	b->pos++;
 }
 
