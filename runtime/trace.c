@@ -142,14 +142,17 @@ static struct si_tbuf *new_buffer(struct si_thread *t)
 	return b;
 }
 
-/* A chunk with its pages already there: one system call that faults them
- * in is cheaper than a fault per page on the hot path (about a tenth of a
- * pair's cost otherwise).  errno kept: a hook may run anywhere. */
-static struct si_tev *chunk_mmap(void)
+/* A chunk.  After a thread's first, with its pages already there: one
+ * system call that faults them in is cheaper than a fault per page on the
+ * hot path (about a tenth of a pair's cost otherwise).  The first is
+ * faulted in as it fills: a short thread then holds only the pages it
+ * used (30,000 short threads would otherwise keep 30 GB).  errno kept:
+ * a hook may run anywhere. */
+static struct si_tev *chunk_mmap(int populate)
 {
 	int saved = errno;
 	void *p = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		       MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
 	errno = saved;
 	return p == MAP_FAILED ? NULL : p;
 }
@@ -165,7 +168,7 @@ void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w)
 			b->pos = b->ring;
 			b->wrapped = 1;
 		} else if (b->nchunks < b->max_chunks &&
-			   (b->chunks[b->nchunks] = chunk_mmap())) {
+			   (b->chunks[b->nchunks] = chunk_mmap(b->nchunks > 0))) {
 			b->pos = b->chunks[b->nchunks++];
 			b->end = b->pos + CHUNK_EVENTS;
 		} else {
