@@ -113,14 +113,17 @@ SI_EXPORT void selinst_trace_off(void)
 
 /* ---- recording ------------------------------------------------------- */
 
+/* The buffer of T, its chunk table in the same pages (one page for the
+ * default 256 chunks: a short thread costs few). */
 static struct si_tbuf *new_buffer(struct si_thread *t)
 {
-	struct si_tbuf *b = si_mmap(sizeof *b);
+	int flight = si_trace_mode == SI_MODE_FLIGHT;
+	struct si_tbuf *b = si_mmap(sizeof *b + (flight ? 0 : trace_mb * sizeof *b->chunks));
 	if (!b)
 		return NULL;
 	b->index = t->index;
 	b->tid = t->tid;
-	if (si_trace_mode == SI_MODE_FLIGHT) {
+	if (flight) {
 		b->ring_events = flight_mb * CHUNK_EVENTS;
 		b->ring = si_mmap(b->ring_events * sizeof(struct si_tev));
 		if (!b->ring)
@@ -129,9 +132,7 @@ static struct si_tbuf *new_buffer(struct si_thread *t)
 		b->end = b->ring + b->ring_events;
 	} else {
 		b->max_chunks = trace_mb;
-		b->chunks = si_mmap(trace_mb * sizeof *b->chunks);
-		if (!b->chunks)
-			return NULL;
+		b->chunks = (struct si_tev **)(b + 1);
 	}
 	struct si_tbuf *head = __atomic_load_n(&buffers, __ATOMIC_RELAXED);
 	do

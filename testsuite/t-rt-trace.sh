@@ -65,4 +65,13 @@ expect_eq "exit status (unwritable trace)" 3 $?
 expect_eq "reports" 1 "$(grep -c 'cannot write trace tp.trace' err.txt)"
 expect_eq "lines" 1 "$(wc -l < err.txt)"
 [ -f tp.prof ] || fail "no profile beside an unwritable trace"
+
+# Many short threads: each keeps its events, in the pages it used only
+# (a whole MiB per thread would be 4 GB over these 4,000).
+si_cc -O2 "$T/programs/thread_churn.c" -o churn -pthread || fail "compile thread_churn"
+SELINST_MODE=trace ./churn 5000 2> err.txt || fail "churn run: $(cat err.txt)"
+growth=$(sed -n 's/rss growth over the last [0-9]* threads: \([0-9]*\) KB.*/\1/p' err.txt)
+[ "$growth" -lt 100000 ] || fail "trace mode: peak RSS grew by $growth KB over 4,000 ended threads"
+n=$(otf2-print -G churn.trace/traces.otf2 | grep -c '^LOCATION ')
+expect_eq "locations of 5000 threads and main" 5001 "$n"
 echo "ok"
