@@ -418,6 +418,36 @@ loop_enter_cold(const struct selinst_region *region, uintptr_t sp)
 	return cell;
 }
 
+/* Loop enter while events are recorded (as enter_traced). */
+__attribute__((noinline)) static uint64_t *
+loop_enter_traced(const struct selinst_region *region, uintptr_t sp)
+{
+	struct si_thread *t = si_self;
+	if (unlikely(t->in_hook))
+		return loop_enter_cold(region, sp);
+	t->in_hook = 1;
+	barrier();
+	struct si_frame *f = t->top;
+	struct si_node *n = cached_child(t, f->node, region);
+	f++;
+	uint32_t d = (uint32_t)(f - t->stack);
+	if (unlikely(!n) || unlikely(f >= t->end) || unlikely(d >= SI_CELL_BLOCK * SI_CELL_BLOCKS)
+	    || unlikely(!t->cells[d / SI_CELL_BLOCK])) {
+		barrier();
+		t->in_hook = 0;
+		return loop_enter_cold(region, sp);
+	}
+	uint64_t *cell = &t->cells[d / SI_CELL_BLOCK][d % SI_CELL_BLOCK];
+	*cell = 0;
+	uint64_t now = si_rdtsc();
+	push_frame(t, f, n, region, sp, now);
+	if (likely(si_trace_in_window(now)))
+		si_trace_put(t, now, si_tev_word(region, SI_TEV_ENTER, 0));
+	barrier();
+	t->in_hook = 0;
+	return cell;
+}
+
 /* Loop enter: the function enter's fast path (see above), plus the
  * entry's cell,
  * zeroed before the frame is pushed (a siglongjmp right after the push
@@ -448,6 +478,8 @@ miss:
 	barrier();
 	t->in_hook = 0;
 cold:
+	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)
+		return loop_enter_traced(region, (uintptr_t)__builtin_dwarf_cfa());
 	return loop_enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
 off:
 	return &no_cell;
@@ -488,6 +520,34 @@ loop_exit_cold(const struct selinst_region *region, uint64_t iterations)
 	si_guard_release(t);
 }
 
+/* Loop exit while events are recorded (as exit_traced). */
+__attribute__((noinline)) static void
+loop_exit_traced(const struct selinst_region *region, uint64_t iterations)
+{
+	uint64_t now = si_rdtsc();
+	struct si_thread *t = si_self;
+	if (unlikely(t->in_hook))	/* no thread, or a nested hook */
+		return;
+	t->in_hook = 1;
+	barrier();
+	struct si_frame *f = t->top;
+	if (unlikely(f->region != region)) {
+		barrier();
+		t->in_hook = 0;
+		return loop_exit_cold(region, iterations);
+	}
+	pop_frame(t, f, now);	/* first: see pop_frame */
+	struct si_node *n = f->node;
+	if (likely(n->loop != NULL))
+		si_loop_count(n->loop, iterations);
+	if (likely(si_trace_in_window(now)))
+		si_trace_put_loop_leave(t, now, region, iterations);
+	barrier();
+	t->in_hook = 0;
+	if (unlikely(n->calls > si_hot.throttle_calls))
+		si_throttle_check(n);
+}
+
 SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 {
 	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
@@ -516,7 +576,10 @@ SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint
 nested:
 	return;
 cold:
-	loop_exit_cold(region, iterations);
+	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)
+		loop_exit_traced(region, iterations);
+	else
+		loop_exit_cold(region, iterations);
 	return;
 off:
 	si_exit_switched_off(region, iterations);

@@ -423,6 +423,15 @@ SI_HIDDEN void si_trace_after_fork(void);
 SI_HIDDEN void si_trace_entered(struct si_thread *t, uint32_t depth_before);
 SI_HIDDEN void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now);
 SI_HIDDEN void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w);
+static inline void si_trace_put(struct si_thread *t, uint64_t ts, uint64_t w);
+/* A loop's leave with its N iterations: one event, two when N is big. */
+static inline void si_trace_put_loop_leave(struct si_thread *t, uint64_t now,
+					   const struct selinst_region *r, uint64_t n)
+{
+	si_trace_put(t, now, si_tev_word(r, SI_TEV_LOOP_LEAVE, n < SI_TEV_BIG ? n : SI_TEV_BIG));
+	if (unlikely(n >= SI_TEV_BIG))
+		si_trace_put(t, n, si_tev_word(NULL, SI_TEV_COUNT, 0));
+}
 SI_HIDDEN void si_trace_write(const char *profile);
 extern uint64_t si_trace_from, si_trace_until;	/* the window, ticks */
 /* Whether TS is inside the window; past its end, recording stops. */

@@ -202,11 +202,7 @@ void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now)
 			si_trace_put(t, now, si_tev_word(f->region, SI_TEV_LEAVE, 0));
 			continue;
 		}
-		uint64_t n = *si_loop_cell(t, i);
-		si_trace_put(t, now, si_tev_word(f->region, SI_TEV_LOOP_LEAVE,
-						 n < SI_TEV_BIG ? n : SI_TEV_BIG));
-		if (n >= SI_TEV_BIG)
-			si_trace_put(t, n, si_tev_word(NULL, SI_TEV_COUNT, 0));
+		si_trace_put_loop_leave(t, now, f->region, *si_loop_cell(t, i));
 	}
 }
 

@@ -34,6 +34,11 @@ print(sum(n["calls"] for t in p["threads"] for n in t["nodes"] if n["region"] in
 PY
 expect_eq "profile's leaf calls" 602 "$(cat calls.txt)"
 
+# A count too big for the event's 14 bits (a second record carries it).
+SELINST_MODE=trace ./tp many
+otf2-print tp.trace/traces.otf2 | grep -q '"iterations" <0>; UINT64; 100000)' \
+	|| fail "loop of 100000 trips: $(otf2-print tp.trace/traces.otf2 | grep iterations | tail -3)"
+
 # A second run replaces the archive.
 SELINST_MODE=trace ./tp control 2> err.txt || fail "second run"
 otf2_counts tp.trace/traces.otf2 | grep -q '"ENTER leaf"' && fail "old archive kept"
