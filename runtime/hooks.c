@@ -418,6 +418,28 @@ loop_enter_cold(const struct selinst_region *region, uintptr_t sp)
 	return cell;
 }
 
+/* The loop enter's fast work on T, whose in_hook the caller set: the
+ * child from the caches, the entry's cell zeroed before the frame is
+ * pushed (a siglongjmp right after the push must not find the count of
+ * an earlier loop there), the frame pushed at *NOW.  The cell, or NULL
+ * (nothing done) for the cold path's cases. */
+static inline __attribute__((always_inline)) uint64_t *
+loop_push(struct si_thread *t, const struct selinst_region *region, uintptr_t sp, uint64_t *now)
+{
+	struct si_frame *f = t->top;
+	struct si_node *n = cached_child(t, f->node, region);
+	f++;
+	uint32_t d = (uint32_t)(f - t->stack);
+	if (unlikely(!n) || unlikely(f >= t->end) || unlikely(d >= SI_CELL_BLOCK * SI_CELL_BLOCKS)
+	    || unlikely(!t->cells[d / SI_CELL_BLOCK]))
+		return NULL;
+	uint64_t *cell = &t->cells[d / SI_CELL_BLOCK][d % SI_CELL_BLOCK];
+	*cell = 0;
+	*now = si_rdtsc();
+	push_frame(t, f, n, region, sp, *now);
+	return cell;
+}
+
 /* Loop enter while events are recorded (as enter_traced). */
 __attribute__((noinline)) static uint64_t *
 loop_enter_traced(const struct selinst_region *region, uintptr_t sp)
@@ -427,31 +449,17 @@ loop_enter_traced(const struct selinst_region *region, uintptr_t sp)
 		return loop_enter_cold(region, sp);
 	t->in_hook = 1;
 	barrier();
-	struct si_frame *f = t->top;
-	struct si_node *n = cached_child(t, f->node, region);
-	f++;
-	uint32_t d = (uint32_t)(f - t->stack);
-	if (unlikely(!n) || unlikely(f >= t->end) || unlikely(d >= SI_CELL_BLOCK * SI_CELL_BLOCKS)
-	    || unlikely(!t->cells[d / SI_CELL_BLOCK])) {
-		barrier();
-		t->in_hook = 0;
-		return loop_enter_cold(region, sp);
-	}
-	uint64_t *cell = &t->cells[d / SI_CELL_BLOCK][d % SI_CELL_BLOCK];
-	*cell = 0;
-	uint64_t now = si_rdtsc();
-	push_frame(t, f, n, region, sp, now);
-	if (likely(si_trace_in_window(now)))
+	uint64_t now;
+	uint64_t *cell = loop_push(t, region, sp, &now);
+	if (likely(cell != NULL) && likely(si_trace_in_window(now)))
 		si_trace_put(t, now, si_tev_word(region, SI_TEV_ENTER, 0));
 	barrier();
 	t->in_hook = 0;
-	return cell;
+	return cell ? cell : loop_enter_cold(region, sp);
 }
 
 /* Loop enter: the function enter's fast path (see above), plus the
- * entry's cell,
- * zeroed before the frame is pushed (a siglongjmp right after the push
- * must not find the count of an earlier loop there). */
+ * entry's cell (loop_push). */
 SI_EXPORT HOT uint64_t *__selinst_loop_enter(const struct selinst_region *region)
 {
 	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
@@ -461,22 +469,12 @@ SI_EXPORT HOT uint64_t *__selinst_loop_enter(const struct selinst_region *region
 	__asm__ goto("cmpl $0, %0\n\tjne %l[cold]" :: "m"(t->in_hook) :: cold);
 	t->in_hook = 1;
 	barrier();
-	struct si_frame *f = t->top;
-	struct si_node *n = cached_child(t, f->node, region);
-	f++;
-	uint32_t d = (uint32_t)(f - t->stack);
-	if (unlikely(!n) || unlikely(f >= t->end) || unlikely(d >= SI_CELL_BLOCK * SI_CELL_BLOCKS)
-	    || unlikely(!t->cells[d / SI_CELL_BLOCK]))
-		goto miss;
-	uint64_t *cell = &t->cells[d / SI_CELL_BLOCK][d % SI_CELL_BLOCK];
-	*cell = 0;
-	push_frame(t, f, n, region, (uintptr_t)__builtin_dwarf_cfa(), si_rdtsc());
+	uint64_t now;
+	uint64_t *cell = loop_push(t, region, (uintptr_t)__builtin_dwarf_cfa(), &now);
 	barrier();
 	t->in_hook = 0;
-	return cell;
-miss:
-	barrier();
-	t->in_hook = 0;
+	if (likely(cell != NULL))
+		return cell;
 cold:
 	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)
 		return loop_enter_traced(region, (uintptr_t)__builtin_dwarf_cfa());
