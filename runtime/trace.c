@@ -227,6 +227,7 @@ static int trace_dir(char *out, size_t n, const char *profile)
 	return k < 0 || (size_t)k >= n ? -1 : 0;
 }
 
+#ifndef SI_STATIC	/* the static library writes no trace: no dlopen there */
 /* DIR made, or there already as a folder we may write in. */
 static int make_dir(const char *dir)
 {
@@ -244,7 +245,6 @@ static int make_dir(const char *dir)
 	return access(dir, W_OK | X_OK);
 }
 
-#ifndef SI_STATIC	/* the static library writes no trace: no dlopen there */
 /* The segments of B, oldest first, into L; 0 or -1 (out of memory). */
 static int collect(const struct si_tbuf *b, struct si_trace_loc *l)
 {
@@ -378,12 +378,12 @@ void si_trace_write(const char *profile)
 	uint64_t lost = 0;
 	if (trace_dir(dir, sizeof dir, profile) != 0)
 		snprintf(why, sizeof why, "path too long");
-	else if (make_dir(dir) != 0)
-		snprintf(why, sizeof why, "%s", strerror(errno));
 #ifdef SI_STATIC
 	else
 		snprintf(why, sizeof why, "a trace is written by libselinst.so only");
 #else
+	else if (make_dir(dir) != 0)
+		snprintf(why, sizeof why, "%s", strerror(errno));
 	else {
 		remove_old(dir);
 		fill_header(&o, dir);

@@ -79,4 +79,12 @@ growth=$(sed -n 's/rss growth over the last [0-9]* threads: \([0-9]*\) KB.*/\1/p
 [ "$growth" -lt 100000 ] || fail "trace mode: peak RSS grew by $growth KB over 4,000 ended threads"
 n=$(otf2-print -G churn.trace/traces.otf2 | grep -c '^LOCATION ')
 expect_eq "locations of 5000 threads and main" 5001 "$n"
+
+# The static runtime writes no trace: it says so once and makes nothing.
+gcc -O2 $SI_CFLAGS -pthread "$T/programs/trace_prog.c" "$SELINST_BUILD/libselinst.a" -lyaml \
+	-o tps || fail "compile static"
+SELINST_MODE=trace ./tps threads 2> err.txt || fail "static run"
+expect_eq "static: lines" 1 "$(grep -c 'a trace is written by libselinst.so only' err.txt)"
+[ -e tps.trace ] && fail "static: a trace folder made"
+[ -f tps.prof ] || fail "static: no profile"
 echo "ok"
