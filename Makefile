@@ -30,7 +30,7 @@ RT_HDR     := $(wildcard runtime/*.h) $(PUBLIC_HDR)
 REPORT_SRC := $(wildcard report/*.c)
 REPORT_HDR := $(wildcard report/*.h) $(PUBLIC_HDR)
 
-all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst.a $(B)/selinst-report
+all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst-otf2.so $(B)/libselinst.a $(B)/selinst-report
 
 # One rule per folder: build/ may already exist (install-deps.sh puts
 # build/npm there) without its subfolders.
@@ -53,6 +53,11 @@ $(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-static
 $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
 	$(CC) -shared -pthread -o $@ $^ -Wl,-Bstatic -lyaml -Wl,-Bdynamic \
 		-Wl,--exclude-libs,libyaml.a -ldl
+# The OTF2 trace writer: a library of its own, dlopen'ed by the runtime
+# only when a trace is written (runtime/trace.c), so that libotf2 is never
+# mapped into programs that do not trace.
+$(B)/libselinst-otf2.so: runtime/otf2/writer.c runtime/trace.h $(PUBLIC_HDR) | $(B)
+	$(CC) $(RT_CFLAGS) -shared -o $@ $< -lotf2
 # exec.c and dlclose.c interpose libc functions: shared library only
 # (runtime/exec.c, runtime/dlclose.c).
 RT_STATIC_SRC := $(filter-out runtime/exec.c runtime/dlclose.c,$(RT_SRC))
@@ -60,7 +65,7 @@ $(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_STATIC_SRC))
 	rm -f $@; ar rcs $@ $^
 
 $(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) VERSION | $(B)
-	$(CC) $(REPORT_CFLAGS) -DSELINST_VERSION='"$(VERSION)"' -o $@ $(REPORT_SRC) -lyaml -lm
+	$(CC) $(REPORT_CFLAGS) -DSELINST_VERSION='"$(VERSION)"' -o $@ $(REPORT_SRC) -lyaml -lotf2 -lm
 
 # The example the README's first command runs.
 demo: all
@@ -111,6 +116,7 @@ install: all
 	install -m 644 $(B)/selinst.so $(DESTDIR)$(LIBDIR)/selinst/selinst.so
 	install -m 644 $(GEN)/selinst.specs $(DESTDIR)$(SPECSDIR)/selinst.specs
 	install -m 644 $(B)/libselinst.so $(DESTDIR)$(LIBDIR)/libselinst.so
+	install -m 644 $(B)/libselinst-otf2.so $(DESTDIR)$(LIBDIR)/libselinst-otf2.so
 	install -m 644 $(B)/libselinst.a $(DESTDIR)$(LIBDIR)/libselinst.a
 	install -m 644 $(GEN)/selinst.pc $(DESTDIR)$(LIBDIR)/pkgconfig/selinst.pc
 	install -m 644 include/selinst.h include/selinst-profile.h include/selinst.fi $(DESTDIR)$(INCDIR)/
@@ -133,7 +139,7 @@ FUZZ_SECONDS ?= 600
 fuzz-report: | $(B)
 	clang-14 -g -O1 -std=gnu11 -Ireport -fsanitize=fuzzer,address,undefined \
 		-o $(B)/fuzz-report testsuite/fuzz/fuzz_profile.c \
-		$(filter-out report/main.c,$(REPORT_SRC)) -lyaml -lm
+		$(filter-out report/main.c,$(REPORT_SRC)) -lyaml -lotf2 -lm
 	mkdir -p $(B)/fuzz-corpus
 	$(B)/fuzz-report -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
 		-dict=testsuite/fuzz/profile.dict $(B)/fuzz-corpus testsuite/fuzz/corpus

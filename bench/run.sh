@@ -8,6 +8,7 @@ rc=0
 run_section() { echo; bash "$here/$1" || { echo "bench section $1 failed"; rc=1; }; }
 run_section report-merge.sh
 run_section rt-pair.sh
+run_section trace.sh
 run_section overhead.sh
 run_section compile-time.sh
 run_section phases.sh

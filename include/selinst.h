@@ -117,6 +117,12 @@ void selinst_resume(void);
  * the normal output path.  Returns 0 on success, -1 with errno set. */
 int selinst_dump(const char *path);
 
+/* SELINST_MODE=trace or flight: start or stop recording events (they
+ * start on at start-up, or at SELINST_TRACE_AFTER); nothing in profile
+ * mode.  The profile goes on being recorded either way. */
+void selinst_trace_on(void);
+void selinst_trace_off(void);
+
 /* Name a region by hand.  The runtime copies NAME (a reused buffer is
  * safe); a string literal is cheapest, being recognised by its address.
  * Begin and end must nest with other regions in the same thread. */

@@ -28,6 +28,9 @@ static const char usage[] =
 "formats: --format=text|json|folded|svg|dot|callgrind|chrome (--diff: text)\n"
 "         --format=flow: the predecessor graph (SELINST_FLOW=1) as Graphviz;\n"
 "         --suggest-phases: the node sequences that repeat in it\n"
+"trace:   --format=perfetto (or chrome-trace) FILE...: the OTF2 trace of\n"
+"         SELINST_MODE=trace/flight (PROFILE.trace, its traces.otf2, or\n"
+"         PROFILE.prof) as a Chrome/Perfetto JSON timeline\n"
 "diff:    --fail-above PCT  exit 1 if a region with >= 1% of BASE's total\n"
 "                           got slower by more than PCT percent\n"
 "         --force           compare profiles of different programs\n"
@@ -252,7 +255,7 @@ struct cli {
 	opts o;
 	render_fn *view_fn, *format;
 	const char *outpath, *format_name;
-	bool diff, force;
+	bool diff, force, trace;
 	struct suggest_opts sg;
 	double fail_above;
 	bool phases, flow, suggest_phases;
@@ -331,7 +334,8 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		case O_NO_SAMPLES: profile_samples = false; break;
 		case O_TOP: case O_PRUNE: case O_FILTER: parse_view_option(c, optarg, cl); break;
 		case O_FORMAT:
-			cl->format = format_fn(optarg);
+			cl->trace = !strcmp(optarg, "perfetto") || !strcmp(optarg, "chrome-trace");
+			cl->format = cl->trace ? NULL : format_fn(optarg);
 			cl->format_name = optarg;
 			cl->flow = !strcmp(optarg, "flow");
 			break;
@@ -371,7 +375,11 @@ static void check_combinations(const struct cli *cl, int nfiles)
 		die_usage("--fail-above needs --diff");
 	if (cl->diff && cl->format)
 		die_usage("--diff prints text only, not --format=%s", cl->format_name);
-	check_suggest_usage(&cl->sg, cl->diff, cl->format != NULL);
+	check_suggest_usage(&cl->sg, cl->diff, cl->format != NULL || cl->trace);
+	if (cl->trace && cl->diff)
+		die_usage("--diff prints text only, not --format=%s", cl->format_name);
+	if (cl->trace && (cl->phases || cl->suggest_phases))
+		die_usage("--format=%s: not with --phases or --suggest-phases", cl->format_name);
 	if (cl->jitter >= 0 && !cl->phases)
 		die_usage("--jitter needs --phases");
 	if (cl->phases && (cl->diff || cl->sg.on))
@@ -404,6 +412,21 @@ static int run_phases(const struct cli *cl, char **files, int nfiles)
 	if (rc == 0)
 		close_output(out, cl->outpath);
 	return rc;
+}
+
+/* --format=perfetto: every archive is opened before the output is. */
+static int run_trace(const struct cli *cl, char **args, int n)
+{
+	struct tin *ins;
+	if (open_traces(&ins, args, n) != 0)
+		return 2;
+	FILE *out = cl->outpath ? open_output(cl->outpath) : stdout;
+	if (export_trace(out, ins, n) != 0) {
+		tmp_remove();
+		return 2;
+	}
+	close_output(out, cl->outpath);
+	return 0;
 }
 
 static int run_diff(const struct cli *cl, char **files)
@@ -447,6 +470,10 @@ int main(int argc, char **argv)
 	int first = parse_command_line(argc, argv, &cl);
 	if (argc - first < 1)
 		die_usage("no profile given");
+	if (cl.trace) {
+		check_combinations(&cl, argc - first);
+		return run_trace(&cl, argv + first, argc - first);
+	}
 	int nfiles;
 	char **files = expand_inputs(argv + first, argc - first, &nfiles);
 	check_combinations(&cl, nfiles);

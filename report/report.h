@@ -328,4 +328,11 @@ int diff_views(FILE *out, const view *base, const view *new_, const opts *o,
 void json_str(FILE *out, const char *s);
 /* S as XML text or attribute value (&, <, >, quotes escaped). */
 void xml_text(FILE *out, const char *s);
+
+/* export_trace.c: --format=perfetto (chrome-trace) from OTF2 archives.
+ * open_traces reads every archive's definitions first (0, or -1 after a
+ * message), export_trace writes the timeline and frees INS. */
+struct tin;
+int open_traces(struct tin **ins, char **args, int n);
+int export_trace(FILE *out, struct tin *ins, int n);
 #endif

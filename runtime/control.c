@@ -147,8 +147,11 @@ SI_EXPORT void selinst_region_begin(const char *name)
 	if (!si_guard_take(t))
 		return;
 	const struct selinst_region *d = manual_desc(t, name);
+	uint32_t depth = si_depth(t);
 	if (d)
 		si_enter(t, d, (uintptr_t)__builtin_dwarf_cfa());
+	if (d && si_tracing)
+		si_trace_entered(t, depth);
 	si_guard_release(t);
 }
 
@@ -159,8 +162,11 @@ SI_EXPORT void selinst_region_end(const char *name)
 	if (!t || !si_guard_take(t))
 		return;
 	const struct selinst_region *d = manual_desc(t, name);
+	uint32_t depth = si_depth(t);
 	if (d)
 		si_exit(t, d, now);
+	if (d && si_tracing)
+		si_trace_left(t, depth, now);
 	si_guard_release(t);
 }
 

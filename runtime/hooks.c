@@ -191,15 +191,18 @@ static int ready(void)
 	return 1;
 }
 
-/* si_enter, and the entry in the predecessor graph when REGION's node,
- * perhaps made just now, has the flow bit (flow.c). */
-static inline void enter_noting_flow(struct si_thread *t, const struct selinst_region *region,
-				     uintptr_t sp)
+/* si_enter, then the entry in the predecessor graph when REGION's node,
+ * perhaps made just now, has the flow bit (flow.c), and its event while
+ * events are recorded (trace.c). */
+static inline void enter_noting(struct si_thread *t, const struct selinst_region *region,
+				uintptr_t sp)
 {
 	uint32_t d = si_depth(t);
 	si_enter(t, region, sp);
 	if (unlikely(region->reserved & SELINST_REGION_FLOW) && si_depth(t) > d)
 		si_flow_entered(t, d);
+	if (si_tracing)
+		si_trace_entered(t, d);
 }
 
 __attribute__((noinline)) static void
@@ -212,7 +215,7 @@ enter_cold(const struct selinst_region *region, uintptr_t sp)
 		return;
 	if (unlikely(!si_guard_take(t)))
 		return;
-	enter_noting_flow(t, region, sp);
+	enter_noting(t, region, sp);
 	si_guard_release(t);
 }
 
@@ -221,7 +224,7 @@ enter_cold(const struct selinst_region *region, uintptr_t sp)
 __attribute__((noinline)) static void
 enter_miss(struct si_thread *t, const struct selinst_region *region, uintptr_t sp)
 {
-	enter_noting_flow(t, region, sp);
+	enter_noting(t, region, sp);
 	barrier();
 	t->in_hook = 0;
 }
@@ -234,7 +237,10 @@ exit_cold(const struct selinst_region *region, uint64_t now)
 	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
 	if (unlikely(!si_guard_take(t)))
 		return;
+	uint32_t d = si_depth(t);
 	si_exit(t, region, now);
+	if (si_tracing)
+		si_trace_left(t, d, now);
 	si_guard_release(t);
 }
 
@@ -245,6 +251,58 @@ exit_not_top(struct si_thread *t, const struct selinst_region *region, uint64_t 
 	si_exit(t, region, now);
 	barrier();
 	t->in_hook = 0;
+}
+
+/* Enter while events are recorded (the gate is SI_GATE_TRACE alone): the
+ * fast path's work and the event; anything unusual goes the cold way. */
+__attribute__((noinline)) static void enter_traced(const struct selinst_region *region, uintptr_t sp)
+{
+	struct si_thread *t = si_self;
+	if (unlikely(t->in_hook))	/* no thread yet, or a nested hook */
+		return enter_cold(region, sp);
+	t->in_hook = 1;
+	barrier();
+	struct si_frame *f = t->top;
+	struct si_node *n = cached_child(t, f->node, region);
+	f++;
+	if (likely(n != NULL) && likely(f < t->end)) {
+		uint64_t now = si_rdtsc();
+		push_frame(t, f, n, region, sp, now);
+		if (likely(si_trace_in_window(now)))
+			si_trace_put(t, now, si_tev_word(region, SI_TEV_ENTER, 0));
+	} else {
+		enter_noting(t, region, sp);
+	}
+	barrier();
+	t->in_hook = 0;
+}
+
+/* Exit while events are recorded (as enter_traced). */
+__attribute__((noinline)) static void exit_traced(const struct selinst_region *region)
+{
+	uint64_t now = si_rdtsc();
+	struct si_thread *t = si_self;
+	if (unlikely(t->in_hook))	/* no thread, or a nested hook: as the fast path */
+		return;
+	t->in_hook = 1;
+	barrier();
+	struct si_frame *f = t->top;
+	if (unlikely(f->region != region)) {
+		uint32_t d = si_depth(t);
+		si_exit(t, region, now);
+		si_trace_left(t, d, now);
+		barrier();
+		t->in_hook = 0;
+		return;
+	}
+	pop_frame(t, f, now);
+	struct si_node *n = f->node;
+	if (likely(si_trace_in_window(now)))
+		si_trace_put(t, now, si_tev_word(region, SI_TEV_LEAVE, 0));
+	barrier();
+	t->in_hook = 0;
+	if (unlikely(n->calls > si_hot.throttle_calls))
+		si_throttle_check(n);
 }
 
 /* Fast paths.  The hooks are built without a frame pointer and call
@@ -291,7 +349,10 @@ miss:
 	enter_miss(t, region, (uintptr_t)__builtin_dwarf_cfa());
 	return;
 cold:
-	enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
+	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)
+		enter_traced(region, (uintptr_t)__builtin_dwarf_cfa());
+	else
+		enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
 	return;
 off:
 	if (!(region->reserved & SELINST_REGION_THROTTLED))	/* the flow bit */
@@ -311,7 +372,8 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 {
 	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
 		     "i"(SELINST_REGION_THROTTLED) :: off);
-	__asm__ goto("testl $%c1, %0\n\tjne %l[mono]" :: "m"(si_hot.gate), "i"(SI_GATE_SLOW) :: mono);
+	__asm__ goto("testl $%c1, %0\n\tjne %l[mono]" :: "m"(si_hot.gate),
+		     "i"(SI_GATE_SLOW | SI_GATE_TRACE) :: mono);
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
 	__asm__ goto("cmpl $0, %0\n\tjne %l[nested]" :: "m"(t->in_hook) :: nested);
@@ -330,7 +392,10 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 nested:
 	return;
 mono:
-	exit_mono(region);
+	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)
+		exit_traced(region);
+	else
+		exit_mono(region);
 	return;
 off:
 	si_exit_switched_off(region, 0);
@@ -359,16 +424,58 @@ loop_enter_cold(const struct selinst_region *region, uintptr_t sp)
 	si_enter(t, region, sp);
 	if (si_depth(t) == d)
 		cell = &no_cell;
-	else if (region->reserved & SELINST_REGION_FLOW)
-		si_flow_entered(t, d);
+	else {
+		if (region->reserved & SELINST_REGION_FLOW)
+			si_flow_entered(t, d);
+		if (si_tracing)
+			si_trace_entered(t, d);
+	}
 	si_guard_release(t);
 	return cell;
 }
 
+/* The loop enter's fast work on T, whose in_hook the caller set: the
+ * child from the caches, the entry's cell zeroed before the frame is
+ * pushed (a siglongjmp right after the push must not find the count of
+ * an earlier loop there), the frame pushed at *NOW.  The cell, or NULL
+ * (nothing done) for the cold path's cases. */
+static inline __attribute__((always_inline)) uint64_t *
+loop_push(struct si_thread *t, const struct selinst_region *region, uintptr_t sp, uint64_t *now)
+{
+	struct si_frame *f = t->top;
+	struct si_node *n = cached_child(t, f->node, region);
+	f++;
+	uint32_t d = (uint32_t)(f - t->stack);
+	if (unlikely(!n) || unlikely(f >= t->end) || unlikely(d >= SI_CELL_BLOCK * SI_CELL_BLOCKS)
+	    || unlikely(!t->cells[d / SI_CELL_BLOCK]))
+		return NULL;
+	uint64_t *cell = &t->cells[d / SI_CELL_BLOCK][d % SI_CELL_BLOCK];
+	*cell = 0;
+	*now = si_rdtsc();
+	push_frame(t, f, n, region, sp, *now);
+	return cell;
+}
+
+/* Loop enter while events are recorded (as enter_traced). */
+__attribute__((noinline)) static uint64_t *
+loop_enter_traced(const struct selinst_region *region, uintptr_t sp)
+{
+	struct si_thread *t = si_self;
+	if (unlikely(t->in_hook))
+		return loop_enter_cold(region, sp);
+	t->in_hook = 1;
+	barrier();
+	uint64_t now;
+	uint64_t *cell = loop_push(t, region, sp, &now);
+	if (likely(cell != NULL) && likely(si_trace_in_window(now)))
+		si_trace_put(t, now, si_tev_word(region, SI_TEV_ENTER, 0));
+	barrier();
+	t->in_hook = 0;
+	return cell ? cell : loop_enter_cold(region, sp);
+}
+
 /* Loop enter: the function enter's fast path (see above), plus the
- * entry's cell,
- * zeroed before the frame is pushed (a siglongjmp right after the push
- * must not find the count of an earlier loop there). */
+ * entry's cell (loop_push). */
 SI_EXPORT HOT uint64_t *__selinst_loop_enter(const struct selinst_region *region)
 {
 	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
@@ -378,23 +485,15 @@ SI_EXPORT HOT uint64_t *__selinst_loop_enter(const struct selinst_region *region
 	__asm__ goto("cmpl $0, %0\n\tjne %l[cold]" :: "m"(t->in_hook) :: cold);
 	t->in_hook = 1;
 	barrier();
-	struct si_frame *f = t->top;
-	struct si_node *n = cached_child(t, f->node, region);
-	f++;
-	uint32_t d = (uint32_t)(f - t->stack);
-	if (unlikely(!n) || unlikely(f >= t->end) || unlikely(d >= SI_CELL_BLOCK * SI_CELL_BLOCKS)
-	    || unlikely(!t->cells[d / SI_CELL_BLOCK]))
-		goto miss;
-	uint64_t *cell = &t->cells[d / SI_CELL_BLOCK][d % SI_CELL_BLOCK];
-	*cell = 0;
-	push_frame(t, f, n, region, (uintptr_t)__builtin_dwarf_cfa(), si_rdtsc());
+	uint64_t now;
+	uint64_t *cell = loop_push(t, region, (uintptr_t)__builtin_dwarf_cfa(), &now);
 	barrier();
 	t->in_hook = 0;
-	return cell;
-miss:
-	barrier();
-	t->in_hook = 0;
+	if (likely(cell != NULL))
+		return cell;
 cold:
+	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)
+		return loop_enter_traced(region, (uintptr_t)__builtin_dwarf_cfa());
 	return loop_enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
 off:
 	if (region->reserved & SELINST_REGION_THROTTLED)
@@ -417,6 +516,8 @@ loop_exit_cold(const struct selinst_region *region, uint64_t iterations)
 	if (likely(d > 1)) {
 		if (likely(t->top->region == region)) {	/* the usual case */
 			struct si_frame *f = t->top;
+			if (si_tracing)	/* the count si_trace_left reads */
+				*si_loop_cell(t, d - 1) = iterations;
 			pop_frame(t, f, now);	/* first: see pop_frame */
 			if (f->node->loop)
 				si_loop_count(f->node->loop, iterations);
@@ -429,6 +530,8 @@ loop_exit_cold(const struct selinst_region *region, uint64_t iterations)
 				si_pop_to(t, i, now);
 			}
 		}
+		if (si_tracing)
+			si_trace_left(t, d, now);
 	}
 	si_guard_release(t);
 }
@@ -450,11 +553,40 @@ loop_exit_flagged(const struct selinst_region *region, uint64_t iterations)
 	loop_exit_cold(region, iterations);
 }
 
+/* Loop exit while events are recorded (as exit_traced). */
+__attribute__((noinline)) static void
+loop_exit_traced(const struct selinst_region *region, uint64_t iterations)
+{
+	uint64_t now = si_rdtsc();
+	struct si_thread *t = si_self;
+	if (unlikely(t->in_hook))	/* no thread, or a nested hook */
+		return;
+	t->in_hook = 1;
+	barrier();
+	struct si_frame *f = t->top;
+	if (unlikely(f->region != region)) {
+		barrier();
+		t->in_hook = 0;
+		return loop_exit_cold(region, iterations);
+	}
+	pop_frame(t, f, now);	/* first: see pop_frame */
+	struct si_node *n = f->node;
+	if (likely(n->loop != NULL))
+		si_loop_count(n->loop, iterations);
+	if (likely(si_trace_in_window(now)))
+		si_trace_put_loop_leave(t, now, region, iterations);
+	barrier();
+	t->in_hook = 0;
+	if (unlikely(n->calls > si_hot.throttle_calls))
+		si_throttle_check(n);
+}
+
 SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint64_t iterations)
 {
 	__asm__ goto("testl $%c1, %0\n\tjne %l[off]" :: "m"(region->reserved),
 		     "i"(SELINST_REGION_THROTTLED | SELINST_REGION_ITERATE) :: off);
-	__asm__ goto("testl $%c1, %0\n\tjne %l[cold]" :: "m"(si_hot.gate), "i"(SI_GATE_SLOW) :: cold);
+	__asm__ goto("testl $%c1, %0\n\tjne %l[cold]" :: "m"(si_hot.gate),
+		     "i"(SI_GATE_SLOW | SI_GATE_TRACE) :: cold);
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
 	__asm__ goto("cmpl $0, %0\n\tjne %l[nested]" :: "m"(t->in_hook) :: nested);
@@ -477,7 +609,10 @@ SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint
 nested:
 	return;
 cold:
-	loop_exit_cold(region, iterations);
+	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)
+		loop_exit_traced(region, iterations);
+	else
+		loop_exit_cold(region, iterations);
 	return;
 off:
 	loop_exit_flagged(region, iterations);
@@ -505,9 +640,12 @@ SI_EXPORT __attribute__((noinline)) void __selinst_setjmp_return(void)
 	if (unlikely(interrupted))
 		si_repair_interrupted(t);
 	uint32_t d = si_depth(t);
+	uint32_t before = d;
 	while (d > 1 && t->stack[d - 1].sp < here)
 		d--;
 	si_pop_to(t, d, now);
+	if (si_tracing)
+		si_trace_left(t, before, now);
 	barrier();
 	t->in_hook = 0;
 }

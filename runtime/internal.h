@@ -18,6 +18,7 @@
 #include <time.h>
 #include "selinst.h"
 #include "selinst-profile.h"
+#include "trace.h"
 
 #define SI_EXPORT __attribute__((visibility("default")))
 #define SI_HIDDEN __attribute__((visibility("hidden")))
@@ -100,6 +101,7 @@ struct si_thread {
 	struct si_frame *top;		/* top frame; stack[0] is the root's */
 	struct si_frame *end;		/* stack + cap */
 	struct si_frame *stack;
+	struct si_tbuf *trace;		/* trace.c: events; NULL before the first */
 	/* warm: node allocation and lookup */
 	struct si_map *hash;		/* (parent node, region) -> node */
 	char *arena, *arena_end;
@@ -168,11 +170,13 @@ static inline void si_set_depth(struct si_thread *t, uint32_t depth)
  * (written only at start-up and by pause/resume, so the line is never
  * stolen from under the hooks by unrelated writes).  Bit 0 set: the
  * runtime has not started, or the clock is CLOCK_MONOTONIC (the hooks
- * take their out-of-line paths).  Bits 1..: the pause count, in steps of
- * SI_GATE_PAUSE.  Enter's fast path needs the whole word 0; exit's only
- * bit 0. */
+ * take their out-of-line paths).  Bit 1: events are being recorded
+ * (SELINST_MODE=trace or flight, trace.c): the hooks take their traced
+ * paths.  Bits 2..: the pause count, in steps of SI_GATE_PAUSE.  Enter's
+ * fast path needs the whole word 0; exit's bits 0 and 1. */
 #define SI_GATE_SLOW  1
-#define SI_GATE_PAUSE 2
+#define SI_GATE_TRACE 2
+#define SI_GATE_PAUSE 4
 struct si_hot {
 	int gate;
 	uint64_t throttle_calls;	/* throttle.c: exits check nodes past this */
@@ -180,6 +184,7 @@ struct si_hot {
 SI_HIDDEN extern struct si_hot si_hot;
 #define si_clock_tsc (!(__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) & SI_GATE_SLOW))
 #define si_paused (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) >= SI_GATE_PAUSE)
+#define si_tracing (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) & SI_GATE_TRACE)
 extern int si_started;
 static inline uint64_t si_now(void);
 SI_HIDDEN void si_clock_init(void);
@@ -456,6 +461,66 @@ struct si_naming {
 SI_HIDDEN int si_expand_output(char *out, size_t n, const char *pat,
 			       const struct si_naming *nm, int *keep_earlier);
 extern volatile int si_final_written;
+
+/* The profile's naming facts (pid, rank, host, program) for other writers. */
+SI_HIDDEN void si_output_names(struct si_naming *nm);
+
+/* trace.c */
+enum { SI_MODE_PROFILE, SI_MODE_TRACE, SI_MODE_FLIGHT };
+extern int si_trace_mode;
+SI_HIDDEN void si_trace_init(void);
+SI_HIDDEN void si_trace_after_fork(void);
+/* After si_enter, or pops from DEPTH_BEFORE (at NOW), while si_tracing:
+ * the events of the frames pushed or popped. */
+SI_HIDDEN void si_trace_entered(struct si_thread *t, uint32_t depth_before);
+SI_HIDDEN void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now);
+SI_HIDDEN void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w);
+static inline void si_trace_put(struct si_thread *t, uint64_t ts, uint64_t w);
+/* A loop's leave with its N iterations: one event, two when N is big. */
+static inline void si_trace_put_loop_leave(struct si_thread *t, uint64_t now,
+					   const struct selinst_region *r, uint64_t n)
+{
+	si_trace_put(t, now, si_tev_word(r, SI_TEV_LOOP_LEAVE, n < SI_TEV_BIG ? n : SI_TEV_BIG));
+	if (unlikely(n >= SI_TEV_BIG))
+		si_trace_put(t, n, si_tev_word(NULL, SI_TEV_COUNT, 0));
+}
+SI_HIDDEN void si_trace_write(const char *profile);
+extern uint64_t si_trace_from, si_trace_until;	/* the window, ticks */
+/* Whether TS is inside the window; past its end, recording stops. */
+static inline int si_trace_in_window(uint64_t ts)
+{
+	if (likely(ts - si_trace_from < si_trace_until - si_trace_from))
+		return 1;
+	if (ts >= si_trace_until)	/* over: the hooks' fast paths again */
+		selinst_trace_off();
+	return 0;
+}
+/* One thread's events; never freed (a thread's structure is reused, its
+ * buffer is not). */
+struct si_tbuf {
+	struct si_tev *pos, *end;	/* hot: the next slot, the chunk's end */
+	struct si_tbuf *next;		/* all buffers, newest first */
+	uint32_t index;
+	pid_t tid;
+	uint64_t lost;
+	struct si_tev **chunks;		/* trace mode: chunk addresses */
+	size_t nchunks, max_chunks;
+	struct si_tev *ring;		/* flight mode */
+	size_t ring_events;
+	int wrapped;
+};
+static inline void si_trace_put(struct si_thread *t, uint64_t ts, uint64_t w)
+{
+	struct si_tbuf *b = t->trace;
+	if (likely(b && b->pos != b->end)) {
+		b->pos->ts = ts;
+		b->pos->w = w;
+		barrier();	/* a dump reading pos meanwhile sees whole events */
+		b->pos++;
+		return;
+	}
+	si_trace_put_slow(t, ts, w);
+}
 
 /* signals.c */
 SI_HIDDEN void si_signals_init(void);

@@ -183,9 +183,15 @@ int si_expand_output(char *out, size_t n, const char *pat, const struct si_namin
 	return 0;
 }
 
+void si_output_names(struct si_naming *nm)
+{
+	*nm = (struct si_naming){ pid, rank, host, prog_name, si_forked_child };
+}
+
 static int output_path(char *out, size_t n, int *keep_earlier)
 {
-	struct si_naming nm = { pid, rank, host, prog_name, si_forked_child };
+	struct si_naming nm;
+	si_output_names(&nm);
 	return si_expand_output(out, n, getenv("SELINST_OUTPUT"), &nm, keep_earlier);
 }
 
@@ -1006,9 +1012,11 @@ int si_write_profile(const char *path, int final, int from_signal, int signo)
 done:
 	if (locked)
 		si_registry_unlock();
-	if (rc != 0) {
+	if (rc != 0)
 		fprintf(stderr, "selinst: cannot write profile %s: %s (SELINST_OUTPUT=PATH sets where)\n",
 			path, strerror(err ? err : EIO));
+	si_trace_write(path);	/* reports its own failure */
+	if (rc != 0) {
 		errno = err ? err : EIO;
 		return -1;
 	}

@@ -151,7 +151,10 @@ static void thread_exit(void *arg)
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	uint64_t now = si_now();
 	t->in_hook = 1;
+	uint32_t depth = si_depth(t);
 	si_pop_to(t, 1, now);
+	if (si_tracing)
+		si_trace_left(t, depth, now);
 	t->end_ticks = now;
 	struct timespec cpu;
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0) {
@@ -220,6 +223,7 @@ static void global_init_once(void)
 	__atomic_store_n(&si_started, 1, __ATOMIC_RELEASE);
 	si_clock_publish();
 	si_calibrate_hooks();
+	si_trace_init();	/* after the calibration: profile mode's cost */
 	errno = saved;
 }
 
@@ -298,6 +302,7 @@ static void reset_thread(struct si_thread *t)
 	si_map_clear(t->flow);	/* copied too */
 	if (t->flow_last)
 		memset(t->flow_last, 0, SI_FLOW_DEPTH * sizeof *t->flow_last);
+	t->trace = NULL;	/* the old one stays listed, for the writer */
 	si_set_depth(t, 1);
 	t->in_hook = 0;
 }
@@ -531,6 +536,7 @@ void si_after_fork_child(void)
 	exited_tail = &exited_head;
 	pool = NULL;
 	si_control_after_fork();
+	si_trace_after_fork();
 	si_final_writer_after_fork();
 	si_forked_child = 1;
 	si_output_after_fork();

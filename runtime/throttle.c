@@ -130,6 +130,8 @@ void si_throttled_exit(const struct selinst_region *r, uint64_t iterations)
 		if (r->kind == SELINST_KIND_LOOP)
 			*si_loop_cell(t, d - 1) = iterations;
 		si_pop_to(t, d - 1, now);
+		if (si_tracing)
+			si_trace_left(t, d, now);
 	}
 	si_guard_release(t);
 }

@@ -13,6 +13,7 @@ packages=(
 	cmake autoconf pkg-config	# t-install builds CMake, autoconf and pkg-config projects
 	libgmp-dev libyaml-dev		# exact scores; profile/decision files
 	libdw-dev			# SELINST_SAMPLE: the runtime names sampled addresses (elfutils)
+	libotf2-trace-dev otf2-tools	# SELINST_MODE=trace: OTF2 archives (writer, report), otf2-print in tests
 	python3 python3-yaml		# test assertions on YAML and JSON
 	graphviz valgrind chromium	# report exports checked by dot, callgrind_annotate, Chromium (~120 MB, ~10 s)
 	libopenmpi-dev openmpi-bin	# report's real MPI test

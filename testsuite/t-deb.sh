@@ -13,9 +13,10 @@ major=$($gcc_cmd -dumpversion | cut -d. -f1)
 full=$($gcc_cmd -dumpfullversion)
 dpkg-deb -f "$deb" Depends >depends.txt || fail "no control file"
 grep -q "gcc-$major (>= $full), gcc-$major (<< " depends.txt || fail "Depends: $(cat depends.txt)"
+grep -q "libopen-trace-format2-10" depends.txt || fail "Depends lacks libotf2: $(cat depends.txt)"
 dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' >files.txt
 plugdir=$($gcc_cmd -print-file-name=plugin)
-for f in "$plugdir/selinst.so" "$(dirname "$plugdir")/selinst.specs" /usr/lib/libselinst.so \
+for f in "$plugdir/selinst.so" "$(dirname "$plugdir")/selinst.specs" /usr/lib/libselinst.so /usr/lib/libselinst-otf2.so \
 	/usr/bin/selinst-gcc /usr/bin/selinst-g++ /usr/bin/selinst-gfortran /usr/bin/selinst-mpicc \
 	/usr/bin/selinst-report /usr/include/selinst.h /usr/lib/pkgconfig/selinst.pc \
 	/usr/share/man/man1/selinst-report.1.gz /usr/share/man/man1/selinst-gcc.1.gz \

@@ -13,7 +13,7 @@ make -s -C "$SELINST_ROOT" install PREFIX="$P" GEN="$WORK/gen" \
 	PLUGIN_GCC="${SELINST_GCC:-gcc}" >install.log 2>&1 || fail "make install: $(tail -5 install.log)"
 export PATH=$P/bin:$PATH
 for f in bin/selinst-gcc bin/selinst-g++ bin/selinst-gfortran bin/selinst-mpicc bin/selinst-report \
-	lib/libselinst.so lib/pkgconfig/selinst.pc lib/selinst/selinst.so lib/selinst/selinst.specs \
+	lib/libselinst.so lib/libselinst-otf2.so lib/pkgconfig/selinst.pc lib/selinst/selinst.so lib/selinst/selinst.specs \
 	include/selinst.h include/selinst-profile.h share/man/man1/selinst-gcc.1 share/man/man7/selinst.7; do
 	[ -e "$P/$f" ] || fail "not installed: $f"
 done

@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Runtime, SELINST_MODE=flight (issue 17): a ring of SELINST_FLIGHT_MB per
+# thread keeps the last events only, written at exit, by selinst_dump
+# (beside the dump) and on a fatal signal; what it keeps nests (a leave
+# whose enter was overwritten is dropped).
+. "$(dirname "$0")/lib.sh"
+. "$T/trace/trace.sh"
+
+# 1 MiB = 65536 events: 50000 early() pairs then 1000 late() pairs.
+SELINST_MODE=flight SELINST_FLIGHT_MB=1 ./tp flight 2> err.txt
+expect_eq "exit status" 3 $?
+[ -s err.txt ] && fail "unexpected output: $(cat err.txt)"
+for t in tp.trace dump.trace; do
+	otf2_counts $t/traces.otf2 > c.json
+	late=$(jq_py "c['0']['ENTER late'], c['0']['LEAVE late']" < c.json | tr -d '(),')
+	expect_eq "$t: late() kept" "1000 1000" "$late"
+	early=$(jq_py "c['0']['ENTER early']" < c.json)
+	[ "$early" -gt 30000 ] && [ "$early" -lt 32768 ] || fail "$t: early() enters kept: $early"
+	[ "$(jq_py "c['0'].get('ENTER main', 0)" < c.json)" = 0 ] || fail "$t: main's enter was overwritten"
+done
+otf2-print -G tp.trace/traces.otf2 | grep -q 'LOCATION .*# Events: 65[0-9][0-9][0-9]' \
+	|| fail "not about 65536 events: $(otf2-print -G tp.trace/traces.otf2 | grep LOCATION)"
+
+# Fatal signal: abort() after 100 late() calls.
+rm -rf tp.trace
+SELINST_MODE=flight ./tp crash 2> err.txt
+expect_eq "exit status (abort)" 134 $?
+otf2_counts tp.trace/traces.otf2 > c.json
+expect_eq "late() before the abort" 100 "$(jq_py "c['0']['ENTER late']" < c.json)"
+echo ok
