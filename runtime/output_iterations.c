@@ -14,7 +14,8 @@
  *       calls: [[16, 1, 2], [1, 1, 3]]   runs: [iterations alike, calls
  *                          of each column in each of them]
  *       rows: [[812345, 500000, 200000], ...]   per iteration: wall ns,
- *                          then exclusive ns of each column
+ *                          then exclusive ns of each column (one flow
+ *                          list on one line: no indentation per row)
  *
  * The rest of an iteration's wall time (the loop's own code, regions not
  * in a column) is wall minus the columns; readers show it as "other".
@@ -30,7 +31,7 @@
 #include "emit.h"
 #include "output_iterations.h"
 
-#define SI_ITER_COLUMNS 8
+#define SI_ITER_COLUMNS 6
 
 /* SELINST_ITERATE=auto's choice for this write (si_iterate_choose). */
 static const struct selinst_region *auto_choice;
@@ -168,7 +169,7 @@ static void emit_rows(struct em *m, const struct si_snap *s, const struct si_ser
 {
 	uint64_t calls[SI_ITER_COLUMNS], excl[SI_ITER_COLUMNS];
 	plain(m, "rows");
-	seq_start(m);
+	flow_seq_start(m);
 	struct walk wk;
 	walk_start(&wk, se);
 	for (const uint64_t *r; (r = next_record(&wk)) && m->ok;) {

@@ -176,8 +176,8 @@ grep -q "SELINST_FLOW=yes: expected 1" err.txt || fail "bad SELINST_FLOW not rep
 python3 - ph.prof <<'PY'
 import sys
 s = open(sys.argv[1]).read().split("\n")
-i = [k for k, l in enumerate(s) if l.strip().startswith("- [")][3]
-s[i] = s[i].replace("[", "[1, ", 1)	# a row with one number too many
+i = [k for k, l in enumerate(s) if l.strip().startswith("rows: [[")][0]
+s[i] = s[i].replace("[[", "[[1, ", 1)	# the first row has one number too many
 open("damaged.prof", "w").write("\n".join(s))
 print(i + 1, file=open("line.txt", "w"))
 PY
