@@ -30,7 +30,13 @@ RT_HDR     := $(wildcard runtime/*.h) $(PUBLIC_HDR)
 REPORT_SRC := $(wildcard report/*.c)
 REPORT_HDR := $(wildcard report/*.h) $(PUBLIC_HDR)
 
-all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst.a $(B)/selinst-report
+# libselinst-mpi, the PMPI layer, when an MPI compiler is there (MPICC=
+# leaves it out): its wrappers are generated from mpi/functions.list.
+MPICC     ?= mpicc
+HAVE_MPI  := $(if $(MPICC),$(shell command -v $(MPICC) 2>/dev/null))
+MPI_LIBS  := $(if $(HAVE_MPI),$(B)/libselinst-mpi.so $(B)/libselinst-mpi.a)
+
+all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst.a $(B)/selinst-report $(MPI_LIBS)
 
 # One rule per folder: build/ may already exist (install-deps.sh puts
 # build/npm there) without its subfolders.
@@ -57,6 +63,24 @@ $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
 # (runtime/exec.c, runtime/dlclose.c).
 RT_STATIC_SRC := $(filter-out runtime/exec.c runtime/dlclose.c,$(RT_SRC))
 $(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_STATIC_SRC))
+	rm -f $@; ar rcs $@ $^
+
+# The layer's wrappers call the runtime's hooks: the shared library needs
+# libselinst.so (found by the program's run path), the static one leaves
+# them to the program's -lselinst.  OMPI_CC/MPICH_CC: this GCC.
+MPI_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -fPIC -Iinclude -Impi -fvisibility=hidden
+MPI_ENV    := OMPI_CC=$(CC) MPICH_CC=$(CC)
+$(B)/mpi:
+	mkdir -p $@
+$(B)/mpi/wrappers.c: mpi/functions.list mpi/gen-wrappers.py | $(B)/mpi
+	python3 mpi/gen-wrappers.py mpi/functions.list > $@.tmp && mv $@.tmp $@
+$(B)/mpi/%.o: $(B)/mpi/%.c mpi/layer.h $(PUBLIC_HDR)
+	$(MPI_ENV) $(MPICC) $(MPI_CFLAGS) -c -o $@ $<
+$(B)/mpi/%.o: mpi/%.c mpi/layer.h $(PUBLIC_HDR) | $(B)/mpi
+	$(MPI_ENV) $(MPICC) $(MPI_CFLAGS) -c -o $@ $<
+$(B)/libselinst-mpi.so: $(B)/mpi/wrappers.o $(B)/mpi/layer.o $(B)/libselinst.so
+	$(MPI_ENV) $(MPICC) -shared -o $@ $(B)/mpi/wrappers.o $(B)/mpi/layer.o -L$(B) -lselinst
+$(B)/libselinst-mpi.a: $(B)/mpi/wrappers.o $(B)/mpi/layer.o
 	rm -f $@; ar rcs $@ $^
 
 $(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) VERSION | $(B)
