@@ -122,7 +122,8 @@ PLUGINDIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),$(GCC_PLUGINDIR),$(PREFIX)
 SPECSDIR  ?= $(patsubst %/plugin,%,$(PLUGINDIR))
 WRAPPERS  := selinst-gcc selinst-g++ selinst-gfortran selinst-mpicc
 GEN_ENV    = VERSION=$(VERSION) BINDIR=$(BINDIR) LIBDIR=$(LIBDIR) INCDIR=$(INCDIR) \
-	PLUGINDIR=$(PLUGINDIR) SPECSDIR=$(SPECSDIR) PREFIX=$(PREFIX) PLUGIN_GCC=$(PLUGIN_GCC)
+	PLUGINDIR=$(PLUGINDIR) SPECSDIR=$(SPECSDIR) PREFIX=$(PREFIX) PLUGIN_GCC=$(PLUGIN_GCC) \
+	MPI_LAYER=$(if $(HAVE_MPI),yes,no)
 
 GEN       ?= $(B)/gen
 install: all
@@ -133,9 +134,10 @@ install: all
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 644 $(B)/selinst.so $(DESTDIR)$(PLUGINDIR)/selinst.so
 	install -m 644 $(B)/selinst.so $(DESTDIR)$(LIBDIR)/selinst/selinst.so
-	install -m 644 $(GEN)/selinst.specs $(DESTDIR)$(SPECSDIR)/selinst.specs
+	install -m 644 $(GEN)/selinst.specs $(GEN)/selinst-mpi.specs $(DESTDIR)$(SPECSDIR)/
 	install -m 644 $(B)/libselinst.so $(DESTDIR)$(LIBDIR)/libselinst.so
 	install -m 644 $(B)/libselinst.a $(DESTDIR)$(LIBDIR)/libselinst.a
+	for f in $(MPI_LIBS); do install -m 644 $$f $(DESTDIR)$(LIBDIR)/; done
 	install -m 644 $(GEN)/selinst.pc $(DESTDIR)$(LIBDIR)/pkgconfig/selinst.pc
 	install -m 644 include/selinst.h include/selinst-profile.h $(DESTDIR)$(INCDIR)/
 	install -m 755 $(B)/selinst-report $(DESTDIR)$(BINDIR)/selinst-report

@@ -30,7 +30,7 @@
 
 /* Region kinds: the runtime's numbering (selinst.h). */
 enum { K_FUNCTION = SELINST_KIND_FUNCTION, K_LOOP = SELINST_KIND_LOOP,
-       K_MANUAL = SELINST_KIND_MANUAL,
+       K_MANUAL = SELINST_KIND_MANUAL, K_MPI = SELINST_KIND_MPI,
        /* The report's own: a function seen by SELINST_SAMPLE's samples
         * inside a node, named "~function" (profile_read.c). */
        K_SAMPLED = SELINST_PROFILE_KINDS };
@@ -132,6 +132,7 @@ typedef struct pnode {
 	uint32_t trip_off, trip_n;
 	uint64_t calls, incl, excl, iters;
 	uint64_t samples;	/* K_SAMPLED nodes: the samples their time is estimated from */
+	uint64_t sent, received;	/* K_MPI nodes: bytes (absent: 0) */
 } pnode;
 typedef struct pthr {
 	uint64_t index, tid;
@@ -176,6 +177,7 @@ typedef struct region {
 	uint32_t nprocs;		/* processes that entered it */
 	uint64_t pmin_excl, pmax_excl, pmin_incl, pmax_incl;
 	uint64_t samples;		/* K_SAMPLED: samples its estimate rests on */
+	uint64_t sent, received;	/* K_MPI: bytes */
 	uint32_t thr_procs;		/* processes that throttled it; first one's: */
 	uint64_t thr_calls;
 	double thr_seconds;
@@ -198,7 +200,17 @@ typedef struct thrinfo {
 	tnode *tree;			/* preorder, kept only for --format=chrome */
 	size_t ntree;
 } thrinfo;
-typedef struct procinfo { const char *path, *program, *host; int64_t rank, pid; } procinfo;
+typedef struct procinfo {
+	const char *path, *program, *host;
+	int64_t rank, pid;
+	double wall_seconds;
+} procinfo;
+/* One process's part of one call path ending in an MPI call (its threads
+ * summed): what the --mpi view and the json's "mpi" object are made of. */
+typedef struct mpirec {
+	uint32_t node, proc;		/* cnode, procinfo index */
+	uint64_t calls, incl, sent, received;
+} mpirec;
 typedef struct view {
 	region *regions;
 	size_t nregions, capregions;
@@ -216,6 +228,8 @@ typedef struct view {
 	bool incomplete, overflow;
 	bool sampled;			/* some node has sampled children */
 	bool keep_trees;
+	mpirec *mpi;			/* one per (MPI call path, process) */
+	size_t nmpi, capmpi;
 	double pair_ns_sum;		/* hook_pair_ns over the files that have it */
 	uint32_t pair_ns_files;
 } view;
@@ -284,7 +298,10 @@ void view_flat(FILE *out, const view *v, const opts *o);
 void view_tree(FILE *out, const view *v, const opts *o);
 void view_threads(FILE *out, const view *v, const opts *o);
 void view_loops(FILE *out, const view *v, const opts *o);
+void view_mpi(FILE *out, const view *v, const opts *o);
 void export_json(FILE *out, const view *v, const opts *o);
+/* view_mpi.c: the json's "mpi" object (nothing without MPI calls). */
+void export_json_mpi(FILE *out, const view *v);
 void export_folded(FILE *out, const view *v, const opts *o);
 void export_svg(FILE *out, const view *v, const opts *o);
 void export_dot(FILE *out, const view *v, const opts *o);
