@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# libselinst-mpi on 4 Open MPI ranks, the last one slow (programs/
+# mpi_imbalance.c): the others' wait shows in MPI_Barrier under sync_step
+# and in MPI_Allreduce under reduce_step, the slow rank being the one with
+# the least time there; MPI calls are counted exactly, MPI_Send/MPI_Recv's
+# bytes too; MPI_Initialized before MPI_Init and MPI_Finalized after
+# MPI_Finalize are recorded; the same program linked without the layer
+# runs as before, with no MPI regions.
+. "$(dirname "$0")/lib.sh"
+need mpicc
+need mpirun
+[ -f "$PLUGIN" ] || skip "plugin not built"
+[ -f "$SELINST_BUILD/libselinst-mpi.so" ] || skip "libselinst-mpi not built"
+P=$T/programs/mpi_imbalance.c
+root=()
+[ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
+# run4 PROGRAM PREFIX: 4 ranks, profiles PREFIX.RANK.prof
+run4() {
+	SELINST_OUTPUT="$WORK/$2.%r.prof" timeout 300 mpirun "${root[@]}" -np 4 --oversubscribe \
+		"./$1" > "$2.txt" 2>&1 || { cat "$2.txt"; fail "mpirun $1 failed"; }
+	expect_eq "$1 output" "size 4 sum 50 finalized 1" "$(cat "$2.txt")"
+}
+
+# threshold=0: sync_step, reduce_step and ring_step are regions.
+OMPI_CC=gcc mpicc -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$P" -o layer \
+	-L"$SELINST_BUILD" -lselinst-mpi $SI_LIBS || fail "mpicc with the layer failed"
+run4 layer app
+"$REPORT" --mpi app.*.prof | tee mpi.txt || fail "--mpi exit $?"
+"$REPORT" --format=json app.*.prof > all.json || fail "json exit $?"
+python3 - all.json <<'PY' || fail "mpi figures"
+import json, sys
+d = json.load(open(sys.argv[1]))["mpi"]
+sites = {(s["caller"], s["name"]): s for s in d["call_paths"]}
+def per(site, key):
+    return [r[key] for r in sorted(site["per_rank"], key=lambda r: r["rank"])]
+want = {("sync_step", "MPI_Barrier"): (5, 0, 0), ("reduce_step", "MPI_Allreduce"): (5, 8, 8),
+        ("ring_step", "MPI_Send"): (5, 8000, 0), ("ring_step", "MPI_Recv"): (5, 0, 8000),
+        ("main", "MPI_Initialized"): (1, 0, 0), ("main", "MPI_Finalized"): (1, 0, 0),
+        ("main", "MPI_Init"): (1, 0, 0), ("main", "MPI_Finalize"): (1, 0, 0)}
+for key, (calls, sent, recv) in want.items():
+    assert key in sites, (key, sorted(sites))
+    s = sites[key]
+    assert per(s, "calls") == [calls] * 4, (key, per(s, "calls"))
+    assert per(s, "bytes_sent") == [sent * calls] * 4, (key, per(s, "bytes_sent"))
+    assert per(s, "bytes_received") == [recv * calls] * 4, (key, per(s, "bytes_received"))
+# Only these MPI calls were made: each rank's call count is their sum.
+n = sum(c for c, _, _ in want.values()) + 2    # MPI_Comm_rank, MPI_Comm_size
+assert [r["calls"] for r in d["ranks"]] == [n] * 4, d["ranks"]
+assert sites[("sync_step", "MPI_Barrier")]["path"][-2:] == ["sync_step", "MPI_Barrier"]
+# The slow rank 3 is the one the others wait for: it has the least time
+# in the barrier and the allreduce, each other rank more than twice its.
+for key in (("sync_step", "MPI_Barrier"), ("reduce_step", "MPI_Allreduce")):
+    s = sites[key]
+    t = per(s, "seconds")
+    assert s["min_rank"] == 3, (key, t)
+    assert min(t[:3]) > 2 * t[3], (key, t)
+    assert s["imbalance"] > 1.2, (key, s["imbalance"])
+assert d["slowest_rank"] == 3, d["ranks"]
+work = [r for r in d["regions"] if r["name"] == "work"][0]
+assert work["slowest_rank"] == 3 and work["imbalance"] > 1.5, work
+PY
+grep -q "sync_step > MPI_Barrier" mpi.txt || fail "--mpi lacks the barrier's call path"
+grep -q "^slowest rank: 3 " mpi.txt || fail "--mpi: slowest rank is not 3"
+for r in 0 1 2 3; do
+	expect_eq "rank in app.$r.prof" "$r" "$(yget app.$r.prof 'd["rank"]')"
+done
+
+# Without the layer: same results, no mpi regions, --mpi says so.
+OMPI_CC=gcc mpicc -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$P" -o plain $SI_LIBS \
+	|| fail "mpicc without the layer failed"
+readelf -d plain | grep -q 'NEEDED.*libselinst-mpi' && fail "plain links the layer"
+run4 plain base
+"$REPORT" --format=json base.*.prof > base.json || fail "json exit $?"
+expect_eq "mpi regions without the layer" "[]" \
+	"$(jget base.json '[r["name"] for r in d["regions"] if r["kind"] == "mpi"]')"
+expect_eq "no mpi object" False "$(jget base.json '"mpi" in d')"
+"$REPORT" --mpi base.*.prof | grep -q "no MPI calls recorded" || fail "--mpi without MPI regions"
+echo ok
