@@ -68,7 +68,7 @@ def wrapper(line, where):
     if set(fields) - {'sent', 'received'}:
         sys.exit(f'{where}: unknown bytes field in {spec!r}')
     if fields:
-        out.append('\tif (rc == MPI_SUCCESS && si_mpi_live()) {\n\t\tuint64_t sent = 0, received = 0;\n')
+        out.append('\tif (rc == MPI_SUCCESS) {\n\t\tuint64_t sent = 0, received = 0;\n')
         for k in ('sent', 'received'):
             if k in fields:
                 out.append(bytes_expr(fields[k], types, where, k == 'sent'))

@@ -15,8 +15,6 @@
 #define SI_MPI_REGION(name) \
 	{ SELINST_ABI_VERSION, SELINST_KIND_MPI, 0, 0, name, "", NULL }
 
-/* Whether MPI may be queried now: between MPI_Init and MPI_Finalize. */
-int si_mpi_live(void);
 /* Bytes of one element of T (0 for MPI_DATATYPE_NULL or on error). */
 uint64_t si_mpi_type_size(MPI_Datatype t);
 /* Ranks in / rank of this process in COMM (0 / -1 on error). */

@@ -14,7 +14,8 @@ make -s -C "$SELINST_ROOT" install PREFIX="$P" GEN="$WORK/gen" \
 export PATH=$P/bin:$PATH
 for f in bin/selinst-gcc bin/selinst-g++ bin/selinst-gfortran bin/selinst-mpicc bin/selinst-report \
 	lib/libselinst.so lib/pkgconfig/selinst.pc lib/selinst/selinst.so lib/selinst/selinst.specs \
-	include/selinst.h include/selinst-profile.h share/man/man1/selinst-gcc.1 share/man/man7/selinst.7; do
+	include/selinst.h include/selinst-profile.h share/man/man1/selinst-gcc.1 share/man/man7/selinst.7 \
+	lib/selinst/selinst-mpi.specs; do
 	[ -e "$P/$f" ] || fail "not installed: $f"
 done
 
@@ -139,5 +140,15 @@ if command -v "$(sed -n 's/.*SELINST_COMPILER:-\([^}]*\)}.*/\1/p' "$P/bin/selins
 	printf 'program f\n  call s(3)\ncontains\n  subroutine s(n)\n    integer :: n\n    print *, n\n  end subroutine\nend program\n' >f.f90
 	selinst-gfortran -O2 f.f90 -o fort || fail "selinst-gfortran"
 	./fort >/dev/null && [ -f fort.prof ] || fail "no Fortran profile"
+fi
+# selinst-mpicc links the MPI layer (before -lmpi) when it was built;
+# SELINST_MPI_LAYER=no leaves it out.
+if [ -f "$P/lib/libselinst-mpi.so" ] && command -v mpicc >/dev/null; then
+	printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' >m.c
+	selinst-mpicc -O2 m.c -o mpi || fail "selinst-mpicc"
+	readelf -d mpi | grep NEEDED | head -1 | grep -q libselinst-mpi || fail "layer not first: $(readelf -d mpi | grep NEEDED)"
+	SELINST_MPI_LAYER=no selinst-mpicc -O2 m.c -o mpi0 || fail "selinst-mpicc without the layer"
+	readelf -d mpi0 | grep -q 'NEEDED.*libselinst-mpi' && fail "SELINST_MPI_LAYER=no linked the layer"
+	./mpi >/dev/null && has_regions mpi.prof main MPI_Init MPI_Finalize
 fi
 exit 0
