@@ -3,9 +3,10 @@
 # Cost of libselinst-mpi (issue 16): bench/mpi-calls.c, small MPI calls
 # in a loop, built three ways: plain mpicc -O2; the default selinst build
 # (plugin, default threshold, -lselinst, no layer); the same with the
-# layer (-lselinst-mpi).  Time: ns per MPI call on NP ranks (default 2,
-# Open MPI on this host), median of ROUNDS (default 5) runs of ITERS
-# (default 20000) rounds.  Instructions: callgrind's count inside the
+# layer (-lselinst-mpi).  Time: ns per MPI call on 1 rank (the layer's
+# cost against the library's alone) and on 2 (Open MPI on this host,
+# shared memory), median of ROUNDS (default 5) runs of ITERS (default
+# 20000) rounds; NPS="1 2" chooses.  Instructions: callgrind's count inside the
 # timed loop per MPI call, one rank alone (MPI singleton: the layer's
 # work, not the network's), ITERS_VG (default 2000) rounds.
 set -eu
@@ -25,8 +26,7 @@ mpicc -O2 $plug "$src" -o default $rt
 mpicc -O2 $plug "$src" -o layer -L"$B" -lselinst-mpi $rt
 root_opt=()
 [ "$(id -u)" -eq 0 ] && root_opt=(--allow-run-as-root)
-np=${NP:-2}
-run_ns() {	# run_ns PROGRAM: ns per call, one run
+run_ns() {	# run_ns PROGRAM: ns per call, one run on $np ranks
 	SELINST_OUTPUT=$tmp/p.%r.prof mpirun "${root_opt[@]}" -np "$np" --oversubscribe \
 		"./$1" "${ITERS:-20000}" | sed -n 's/ ns\/call.*//p'
 }
@@ -38,22 +38,27 @@ instr() {	# instr PROGRAM: callgrind instructions inside run_loop per call
 	# the timed loop and the warm-up: n + n/10 + 1 rounds of 3 calls
 	awk -v calls=$(( (n + n / 10 + 1) * 3 )) '/^summary:/ { printf "%.0f", $2 / calls }' "$tmp/cg.$1"
 }
-echo "== MPI layer cost (bench/mpi.sh): $np ranks, ns and instructions per MPI call =="
 variants="plain default layer"
-# Rounds interleave the variants, so that a change in the machine's load
-# falls on all three.
-for _ in $(seq "${ROUNDS:-5}"); do
-	for v in $variants; do run_ns "$v" >>"$tmp/ns.$v"; done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+echo "== MPI layer cost (bench/mpi.sh): instructions and ns per MPI call =="
+for v in $variants; do instr "$v" >"$tmp/instr.$v"; done
+header="variant instr/call x_plain"
+for np in ${NPS:-1 2}; do
+	header="$header ns/call@${np} x_plain"
+	# Rounds interleave the variants, so that a change in the machine's
+	# load falls on all three.
+	for _ in $(seq "${ROUNDS:-5}"); do
+		for v in $variants; do run_ns "$v" >>"$tmp/ns$np.$v"; done
+	done
 done
-printf "%-10s %10s %8s %12s %8s\n" variant "ns/call" "x plain" "instr/call" "x plain"
-t_plain=$(median <"$tmp/ns.plain")
-i_plain=$(instr plain)
+echo "$header" | awk '{ printf "%-10s", $1; for (i = 2; i <= NF; i++) printf " %11s", $i; print "" }'
 for v in $variants; do
-	t=$(median <"$tmp/ns.$v")
-	i=$i_plain
-	[ "$v" = plain ] || i=$(instr "$v")
-	printf "%-10s %10s %8s %12s %8s\n" "$v" "$t" "$(awk -v a="$t" -v b="$t_plain" 'BEGIN { printf "%.2f", a / b }')" \
-		"$i" "$(awk -v a="$i" -v b="$i_plain" 'BEGIN { printf "%.2f", a / b }')"
+	row="$v $(cat "$tmp/instr.$v") $(ratio "$(cat "$tmp/instr.$v")" "$(cat "$tmp/instr.plain")")"
+	for np in ${NPS:-1 2}; do
+		t=$(median <"$tmp/ns$np.$v")
+		row="$row $t $(ratio "$t" "$(median <"$tmp/ns$np.plain")")"
+	done
+	echo "$row" | awk '{ printf "%-10s", $1; for (i = 2; i <= NF; i++) printf " %11s", $i; print "" }'
 done
 echo "(plain: mpicc -O2; default: the plugin at its default threshold and -lselinst;"
 echo " layer: default and -lselinst-mpi, every MPI call a region with bytes)"
