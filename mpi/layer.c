@@ -44,3 +44,12 @@ uint64_t si_mpi_status_bytes(const MPI_Status *status, MPI_Datatype t, int count
 		return (uint64_t)n * si_mpi_type_size(t);
 	return (uint64_t)(count > 0 ? count : 0) * si_mpi_type_size(t);
 }
+
+uint64_t si_mpi_fstatus_bytes(const void *fstatus, MPI_Datatype t, int count)
+{
+	MPI_Status st;
+	if (fstatus == (const void *)MPI_F_STATUS_IGNORE ||
+	    PMPI_Status_f2c((const MPI_Fint *)fstatus, &st) != MPI_SUCCESS)
+		return si_mpi_status_bytes(MPI_STATUS_IGNORE, t, count);
+	return si_mpi_status_bytes(&st, t, count);
+}

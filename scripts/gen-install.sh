@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Writes the files `make install` generates with the install paths in them:
 # selinst.specs (GCC spec file), selinst-mpi.specs (the same and the MPI
-# layer), selinst.pc (pkg-config) and the compiler wrappers selinst-gcc,
-# selinst-g++, selinst-gfortran, selinst-mpicc.
-#   VERSION BINDIR LIBDIR INCDIR PLUGINDIR SPECSDIR PREFIX PLUGIN_GCC=... [MPI_LAYER=yes]
+# layer), selinst-mpif.specs (and the Fortran one), selinst.pc (pkg-config)
+# and the compiler wrappers selinst-gcc, selinst-g++, selinst-gfortran,
+# selinst-mpicc, selinst-mpif90.
+#   VERSION BINDIR LIBDIR INCDIR PLUGINDIR SPECSDIR PREFIX PLUGIN_GCC=... [MPI_LAYER=yes] [MPIF_LAYER=yes]
 #   gen-install.sh OUTDIR
 set -eu
 out=$1
@@ -54,12 +55,16 @@ specs >"$out/selinst.specs"
 # The MPI layer goes into the `link` spec, which comes before the objects
 # and the MPI compiler's -lmpi: the program then needs libselinst-mpi.so
 # before libmpi.so, so that its MPI_* calls bind to the layer's wrappers.
-{
+# selinst-mpif.specs: the Fortran bindings' layer too (mpif90), kept out
+# of C programs (it needs the MPI Fortran library).
+mpi_specs() {	# mpi_specs LIBS...
 	specs
 	echo "*link:"
-	echo "+ --push-state --no-as-needed -L$LIBDIR -lselinst-mpi --pop-state"
+	echo "+ --push-state --no-as-needed -L$LIBDIR $* --pop-state"
 	echo
-} >"$out/selinst-mpi.specs"
+}
+mpi_specs -lselinst-mpi >"$out/selinst-mpi.specs"
+mpi_specs -lselinst-mpif -lselinst-mpi >"$out/selinst-mpif.specs"
 
 {
 	echo "prefix=$PREFIX"
@@ -96,10 +101,19 @@ cc=$(driver gcc)
 wrapper selinst-gcc "$cc"
 wrapper selinst-g++ "$(driver g++)"
 wrapper selinst-gfortran "$(driver gfortran)"
-# Open MPI's and MPICH's mpicc run the compiler these variables name; the
-# MPI layer comes with it when it was built (MPI_LAYER=yes; at run time
-# SELINST_MPI_LAYER=no leaves it out).
-mpispecs=selinst
-[ "${MPI_LAYER:-no}" = yes ] && mpispecs='$([ "${SELINST_MPI_LAYER-yes}" = no ] \
-	&& echo selinst || echo selinst-mpi)'
-wrapper selinst-mpicc mpicc "OMPI_CC=\${OMPI_CC:-$cc} MPICH_CC=\${MPICH_CC:-$cc}" "$mpispecs"
+# Open MPI's and MPICH's mpicc and mpif90 run the compilers these
+# variables name; the MPI layer comes with them when it was built
+# (MPI_LAYER=yes, MPIF_LAYER=yes; at run time SELINST_MPI_LAYER=no leaves
+# it out).
+layer_specs() {	# layer_specs BUILT NAME: the spec file's name, or a choice at run time
+	if [ "$1" = yes ]; then
+		echo '$([ "${SELINST_MPI_LAYER-yes}" = no ] && echo selinst || echo '"$2"')'
+	else
+		echo selinst
+	fi
+}
+wrapper selinst-mpicc mpicc "OMPI_CC=\${OMPI_CC:-$cc} MPICH_CC=\${MPICH_CC:-$cc}" \
+	"$(layer_specs "${MPI_LAYER:-no}" selinst-mpi)"
+fc=$(driver gfortran)
+wrapper selinst-mpif90 mpif90 "OMPI_FC=\${OMPI_FC:-$fc} MPICH_FC=\${MPICH_FC:-$fc} MPICH_F90=\${MPICH_F90:-$fc}" \
+	"$(layer_specs "${MPIF_LAYER:-no}" selinst-mpif)"

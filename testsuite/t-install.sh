@@ -15,7 +15,7 @@ export PATH=$P/bin:$PATH
 for f in bin/selinst-gcc bin/selinst-g++ bin/selinst-gfortran bin/selinst-mpicc bin/selinst-report \
 	lib/libselinst.so lib/pkgconfig/selinst.pc lib/selinst/selinst.so lib/selinst/selinst.specs \
 	include/selinst.h include/selinst-profile.h share/man/man1/selinst-gcc.1 share/man/man7/selinst.7 \
-	lib/selinst/selinst-mpi.specs; do
+	lib/selinst/selinst-mpi.specs bin/selinst-mpif90; do
 	[ -e "$P/$f" ] || fail "not installed: $f"
 done
 
@@ -150,5 +150,11 @@ if [ -f "$P/lib/libselinst-mpi.so" ] && command -v mpicc >/dev/null; then
 	SELINST_MPI_LAYER=no selinst-mpicc -O2 m.c -o mpi0 || fail "selinst-mpicc without the layer"
 	readelf -d mpi0 | grep -q 'NEEDED.*libselinst-mpi' && fail "SELINST_MPI_LAYER=no linked the layer"
 	./mpi >/dev/null && has_regions mpi.prof main MPI_Init MPI_Finalize
+fi
+if [ -f "$P/lib/libselinst-mpif.so" ] && command -v mpif90 >/dev/null; then
+	printf 'program m\n  include "mpif.h"\n  integer :: ierr\n  call MPI_Init(ierr)\n  call MPI_Finalize(ierr)\nend program\n' >m.f90
+	selinst-mpif90 -O2 m.f90 -o mpif || fail "selinst-mpif90"
+	readelf -d mpif | grep NEEDED | head -1 | grep -q libselinst-mpif || fail "Fortran layer not first: $(readelf -d mpif | grep NEEDED)"
+	./mpif >/dev/null && has_regions mpif.prof MPI_Init MPI_Finalize
 fi
 exit 0

@@ -6,7 +6,8 @@
 # the least time there; MPI calls are counted exactly, MPI_Send/MPI_Recv's
 # bytes too; MPI_Initialized before MPI_Init and MPI_Finalized after
 # MPI_Finalize are recorded; the same program linked without the layer
-# runs as before, with no MPI regions.
+# runs as before, with no MPI regions.  The Fortran twin (mpif.h, linked
+# with libselinst-mpif) gives the same figures.
 . "$(dirname "$0")/lib.sh"
 need mpicc
 need mpirun
@@ -16,29 +17,34 @@ P=$T/programs/mpi_imbalance.c
 root=()
 [ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
 export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
-# run4 PROGRAM PREFIX: 4 ranks, profiles PREFIX.RANK.prof
+# run4 PROGRAM PREFIX OUTPUT: 4 ranks, profiles PREFIX.RANK.prof
 run4() {
 	SELINST_OUTPUT="$WORK/$2.%r.prof" timeout 300 mpirun "${root[@]}" -np 4 --oversubscribe \
 		"./$1" > "$2.txt" 2>&1 || { cat "$2.txt"; fail "mpirun $1 failed"; }
-	expect_eq "$1 output" "size 4 sum 50 finalized 1" "$(cat "$2.txt")"
+	expect_eq "$1 output" "$3" "$(cat "$2.txt")"
 }
 
 # threshold=0: sync_step, reduce_step and ring_step are regions.
 OMPI_CC=gcc mpicc -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$P" -o layer \
 	-L"$SELINST_BUILD" -lselinst-mpi $SI_LIBS || fail "mpicc with the layer failed"
-run4 layer app
+run4 layer app "size 4 sum 50 finalized 1"
 "$REPORT" --mpi app.*.prof | tee mpi.txt || fail "--mpi exit $?"
 "$REPORT" --format=json app.*.prof > all.json || fail "json exit $?"
-python3 - all.json <<'PY' || fail "mpi figures"
+# check_mpi JSON MAIN [c]: the figures, MAIN the main program's region;
+# c: the C program's MPI_Initialized and MPI_Finalized too.
+check_mpi() {
+python3 - "$@" <<'PY' || fail "mpi figures in $1"
 import json, sys
 d = json.load(open(sys.argv[1]))["mpi"]
+main = sys.argv[2]
 sites = {(s["caller"], s["name"]): s for s in d["call_paths"]}
 def per(site, key):
     return [r[key] for r in sorted(site["per_rank"], key=lambda r: r["rank"])]
 want = {("sync_step", "MPI_Barrier"): (5, 0, 0), ("reduce_step", "MPI_Allreduce"): (5, 8, 8),
         ("ring_step", "MPI_Send"): (5, 8000, 0), ("ring_step", "MPI_Recv"): (5, 0, 8000),
-        ("main", "MPI_Initialized"): (1, 0, 0), ("main", "MPI_Finalized"): (1, 0, 0),
-        ("main", "MPI_Init"): (1, 0, 0), ("main", "MPI_Finalize"): (1, 0, 0)}
+        (main, "MPI_Init"): (1, 0, 0), (main, "MPI_Finalize"): (1, 0, 0)}
+if sys.argv[3:] == ["c"]:
+    want[(main, "MPI_Initialized")] = want[(main, "MPI_Finalized")] = (1, 0, 0)
 for key, (calls, sent, recv) in want.items():
     assert key in sites, (key, sorted(sites))
     s = sites[key]
@@ -61,6 +67,8 @@ assert d["slowest_rank"] == 3, d["ranks"]
 work = [r for r in d["regions"] if r["name"] == "work"][0]
 assert work["slowest_rank"] == 3 and work["imbalance"] > 1.5, work
 PY
+}
+check_mpi all.json main c
 grep -q "sync_step > MPI_Barrier" mpi.txt || fail "--mpi lacks the barrier's call path"
 grep -q "^slowest rank: 3 " mpi.txt || fail "--mpi: slowest rank is not 3"
 for r in 0 1 2 3; do
@@ -71,10 +79,20 @@ done
 OMPI_CC=gcc mpicc -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$P" -o plain $SI_LIBS \
 	|| fail "mpicc without the layer failed"
 readelf -d plain | grep -q 'NEEDED.*libselinst-mpi' && fail "plain links the layer"
-run4 plain base
+run4 plain base "size 4 sum 50 finalized 1"
 "$REPORT" --format=json base.*.prof > base.json || fail "json exit $?"
 expect_eq "mpi regions without the layer" "[]" \
 	"$(jget base.json '[r["name"] for r in d["regions"] if r["kind"] == "mpi"]')"
 expect_eq "no mpi object" False "$(jget base.json '"mpi" in d')"
 "$REPORT" --mpi base.*.prof | grep -q "no MPI calls recorded" || fail "--mpi without MPI regions"
+
+# Fortran (mpif.h): Open MPI's bindings call PMPI_* past the C wrappers;
+# libselinst-mpif wraps mpi_send_ and the like.
+if command -v mpif90 >/dev/null && [ -f "$SELINST_BUILD/libselinst-mpif.so" ]; then
+	OMPI_FC=gfortran mpif90 -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "${P%.c}.f90" -o flayer \
+		-L"$SELINST_BUILD" -lselinst-mpif $SI_LIBS || fail "mpif90 with the layer failed"
+	run4 flayer fapp "size 4 sum 50"
+	"$REPORT" --format=json fapp.*.prof > fall.json || fail "json exit $?"
+	check_mpi fall.json mpi_imbalance
+fi
 echo ok
