@@ -7,7 +7,9 @@
 # bytes too; MPI_Initialized before MPI_Init and MPI_Finalized after
 # MPI_Finalize are recorded; the same program linked without the layer
 # runs as before, with no MPI regions.  The Fortran twin (mpif.h, linked
-# with libselinst-mpif) gives the same figures.
+# with libselinst-mpif) gives the same figures.  MPI_THREAD_MULTIPLE
+# (programs/mpi_threads.c, one process): each thread's calls and bytes in
+# its own profile, exactly.
 . "$(dirname "$0")/lib.sh"
 need mpicc
 need mpirun
@@ -85,6 +87,26 @@ expect_eq "mpi regions without the layer" "[]" \
 	"$(jget base.json '[r["name"] for r in d["regions"] if r["kind"] == "mpi"]')"
 expect_eq "no mpi object" False "$(jget base.json '"mpi" in d')"
 "$REPORT" --mpi base.*.prof | grep -q "no MPI calls recorded" || fail "--mpi without MPI regions"
+
+# MPI_THREAD_MULTIPLE: two threads in MPI_Sendrecv at once, one process.
+OMPI_CC=gcc mpicc -O2 -pthread $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$T/programs/mpi_threads.c" \
+	-o threads -L"$SELINST_BUILD" -lselinst-mpi $SI_LIBS || fail "mpicc mpi_threads.c failed"
+SELINST_OUTPUT=$WORK/threads.prof timeout 120 ./threads > threads.txt 2>&1 || { cat threads.txt; fail "threads failed"; }
+if [ "$(cat threads.txt)" = multiple ]; then
+	python3 - threads.prof <<'PY' || fail "MPI_THREAD_MULTIPLE figures"
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+names = {r["id"]: r["name"] for r in d["regions"]}
+got = []
+for t in d["threads"]:
+    for n in t["nodes"]:
+        if names[n["region"]] == "MPI_Sendrecv":
+            got.append((n["calls"], n.get("bytes_sent", 0), n.get("bytes_received", 0)))
+assert sorted(got) == [(100, 3200, 3200)] * 2, got
+PY
+else
+	expect_eq "threads output" fewer "$(cat threads.txt)"
+fi
 
 # Fortran (mpif.h): Open MPI's bindings call PMPI_* past the C wrappers;
 # libselinst-mpif wraps mpi_send_ and the like.
