@@ -117,38 +117,43 @@ static void mpiv_free(struct mpiv *m)
 	free(m->rank_received);
 }
 
-/* Inclusive ns of region G in process P (its threads summed). */
-static uint64_t proc_region(const view *v, uint32_t p, uint32_t g)
-{
-	uint64_t sum = 0;
-	for (size_t i = 0; i < v->nthreads; i++) {
-		const thrinfo *t = &v->threads[i];
-		if (t->proc != p)
-			continue;
-		for (size_t k = 0; k < t->nreg; k++)
-			if (t->reg[k] == g)
-				sum += t->incl[k];
-	}
-	return sum;
-}
-
-/* Region G's inclusive time over the processes: mean, max and the
- * process with the max. */
+/* Every region's inclusive time over the processes (a process's threads
+ * summed): mean, max and the process with the max.  One pass over the
+ * threads, process by process (view_finish sorts threads by process),
+ * summing into CUR the regions the process touched. */
 struct spread { double mean; uint64_t max; uint32_t max_proc; };
-static struct spread region_spread(const view *v, uint32_t g)
+static struct spread *region_spreads(const view *v)
 {
-	struct spread s = { 0, 0, 0 };
-	double sum = 0;
-	for (uint32_t p = 0; p < v->nprocs; p++) {
-		uint64_t x = proc_region(v, p, g);
-		sum += (double)x;
-		if (x > s.max) {
-			s.max = x;
-			s.max_proc = p;
+	size_t nr = v->nregions;
+	struct spread *sp = xcalloc(nr + 1, sizeof *sp);
+	uint64_t *cur = xcalloc(nr + 1, sizeof *cur);
+	uint32_t *touched = xmalloc((nr + 1) * sizeof *touched);
+	for (size_t i = 0; i < v->nthreads;) {
+		uint32_t p = v->threads[i].proc;
+		size_t nt = 0;
+		for (; i < v->nthreads && v->threads[i].proc == p; i++) {
+			const thrinfo *t = &v->threads[i];
+			for (size_t k = 0; k < t->nreg; k++) {
+				if (!cur[t->reg[k]] && t->incl[k])
+					touched[nt++] = t->reg[k];
+				cur[t->reg[k]] += t->incl[k];
+			}
+		}
+		for (size_t k = 0; k < nt; k++) {
+			uint32_t g = touched[k];
+			sp[g].mean += (double)cur[g];
+			if (cur[g] > sp[g].max) {
+				sp[g].max = cur[g];
+				sp[g].max_proc = p;
+			}
+			cur[g] = 0;
 		}
 	}
-	s.mean = v->nprocs ? sum / (double)v->nprocs : 0;
-	return s;
+	for (size_t g = 0; g < nr; g++)
+		sp[g].mean = v->nprocs ? sp[g].mean / (double)v->nprocs : 0;
+	free(cur);
+	free(touched);
+	return sp;
 }
 
 static double imbalance(double mean, uint64_t max)
@@ -227,9 +232,10 @@ static void regions_table(FILE *out, const view *v, const opts *o)
 	uint32_t *ix = view_listed_regions(v, o, true, false, o->top_set ? o->top : 10, &n);
 	fprintf(out, "\nRegions: inclusive time per rank (slowest: the rank with the max)\n");
 	fprintf(out, "%9s %9s %6s %7s %s\n", "mean", "max", "imbal", "slowest", "region");
+	struct spread *sp = region_spreads(v);
 	for (size_t i = 0; i < n; i++) {
 		const region *r = &v->regions[ix[i]];
-		struct spread s = region_spread(v, ix[i]);
+		struct spread s = sp[ix[i]];
 		char me[32], mx[32];
 		fmt_time(me, sizeof me, s.mean);
 		fmt_time(mx, sizeof mx, (double)s.max);
@@ -237,6 +243,7 @@ static void regions_table(FILE *out, const view *v, const opts *o)
 				   (long long)rank_of(v, s.max_proc));
 		put_name(out, o, used, r->name);
 	}
+	free(sp);
 	free(ix);
 }
 
@@ -317,9 +324,10 @@ static void json_regions(FILE *out, const view *v)
 {
 	fprintf(out, "    \"regions\": [");
 	uint32_t *ix = view_sorted_regions(v, true);
+	struct spread *sp = region_spreads(v);
 	for (size_t i = 0; i < v->nregions; i++) {
 		const region *r = &v->regions[ix[i]];
-		struct spread s = region_spread(v, ix[i]);
+		struct spread s = sp[ix[i]];
 		fprintf(out, "%s\n      {\"name\": ", i ? "," : "");
 		json_str(out, r->name);
 		fprintf(out, ", \"kind\": \"%s\", \"mean_seconds\": %.9f, \"max_seconds\": %.9f, "
@@ -327,6 +335,7 @@ static void json_regions(FILE *out, const view *v)
 			s.mean / 1e9, (double)s.max / 1e9, imbalance(s.mean, s.max),
 			(long long)rank_of(v, s.max_proc));
 	}
+	free(sp);
 	free(ix);
 	fprintf(out, "\n    ]\n");
 }
