@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * An MPI program with one slow rank, for t-mpi-layer.sh.  Each of STEPS
- * steps: every rank works (the last rank 4 units, the others 1) and waits
+ * steps: every rank works (the last rank 8 units, the others 1) and waits
  * in MPI_Barrier called from sync_step(); works again and combines in
  * MPI_Allreduce called from reduce_step(); then passes RING doubles round
  * a ring (MPI_Send and MPI_Recv from ring_step(): even ranks send first).
@@ -54,11 +54,11 @@ int main(int argc, char **argv)
 {
 	int flag = -1, rank, size;
 	MPI_Initialized(&flag);		/* allowed before MPI_Init */
-	long base = argc > 1 ? atol(argv[1]) : 3000000;
+	long base = argc > 1 ? atol(argv[1]) : 2000000;
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	int units = rank == size - 1 ? 4 : 1;
+	int units = rank == size - 1 ? 8 : 1;
 	static double out[RING], in[RING];
 	double t = 0;
 	for (int k = 0; k < STEPS; k++) {
