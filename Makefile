@@ -30,7 +30,18 @@ RT_HDR     := $(wildcard runtime/*.h) $(PUBLIC_HDR)
 REPORT_SRC := $(wildcard report/*.c)
 REPORT_HDR := $(wildcard report/*.h) $(PUBLIC_HDR)
 
-all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst-otf2.so $(B)/libselinst.a $(B)/selinst-report
+# libselinst-mpi, the PMPI layer, when an MPI compiler is there (MPICC=
+# leaves it out): its wrappers are generated from mpi/functions.list.
+# libselinst-mpif, the Fortran bindings' layer, when MPIFC is there too.
+MPICC     ?= mpicc
+MPIFC     ?= mpif90
+HAVE_MPI  := $(if $(MPICC),$(shell command -v $(MPICC) 2>/dev/null))
+HAVE_MPIF := $(if $(HAVE_MPI),$(if $(MPIFC),$(shell command -v $(MPIFC) 2>/dev/null)))
+MPI_LIBS  := $(if $(HAVE_MPI),$(B)/libselinst-mpi.so $(B)/libselinst-mpi.a) \
+	$(if $(HAVE_MPIF),$(B)/libselinst-mpif.so $(B)/libselinst-mpif.a)
+
+all: $(B)/selinst.so $(B)/libselinst.so $(B)/libselinst-otf2.so $(B)/libselinst.a \
+	$(B)/selinst-report $(MPI_LIBS)
 
 # One rule per folder: build/ may already exist (install-deps.sh puts
 # build/npm there) without its subfolders.
@@ -62,6 +73,32 @@ $(B)/libselinst-otf2.so: runtime/otf2/writer.c runtime/trace.h $(PUBLIC_HDR) | $
 # (runtime/exec.c, runtime/dlclose.c).
 RT_STATIC_SRC := $(filter-out runtime/exec.c runtime/dlclose.c,$(RT_SRC))
 $(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_STATIC_SRC))
+	rm -f $@; ar rcs $@ $^
+
+# The layer's wrappers call the runtime's hooks: the shared library needs
+# libselinst.so (found by the program's run path), the static one leaves
+# them to the program's -lselinst.  OMPI_CC/MPICH_CC: this GCC.
+MPI_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -fPIC -Iinclude -Impi -fvisibility=hidden
+MPI_ENV    := OMPI_CC=$(CC) MPICH_CC=$(CC) OMPI_FC=$(subst gcc,gfortran,$(PLUGIN_GCC)) \
+	MPICH_FC=$(subst gcc,gfortran,$(PLUGIN_GCC))
+$(B)/mpi:
+	mkdir -p $@
+$(B)/mpi/wrappers.c: mpi/functions.list mpi/gen-wrappers.py | $(B)/mpi
+	python3 mpi/gen-wrappers.py mpi/functions.list > $@.tmp && mv $@.tmp $@
+$(B)/mpi/fwrappers.c: mpi/functions.list mpi/gen-wrappers.py | $(B)/mpi
+	python3 mpi/gen-wrappers.py --fortran mpi/functions.list > $@.tmp && mv $@.tmp $@
+$(B)/mpi/%.o: $(B)/mpi/%.c mpi/layer.h $(PUBLIC_HDR)
+	$(MPI_ENV) $(MPICC) $(MPI_CFLAGS) -c -o $@ $<
+$(B)/mpi/%.o: mpi/%.c mpi/layer.h $(PUBLIC_HDR) | $(B)/mpi
+	$(MPI_ENV) $(MPICC) $(MPI_CFLAGS) -c -o $@ $<
+$(B)/libselinst-mpi.so: $(B)/mpi/wrappers.o $(B)/mpi/layer.o $(B)/libselinst.so
+	$(MPI_ENV) $(MPICC) -shared -o $@ $(B)/mpi/wrappers.o $(B)/mpi/layer.o -L$(B) -lselinst
+$(B)/libselinst-mpi.a: $(B)/mpi/wrappers.o $(B)/mpi/layer.o
+	rm -f $@; ar rcs $@ $^
+# Linked by the MPI Fortran compiler: it needs the MPI Fortran library.
+$(B)/libselinst-mpif.so: $(B)/mpi/fwrappers.o $(B)/mpi/layer.o $(B)/libselinst.so
+	$(MPI_ENV) $(MPIFC) -shared -o $@ $(B)/mpi/fwrappers.o $(B)/mpi/layer.o -L$(B) -lselinst
+$(B)/libselinst-mpif.a: $(B)/mpi/fwrappers.o $(B)/mpi/layer.o
 	rm -f $@; ar rcs $@ $^
 
 $(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) VERSION | $(B)
@@ -101,9 +138,10 @@ GCC_PLUGINDIR = $(shell $(PLUGIN_GCC) -print-file-name=plugin)
 PLUGINDIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),$(GCC_PLUGINDIR),$(PREFIX)/lib/selinst)
 # GCC finds -specs=selinst.specs by name in its own library folder.
 SPECSDIR  ?= $(patsubst %/plugin,%,$(PLUGINDIR))
-WRAPPERS  := selinst-gcc selinst-g++ selinst-gfortran selinst-mpicc
+WRAPPERS  := selinst-gcc selinst-g++ selinst-gfortran selinst-mpicc selinst-mpif90
 GEN_ENV    = VERSION=$(VERSION) BINDIR=$(BINDIR) LIBDIR=$(LIBDIR) INCDIR=$(INCDIR) \
-	PLUGINDIR=$(PLUGINDIR) SPECSDIR=$(SPECSDIR) PREFIX=$(PREFIX) PLUGIN_GCC=$(PLUGIN_GCC)
+	PLUGINDIR=$(PLUGINDIR) SPECSDIR=$(SPECSDIR) PREFIX=$(PREFIX) PLUGIN_GCC=$(PLUGIN_GCC) \
+	MPI_LAYER=$(if $(HAVE_MPI),yes,no) MPIF_LAYER=$(if $(HAVE_MPIF),yes,no)
 
 GEN       ?= $(B)/gen
 install: all
@@ -114,10 +152,12 @@ install: all
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 644 $(B)/selinst.so $(DESTDIR)$(PLUGINDIR)/selinst.so
 	install -m 644 $(B)/selinst.so $(DESTDIR)$(LIBDIR)/selinst/selinst.so
-	install -m 644 $(GEN)/selinst.specs $(DESTDIR)$(SPECSDIR)/selinst.specs
+	install -m 644 $(GEN)/selinst.specs $(GEN)/selinst-mpi.specs $(GEN)/selinst-mpif.specs \
+		$(DESTDIR)$(SPECSDIR)/
 	install -m 644 $(B)/libselinst.so $(DESTDIR)$(LIBDIR)/libselinst.so
 	install -m 644 $(B)/libselinst-otf2.so $(DESTDIR)$(LIBDIR)/libselinst-otf2.so
 	install -m 644 $(B)/libselinst.a $(DESTDIR)$(LIBDIR)/libselinst.a
+	for f in $(MPI_LIBS); do install -m 644 $$f $(DESTDIR)$(LIBDIR)/; done
 	install -m 644 $(GEN)/selinst.pc $(DESTDIR)$(LIBDIR)/pkgconfig/selinst.pc
 	install -m 644 include/selinst.h include/selinst-profile.h include/selinst.fi $(DESTDIR)$(INCDIR)/
 	install -m 755 $(B)/selinst-report $(DESTDIR)$(BINDIR)/selinst-report

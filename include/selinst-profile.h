@@ -26,11 +26,17 @@
 #define SELINST_REPORT_JSON_VERSION 1
 
 /* Region kinds as the profile spells them, indexed by
- * enum selinst_region_kind (selinst.h): function 0, loop 1, manual 2. */
-#define SELINST_PROFILE_KINDS 3
+ * enum selinst_region_kind (selinst.h): function 0, loop 1, manual 2,
+ * mpi 3. */
+#define SELINST_PROFILE_KINDS 4
 static const char *const selinst_profile_kind_names[SELINST_PROFILE_KINDS] = {
-	"function", "loop", "manual"
+	"function", "loop", "manual", "mpi"
 };
+
+/* Node keys of an mpi region's bytes (libselinst-mpi: count times the
+ * datatype's size of the buffers a call sends and receives). */
+#define SELINST_PROFILE_BYTES_SENT     "bytes_sent"
+#define SELINST_PROFILE_BYTES_RECEIVED "bytes_received"
 
 /* The name of KIND, "function" for a value out of range (the writer
  * never emits one). */

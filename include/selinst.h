@@ -31,7 +31,8 @@ extern "C" {
 enum selinst_region_kind {
 	SELINST_KIND_FUNCTION = 0,	/* a function body, entered by a call */
 	SELINST_KIND_LOOP     = 1,	/* a source loop; iterations counted */
-	SELINST_KIND_MANUAL   = 2	/* selinst_region_begin/end */
+	SELINST_KIND_MANUAL   = 2,	/* selinst_region_begin/end */
+	SELINST_KIND_MPI      = 3	/* an MPI call, recorded by libselinst-mpi */
 };
 
 /* Bits of selinst_region.reserved. */
@@ -137,6 +138,14 @@ void selinst_region_end(const char *name);
  * open one, is reported once on stderr and ignored. */
 void selinst_phase_begin(const char *name);
 void selinst_phase_end(const char *name);
+/* ---- Layers: for libselinst-mpi --------------------------------------- */
+
+/* Adds SENT and RECEIVED bytes to the open activation of REGION (a
+ * descriptor of kind SELINST_KIND_MPI entered with __selinst_enter and not
+ * yet exited) in the calling thread; ignored when REGION is not the
+ * thread's innermost open region (paused, or not recorded). */
+void __selinst_mpi_bytes(const struct selinst_region *region, uint64_t sent,
+			 uint64_t received);
 
 /* Attributes understood by the plugin.  Put SELINST_ALWAYS on a function
  * to instrument it whatever its score; the standard

@@ -73,6 +73,9 @@ void export_json(FILE *out, const view *v, const opts *o)
 			}
 			fprintf(out, "}");
 		}
+		if (r->kind == K_MPI)
+			fprintf(out, ", \"bytes_sent\": %llu, \"bytes_received\": %llu",
+				(unsigned long long)r->sent, (unsigned long long)r->received);
 		if (r->kind == K_SAMPLED)	/* its times are estimates from these */
 			fprintf(out, ", \"samples\": %llu, \"estimated\": true",
 				(unsigned long long)r->samples);
@@ -82,6 +85,8 @@ void export_json(FILE *out, const view *v, const opts *o)
 				r->thr_seconds, r->thr_procs);
 		fprintf(out, "}");
 	}
-	fprintf(out, "\n  ]\n}\n");
+	fprintf(out, "\n  ]");
+	export_json_mpi(out, v);
+	fprintf(out, "\n}\n");
 	free(ix);
 }

@@ -18,7 +18,7 @@ static const char usage[] =
 "usage: selinst-report [OPTIONS] FILE...          merge FILEs, print a view\n"
 "       selinst-report --diff [OPTIONS] BASE NEW  compare two profiles\n"
 "FILE:    a profile, a folder (its *.prof files), a quoted pattern ('app*.prof')\n"
-"views:   --flat (default)   --tree   --threads   --loops\n"
+"views:   --flat (default)   --tree   --threads   --loops   --mpi\n"
 "         --top N (0 = all)  --filter REGEX  --prune PCT (tree, default 0.1)\n"
 "         --wide (do not cut long names at 80 columns)\n"
 "         --no-samples (SELINST_SAMPLE's ~functions left in their parents)\n"
@@ -172,7 +172,7 @@ static void close_output(FILE *out, const char *path)
 	}
 }
 
-enum { O_TREE = 256, O_THREADS, O_LOOPS, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
+enum { O_TREE = 256, O_THREADS, O_LOOPS, O_MPI, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
        O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION, O_FORCE, O_SUGGEST, O_BUDGET, O_SELECT,
        O_NO_SAMPLES, O_PHASES, O_JITTER, O_SUGGEST_PHASES };
 
@@ -302,6 +302,7 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		{ "tree", no_argument, 0, O_TREE },
 		{ "threads", no_argument, 0, O_THREADS },
 		{ "loops", no_argument, 0, O_LOOPS },
+		{ "mpi", no_argument, 0, O_MPI },
 		{ "flat", no_argument, 0, O_FLAT },
 		{ "top", required_argument, 0, O_TOP },
 		{ "filter", required_argument, 0, O_FILTER },
@@ -329,6 +330,7 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		case O_TREE: cl->view_fn = view_tree; break;
 		case O_THREADS: cl->view_fn = view_threads; break;
 		case O_LOOPS: cl->view_fn = view_loops; break;
+		case O_MPI: cl->view_fn = view_mpi; break;
 		case O_FLAT: cl->view_fn = view_flat; break;
 		case O_WIDE: cl->o.wide = true; break;
 		case O_NO_SAMPLES: profile_samples = false; break;

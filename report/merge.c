@@ -193,6 +193,7 @@ static uint32_t add_process(view *v, const profile *p)
 	pi->host = xstrdup(p->host ? p->host : "");
 	pi->rank = p->rank;
 	pi->pid = p->pid;
+	pi->wall_seconds = p->wall_seconds;
 	if (!p->complete)
 		v->incomplete = true;
 	if (p->overflow)
@@ -245,6 +246,36 @@ static bool *mark_recursive(const pthr *th, uint32_t *occ)
 	return rec;
 }
 
+/* MPI node N (merged into cnode M) of a thread of process PROC: into the
+ * record of (M, PROC), the last one when the process's previous thread
+ * added it, else a new one (records of one process are adjacent); its
+ * bytes into its region. */
+static void add_mpi(view *v, uint32_t m, uint32_t proc, const pnode *n,
+		    struct merge_scratch *s)
+{
+	mpirec *rec = NULL;
+	for (size_t k = v->nmpi; k-- > 0 && v->mpi[k].proc == proc;)
+		if (v->mpi[k].node == m) {
+			rec = &v->mpi[k];
+			break;
+		}
+	if (!rec) {
+		if (v->nmpi == v->capmpi) {
+			v->capmpi = v->capmpi ? v->capmpi * 2 : 64;
+			v->mpi = xrealloc(v->mpi, v->capmpi * sizeof *v->mpi);
+		}
+		rec = &v->mpi[v->nmpi++];
+		*rec = (mpirec){ .node = m, .proc = proc };
+	}
+	add64(&rec->calls, n->calls, &s->ovf, "calls");
+	add64(&rec->incl, n->incl, &s->ovf, "inclusive_ns");
+	add64(&rec->sent, n->sent, &s->ovf, SELINST_PROFILE_BYTES_SENT);
+	add64(&rec->received, n->received, &s->ovf, SELINST_PROFILE_BYTES_RECEIVED);
+	region *r = &v->regions[v->nodes[m].region];
+	add64(&r->sent, n->sent, &s->ovf, SELINST_PROFILE_BYTES_SENT);
+	add64(&r->received, n->received, &s->ovf, SELINST_PROFILE_BYTES_RECEIVED);
+}
+
 /* Node I of thread TH into the view's tree and regions, and into the
  * thread's sums in S.  MIDX maps TH's nodes to the view's. */
 static void merge_node(view *v, const profile *p, const pthr *th, size_t i, thrinfo *t,
@@ -269,6 +300,8 @@ static void merge_node(view *v, const profile *p, const pthr *th, size_t i, thri
 		add64(&r->samples, n->samples, &s->ovf, "samples");
 		v->sampled = true;
 	}
+	if (r->kind == K_MPI)
+		add_mpi(v, m, t->proc, n, s);
 	add64(&r->calls, n->calls, &s->ovf, "calls");
 	add64(&r->excl, n->excl, &s->ovf, "exclusive_ns");
 	add64(&r->iters, n->iters, &s->ovf, "iterations");
@@ -462,6 +495,8 @@ void view_finish(view *v)
 	}
 	for (size_t i = 0; i < v->nthreads; i++)
 		v->threads[i].proc = inv[v->threads[i].proc];
+	for (size_t i = 0; i < v->nmpi; i++)
+		v->mpi[i].proc = inv[v->mpi[i].proc];
 	free(v->procs);
 	v->procs = np;
 	free(perm);
@@ -738,6 +773,7 @@ void view_free(view *v)
 	free(v->regions);
 	free(v->procs);
 	free(v->threads);
+	free(v->mpi);
 	free(v->nodes);
 	u64map_free(&v->regmap);
 	u64map_free(&v->cctmap);

@@ -165,7 +165,7 @@ static void read_regions(ctx *c, const ynode *seq)
 				pr->kind = k;
 		if (pr->kind < 0)
 			bad(c, ymap_get(r, "kind")->line,
-			    "region kind '%.40s' is not function, loop or manual", kind);
+			    "region kind '%.40s' is not function, loop, manual or mpi", kind);
 		uint64_t line = get_u64(c, r, "line", "region");
 		if (line > UINT32_MAX)
 			bad(c, ymap_get(r, "line")->line, "line %llu too large",
@@ -487,6 +487,12 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 			bad(c, ymap_get(m, "exclusive_ns")->line,
 			    "exclusive_ns %llu is greater than inclusive_ns %llu",
 			    (unsigned long long)n->excl, (unsigned long long)n->incl);
+		ynode *bs = ymap_get(m, SELINST_PROFILE_BYTES_SENT);
+		if (bs)
+			n->sent = to_u64(c, bs, SELINST_PROFILE_BYTES_SENT);
+		ynode *br = ymap_get(m, SELINST_PROFILE_BYTES_RECEIVED);
+		if (br)
+			n->received = to_u64(c, br, SELINST_PROFILE_BYTES_RECEIVED);
 		ynode *it = ymap_get(m, "iterations");
 		if (it)
 			n->iters = to_u64(c, it, "iterations");

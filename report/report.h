@@ -33,7 +33,7 @@
 
 /* Region kinds: the runtime's numbering (selinst.h). */
 enum { K_FUNCTION = SELINST_KIND_FUNCTION, K_LOOP = SELINST_KIND_LOOP,
-       K_MANUAL = SELINST_KIND_MANUAL,
+       K_MANUAL = SELINST_KIND_MANUAL, K_MPI = SELINST_KIND_MPI,
        /* The report's own: a function seen by SELINST_SAMPLE's samples
         * inside a node, named "~function" (profile_read.c). */
        K_SAMPLED = SELINST_PROFILE_KINDS };
@@ -135,6 +135,7 @@ typedef struct pnode {
 	uint32_t trip_off, trip_n;
 	uint64_t calls, incl, excl, iters;
 	uint64_t samples;	/* K_SAMPLED nodes: the samples their time is estimated from */
+	uint64_t sent, received;	/* K_MPI nodes: bytes (absent: 0) */
 } pnode;
 /* One iterated loop or phase of a thread (the profile's `iterations`). */
 typedef struct piter {
@@ -198,6 +199,7 @@ typedef struct region {
 	uint32_t nprocs;		/* processes that entered it */
 	uint64_t pmin_excl, pmax_excl, pmin_incl, pmax_incl;
 	uint64_t samples;		/* K_SAMPLED: samples its estimate rests on */
+	uint64_t sent, received;	/* K_MPI: bytes */
 	uint32_t thr_procs;		/* processes that throttled it; first one's: */
 	uint64_t thr_calls;
 	double thr_seconds;
@@ -220,7 +222,17 @@ typedef struct thrinfo {
 	tnode *tree;			/* preorder, kept only for --format=chrome */
 	size_t ntree;
 } thrinfo;
-typedef struct procinfo { const char *path, *program, *host; int64_t rank, pid; } procinfo;
+typedef struct procinfo {
+	const char *path, *program, *host;
+	int64_t rank, pid;
+	double wall_seconds;
+} procinfo;
+/* One process's part of one call path ending in an MPI call (its threads
+ * summed): what the --mpi view and the json's "mpi" object are made of. */
+typedef struct mpirec {
+	uint32_t node, proc;		/* cnode, procinfo index */
+	uint64_t calls, incl, sent, received;
+} mpirec;
 typedef struct view {
 	region *regions;
 	size_t nregions, capregions;
@@ -238,6 +250,8 @@ typedef struct view {
 	bool incomplete, overflow;
 	bool sampled;			/* some node has sampled children */
 	bool keep_trees;
+	mpirec *mpi;			/* one per (MPI call path, process) */
+	size_t nmpi, capmpi;
 	double pair_ns_sum;		/* hook_pair_ns over the files that have it */
 	uint32_t pair_ns_files;
 } view;
@@ -315,7 +329,10 @@ enum { PHASES_TEXT, PHASES_JSON, PHASES_SVG };
  * on bad input (reported). */
 int view_flow(FILE *out, char **files, int nfiles, bool suggest);
 int view_phases(FILE *out, char **files, int nfiles, int format, double jitter);
+void view_mpi(FILE *out, const view *v, const opts *o);
 void export_json(FILE *out, const view *v, const opts *o);
+/* view_mpi.c: the json's "mpi" object (nothing without MPI calls). */
+void export_json_mpi(FILE *out, const view *v);
 void export_folded(FILE *out, const view *v, const opts *o);
 void export_svg(FILE *out, const view *v, const opts *o);
 void export_dot(FILE *out, const view *v, const opts *o);

@@ -212,3 +212,19 @@ SI_EXPORT void selinst_phase_end(const char *name)
 	if (t)
 		si_guard_release(t);
 }
+/* libselinst-mpi's bytes, added to the node of REGION's open activation
+ * when it is the innermost one (the layer calls this between its enter
+ * and exit hooks; a paused or dropped activation has no node to add to). */
+SI_EXPORT void __selinst_mpi_bytes(const struct selinst_region *region, uint64_t sent,
+				   uint64_t received)
+{
+	struct si_thread *t = si_thread_get();
+	if (!t || !si_guard_take(t))
+		return;
+	struct si_node *n = t->top->node;
+	if (si_depth(t) > 1 && t->top->region == region && n != &t->paused && n->loop) {
+		n->loop->sent += sent;
+		n->loop->received += received;
+	}
+	si_guard_release(t);
+}

@@ -29,9 +29,12 @@
 /* Trip-count histogram: the profile's buckets (selinst-profile.h). */
 #define SI_HIST_BUCKETS SELINST_TRIP_BUCKETS
 
+/* A node's counter block beyond the cache line: loops' iterations and
+ * trip counts; mpi regions' bytes (libselinst-mpi, __selinst_mpi_bytes). */
 struct si_loop {
 	uint64_t iterations;
 	uint64_t hist[SI_HIST_BUCKETS];
+	uint64_t sent, received;	/* mpi regions only */
 };
 
 /* One calling-context tree node: exactly one 64-byte cache line. */
@@ -44,7 +47,7 @@ struct si_node {
 	uint64_t self;			/* ticks while this node was on top */
 	uint32_t active;		/* open activations (recursion folding) */
 	uint32_t id;			/* creation index in its thread, root = 0 */
-	struct si_loop *loop;		/* loops only */
+	struct si_loop *loop;		/* loops and mpi regions only */
 };
 
 /* One open region on a thread's stack: 32 bytes.  Self time needs no

@@ -323,6 +323,7 @@ struct onode {
 	uint64_t parent, calls, incl, excl;
 	uint32_t region;
 	int own;
+	int mpi;		/* an mpi region: its loop block holds bytes */
 	struct si_loop *loop;
 };
 
@@ -474,11 +475,14 @@ static void merge_nodes(const struct si_snap *s, struct rtab *rt, double npt, st
 			w->oh[j] = o;
 			x->parent = par;
 			x->region = reg;
+			x->mpi = n->region->kind == SELINST_KIND_MPI;
 			x->loop = n->loop;
 		} else if (n->loop) {
 			if (!x->loop)
 				x->loop = n->loop;
 			else if (own_loop(x) == 0) {
+				x->loop->sent += n->loop->sent;
+				x->loop->received += n->loop->received;
 				x->loop->iterations += n->loop->iterations;
 				for (unsigned b = 0; b < SI_HIST_BUCKETS; b++)
 					x->loop->hist[b] += n->loop->hist[b];
@@ -535,7 +539,12 @@ static void emit_nodes(struct em *m, const struct tw *w, const struct si_sample_
 		kint(m, "calls", x->calls);
 		kint(m, "inclusive_ns", x->incl);
 		kint(m, "exclusive_ns", x->excl);
-		if (x->loop) {
+		if (x->loop && x->mpi) {	/* absent: 0 */
+			if (x->loop->sent)
+				kint(m, SELINST_PROFILE_BYTES_SENT, x->loop->sent);
+			if (x->loop->received)
+				kint(m, SELINST_PROFILE_BYTES_RECEIVED, x->loop->received);
+		} else if (x->loop) {
 			kint(m, "iterations", x->loop->iterations);
 			plain(m, "trip_counts");
 			map_start(m, 1);

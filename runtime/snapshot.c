@@ -69,6 +69,8 @@ NO_TSAN static int copy_nodes(struct si_thread *t, struct si_snap *s)
 			for (unsigned b = 0; b < SI_HIST_BUCKETS; b++)
 				c->loop->hist[b] = l->hist[b];
 			c->loop->iterations = l->iterations;
+			c->loop->sent = l->sent;
+			c->loop->received = l->received;
 		}
 	}
 	return 0;

@@ -448,7 +448,7 @@ static struct si_node *alloc_node(struct si_thread *t, const struct selinst_regi
 		t->chunks[t->nchunks++] = c;
 	}
 	struct si_node *n = &t->chunks[ci][id % SI_NODES_PER_CHUNK];
-	if (r->kind == SELINST_KIND_LOOP) {
+	if (r->kind == SELINST_KIND_LOOP || r->kind == SELINST_KIND_MPI) {
 		n->loop = si_arena_alloc(t, sizeof(struct si_loop));
 		if (!n->loop)
 			return NULL;

@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Writes the files `make install` generates with the install paths in them:
-# selinst.specs (GCC spec file), selinst.pc (pkg-config) and the compiler
-# wrappers selinst-gcc, selinst-g++, selinst-gfortran, selinst-mpicc.
-#   VERSION BINDIR LIBDIR INCDIR PLUGINDIR SPECSDIR PREFIX PLUGIN_GCC=... gen-install.sh OUTDIR
+# selinst.specs (GCC spec file), selinst-mpi.specs (the same and the MPI
+# layer), selinst-mpif.specs (and the Fortran one), selinst.pc (pkg-config)
+# and the compiler wrappers selinst-gcc, selinst-g++, selinst-gfortran,
+# selinst-mpicc, selinst-mpif90.
+#   VERSION BINDIR LIBDIR INCDIR PLUGINDIR SPECSDIR PREFIX PLUGIN_GCC=... [MPI_LAYER=yes] [MPIF_LAYER=yes]
+#   gen-install.sh OUTDIR
 set -eu
 out=$1
 : "$VERSION" "$LIBDIR" "$INCDIR" "$PLUGINDIR" "$SPECSDIR" "$PREFIX" "$PLUGIN_GCC"
@@ -32,7 +35,7 @@ incl=""
 # the plugin); the runtime goes into the `lib` spec, which the driver uses
 # only when it links, after the objects and with --no-as-needed so that a
 # build system's own --as-needed cannot drop it.
-{
+specs() {
 	echo "# selinst $VERSION: gcc -specs=selinst.specs adds the plugin and the runtime."
 	echo "%rename cc1_options selinst_cc1_options"
 	echo
@@ -47,7 +50,21 @@ incl=""
 	echo "*lib:"
 	echo "+ --push-state --no-as-needed -L$LIBDIR -lselinst --pop-state$rpath"
 	echo
-} >"$out/selinst.specs"
+}
+specs >"$out/selinst.specs"
+# The MPI layer goes into the `link` spec, which comes before the objects
+# and the MPI compiler's -lmpi: the program then needs libselinst-mpi.so
+# before libmpi.so, so that its MPI_* calls bind to the layer's wrappers.
+# selinst-mpif.specs: the Fortran bindings' layer too (mpif90), kept out
+# of C programs (it needs the MPI Fortran library).
+mpi_specs() {	# mpi_specs LIBS...
+	specs
+	echo "*link:"
+	echo "+ --push-state --no-as-needed -L$LIBDIR $* --pop-state"
+	echo
+}
+mpi_specs -lselinst-mpi >"$out/selinst-mpi.specs"
+mpi_specs -lselinst-mpif -lselinst-mpi >"$out/selinst-mpif.specs"
 
 {
 	echo "prefix=$PREFIX"
@@ -64,7 +81,7 @@ incl=""
 	echo "Libs: $libs -Wl,--push-state,--no-as-needed -lselinst -Wl,--pop-state"
 } >"$out/selinst.pc"
 
-# wrapper NAME COMPILER [ENV-ASSIGNMENTS]
+# wrapper NAME COMPILER [ENV-ASSIGNMENTS [SPECS]]
 wrapper() {
 	cat >"$out/$1" <<EOF
 #!/bin/sh
@@ -76,7 +93,7 @@ set -f
 for a in \${SELINST_PLUGIN_ARGS-}; do
 	set -- "-fplugin-arg-selinst-\$a" "\$@"
 done
-${3:+$3 }exec \${SELINST_COMPILER:-$2} -specs=$SPECSDIR/selinst.specs "\$@"
+${3:+$3 }exec \${SELINST_COMPILER:-$2} -specs=$SPECSDIR/${4:-selinst}.specs "\$@"
 EOF
 	chmod 755 "$out/$1"
 }
@@ -84,5 +101,19 @@ cc=$(driver gcc)
 wrapper selinst-gcc "$cc"
 wrapper selinst-g++ "$(driver g++)"
 wrapper selinst-gfortran "$(driver gfortran)"
-# Open MPI's and MPICH's mpicc run the compiler these variables name.
-wrapper selinst-mpicc mpicc "OMPI_CC=\${OMPI_CC:-$cc} MPICH_CC=\${MPICH_CC:-$cc}"
+# Open MPI's and MPICH's mpicc and mpif90 run the compilers these
+# variables name; the MPI layer comes with them when it was built
+# (MPI_LAYER=yes, MPIF_LAYER=yes; at run time SELINST_MPI_LAYER=no leaves
+# it out).
+layer_specs() {	# layer_specs BUILT NAME: the spec file's name, or a choice at run time
+	if [ "$1" = yes ]; then
+		echo '$([ "${SELINST_MPI_LAYER-yes}" = no ] && echo selinst || echo '"$2"')'
+	else
+		echo selinst
+	fi
+}
+wrapper selinst-mpicc mpicc "OMPI_CC=\${OMPI_CC:-$cc} MPICH_CC=\${MPICH_CC:-$cc}" \
+	"$(layer_specs "${MPI_LAYER:-no}" selinst-mpi)"
+fc=$(driver gfortran)
+wrapper selinst-mpif90 mpif90 "OMPI_FC=\${OMPI_FC:-$fc} MPICH_FC=\${MPICH_FC:-$fc} MPICH_F90=\${MPICH_F90:-$fc}" \
+	"$(layer_specs "${MPIF_LAYER:-no}" selinst-mpif)"

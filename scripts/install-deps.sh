@@ -16,7 +16,7 @@ packages=(
 	libotf2-trace-dev otf2-tools	# SELINST_MODE=trace: OTF2 archives (writer, report), otf2-print in tests
 	python3 python3-yaml		# test assertions on YAML and JSON
 	graphviz valgrind chromium	# report exports checked by dot, callgrind_annotate, Chromium (~120 MB, ~10 s)
-	libopenmpi-dev openmpi-bin	# report's real MPI test
+	libopenmpi-dev openmpi-bin	# the MPI layer (mpicc, mpif90) and its tests (mpirun)
 	clang-14			# make fuzz-report (libFuzzer)
 	nodejs				# t-report-speedscope runs speedscope's importer
 	libclang-rt-14-dev llvm-14	# make bench: XRay runtime, llvm-xray (columns skipped without)

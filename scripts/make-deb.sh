@@ -54,14 +54,16 @@ Architecture: $arch
 Maintainer: selinst developers <selinst@localhost>
 Installed-Size: $size
 Depends: $depends
-Suggests: gfortran-$major, g++-$major, mpi-default-dev
+Suggests: gfortran-$major, g++-$major, mpi-default-dev, libopenmpi-dev
 Section: devel
 Priority: optional
 Description: selective instrumentation profiler for GCC $major
  A GCC plugin instruments only the functions and loops that an
  inlining-style cost model selects; libselinst keeps per-thread profiles
  and selinst-report prints and exports them.  selinst-gcc, selinst-g++,
- selinst-gfortran and selinst-mpicc compile and link with both.
+ selinst-gfortran, selinst-mpicc and selinst-mpif90 compile and link with
+ both; the MPI ones add libselinst-mpi, the PMPI layer (built against
+ Open MPI: libopenmpi-dev).
 EOF
 (cd "$pkgroot" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z |
 	xargs -0 md5sum) >"$pkgroot/DEBIAN/md5sums"

@@ -14,7 +14,8 @@ make -s -C "$SELINST_ROOT" install PREFIX="$P" GEN="$WORK/gen" \
 export PATH=$P/bin:$PATH
 for f in bin/selinst-gcc bin/selinst-g++ bin/selinst-gfortran bin/selinst-mpicc bin/selinst-report \
 	lib/libselinst.so lib/libselinst-otf2.so lib/pkgconfig/selinst.pc lib/selinst/selinst.so lib/selinst/selinst.specs \
-	include/selinst.h include/selinst-profile.h share/man/man1/selinst-gcc.1 share/man/man7/selinst.7; do
+	include/selinst.h include/selinst-profile.h share/man/man1/selinst-gcc.1 share/man/man7/selinst.7 \
+	lib/selinst/selinst-mpi.specs bin/selinst-mpif90; do
 	[ -e "$P/$f" ] || fail "not installed: $f"
 done
 
@@ -139,5 +140,21 @@ if command -v "$(sed -n 's/.*SELINST_COMPILER:-\([^}]*\)}.*/\1/p' "$P/bin/selins
 	printf 'program f\n  call s(3)\ncontains\n  subroutine s(n)\n    integer :: n\n    print *, n\n  end subroutine\nend program\n' >f.f90
 	selinst-gfortran -O2 f.f90 -o fort || fail "selinst-gfortran"
 	./fort >/dev/null && [ -f fort.prof ] || fail "no Fortran profile"
+fi
+# selinst-mpicc links the MPI layer (before -lmpi) when it was built;
+# SELINST_MPI_LAYER=no leaves it out.
+if [ -f "$P/lib/libselinst-mpi.so" ] && command -v mpicc >/dev/null; then
+	printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' >m.c
+	selinst-mpicc -O2 m.c -o mpi || fail "selinst-mpicc"
+	readelf -d mpi | grep NEEDED | head -1 | grep -q libselinst-mpi || fail "layer not first: $(readelf -d mpi | grep NEEDED)"
+	SELINST_MPI_LAYER=no selinst-mpicc -O2 m.c -o mpi0 || fail "selinst-mpicc without the layer"
+	readelf -d mpi0 | grep -q 'NEEDED.*libselinst-mpi' && fail "SELINST_MPI_LAYER=no linked the layer"
+	./mpi >/dev/null && has_regions mpi.prof main MPI_Init MPI_Finalize
+fi
+if [ -f "$P/lib/libselinst-mpif.so" ] && command -v mpif90 >/dev/null; then
+	printf 'program m\n  include "mpif.h"\n  integer :: ierr\n  call MPI_Init(ierr)\n  call MPI_Finalize(ierr)\nend program\n' >m.f90
+	selinst-mpif90 -O2 m.f90 -o mpif || fail "selinst-mpif90"
+	readelf -d mpif | grep NEEDED | head -1 | grep -q libselinst-mpif || fail "Fortran layer not first: $(readelf -d mpif | grep NEEDED)"
+	./mpif >/dev/null && has_regions mpif.prof MPI_Init MPI_Finalize
 fi
 exit 0

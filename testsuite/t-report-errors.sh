@@ -87,7 +87,7 @@ check "no threads" "selinst-report: nothreads.prof:3: profile has no 'threads'" 
 sed 's/"10": 4/"10-19": 4/' "$D/simple.yaml" > bucket.prof
 check "bad bucket" "selinst-report: bucket.prof:69: '10-19' is not a trip-count bucket (0..15, 16-31, 32-63, ...)" bucket.prof
 sed 's/kind: loop/kind: while/' "$D/simple.yaml" > kind.prof
-check "bad kind" "selinst-report: kind.prof:32: region kind 'while' is not function, loop or manual" kind.prof
+check "bad kind" "selinst-report: kind.prof:32: region kind 'while' is not function, loop, manual or mpi" kind.prof
 printf 'format: selinst-profile\nversion: 1\nregions: []\nthreads: []\nend: true\n---\na: 1\n' > twodocs.prof
 check "two documents" "selinst-report: twodocs.prof:6: more than one YAML document" twodocs.prof
 printf 'format: selinst-profile\nversion: 1\nregions: &r []\nthreads: *r\nend: true\n' > alias.prof

@@ -23,7 +23,7 @@ assert sorted(regions) == list(range(len(regions))), "region ids not dense"
 keys = [(r["kind"], r["name"], r["file"], r["line"]) for r in p["regions"]]
 assert len(set(keys)) == len(keys), "duplicate regions"
 for r in p["regions"]:
-    assert r["kind"] in ("function", "loop", "manual")
+    assert r["kind"] in ("function", "loop", "manual", "mpi")
 byid = {}
 for t in p["threads"]:
     seen = {0: None}
@@ -35,6 +35,8 @@ for t in p["threads"]:
         assert n["region"] in regions, n
         assert n["calls"] >= 0 and n["inclusive_ns"] >= 0 and n["exclusive_ns"] >= 0, n
         assert n["exclusive_ns"] <= n["inclusive_ns"], n
+        if regions[n["region"]]["kind"] != "mpi":
+            assert "bytes_sent" not in n and "bytes_received" not in n, n
         seen[n["id"]] = n
         tb[n["id"]] = n
         sib = kids.setdefault(n["parent"], set())

@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# libselinst-mpi on 4 Open MPI ranks, the last one slow (programs/
+# mpi_imbalance.c): the others' wait shows in MPI_Barrier under sync_step
+# and in MPI_Allreduce under reduce_step, the slow rank being the one with
+# the least time there; MPI calls are counted exactly, MPI_Send/MPI_Recv's
+# bytes too; MPI_Initialized before MPI_Init and MPI_Finalized after
+# MPI_Finalize are recorded; the same program linked without the layer
+# runs as before, with no MPI regions.  The Fortran twin (mpif.h, linked
+# with libselinst-mpif) gives the same figures.  MPI_THREAD_MULTIPLE
+# (programs/mpi_threads.c, one process): each thread's calls and bytes in
+# its own profile, exactly.
+. "$(dirname "$0")/lib.sh"
+need mpicc
+need mpirun
+[ -f "$PLUGIN" ] || skip "plugin not built"
+[ -f "$SELINST_BUILD/libselinst-mpi.so" ] || skip "libselinst-mpi not built"
+P=$T/programs/mpi_imbalance.c
+root=()
+[ "$(id -u)" -eq 0 ] && root=(--allow-run-as-root)
+# Waiting ranks yield the CPU: with 4 ranks on fewer cores their polling
+# would slow the slow rank down and make it wait too.
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1 \
+	OMPI_MCA_mpi_yield_when_idle=1
+# run4 PROGRAM PREFIX OUTPUT: 4 ranks, profiles PREFIX.RANK.prof
+run4() {
+	SELINST_OUTPUT="$WORK/$2.%r.prof" timeout 300 mpirun "${root[@]}" -np 4 --oversubscribe \
+		"./$1" > "$2.txt" 2>&1 || { cat "$2.txt"; fail "mpirun $1 failed"; }
+	expect_eq "$1 output" "$3" "$(cat "$2.txt")"
+}
+
+# threshold=0: sync_step, reduce_step and ring_step are regions.
+OMPI_CC=gcc mpicc -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$P" -o layer \
+	-L"$SELINST_BUILD" -lselinst-mpi $SI_LIBS || fail "mpicc with the layer failed"
+run4 layer app "size 4 sum 50 finalized 1"
+"$REPORT" --mpi app.*.prof | tee mpi.txt || fail "--mpi exit $?"
+"$REPORT" --format=json app.*.prof > all.json || fail "json exit $?"
+# check_mpi JSON MAIN [c]: the figures, MAIN the main program's region;
+# c: the C program's MPI_Initialized and MPI_Finalized too.
+check_mpi() {
+python3 - "$@" <<'PY' || fail "mpi figures in $1"
+import json, sys
+d = json.load(open(sys.argv[1]))["mpi"]
+main = sys.argv[2]
+sites = {(s["caller"], s["name"]): s for s in d["call_paths"]}
+def per(site, key):
+    return [r[key] for r in sorted(site["per_rank"], key=lambda r: r["rank"])]
+want = {("sync_step", "MPI_Barrier"): (5, 0, 0), ("reduce_step", "MPI_Allreduce"): (5, 8, 8),
+        ("ring_step", "MPI_Send"): (5, 8000, 0), ("ring_step", "MPI_Recv"): (5, 0, 8000),
+        (main, "MPI_Init"): (1, 0, 0), (main, "MPI_Finalize"): (1, 0, 0)}
+if sys.argv[3:] == ["c"]:
+    want[(main, "MPI_Initialized")] = want[(main, "MPI_Finalized")] = (1, 0, 0)
+for key, (calls, sent, recv) in want.items():
+    assert key in sites, (key, sorted(sites))
+    s = sites[key]
+    assert per(s, "calls") == [calls] * 4, (key, per(s, "calls"))
+    assert per(s, "bytes_sent") == [sent * calls] * 4, (key, per(s, "bytes_sent"))
+    assert per(s, "bytes_received") == [recv * calls] * 4, (key, per(s, "bytes_received"))
+# Only these MPI calls were made: each rank's call count is their sum.
+n = sum(c for c, _, _ in want.values()) + 2    # MPI_Comm_rank, MPI_Comm_size
+assert [r["calls"] for r in d["ranks"]] == [n] * 4, d["ranks"]
+assert sites[("sync_step", "MPI_Barrier")]["path"][-2:] == ["sync_step", "MPI_Barrier"]
+# The slow rank 3 is the one the others wait for: it has the least time
+# in the barrier and the allreduce, each other rank more than 1.25 times
+# its (it waits too when the others are not scheduled: 4 ranks, 2 cores;
+# 2 times and more on a quiet machine).
+for key in (("sync_step", "MPI_Barrier"), ("reduce_step", "MPI_Allreduce")):
+    s = sites[key]
+    t = per(s, "seconds")
+    assert s["min_rank"] == 3, (key, t)
+    assert min(t[:3]) > 1.25 * t[3], (key, t)
+    assert s["imbalance"] > 1.1, (key, s["imbalance"])   # 4/3 at most here
+assert d["slowest_rank"] == 3, d["ranks"]
+work = [r for r in d["regions"] if r["name"] == "work"][0]
+assert work["slowest_rank"] == 3 and work["imbalance"] > 1.5, work
+PY
+}
+check_mpi all.json main c
+grep -q "sync_step > MPI_Barrier" mpi.txt || fail "--mpi lacks the barrier's call path"
+grep -q "^slowest rank: 3 " mpi.txt || fail "--mpi: slowest rank is not 3"
+for r in 0 1 2 3; do
+	expect_eq "rank in app.$r.prof" "$r" "$(yget app.$r.prof 'd["rank"]')"
+	# times nest; MPI calls are leaves; bytes only on them
+	python3 "$T/rt/check.py" app.$r.prof 'consistent()
+for t in p["threads"]:
+    kids = {n["parent"] for n in t["nodes"]}
+    assert not [n for n in t["nodes"] if regions[n["region"]]["kind"] == "mpi" and n["id"] in kids]' \
+		|| fail "app.$r.prof inconsistent"
+done
+
+# Without the layer: same results, no mpi regions, --mpi says so.
+OMPI_CC=gcc mpicc -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$P" -o plain $SI_LIBS \
+	|| fail "mpicc without the layer failed"
+readelf -d plain | grep -q 'NEEDED.*libselinst-mpi' && fail "plain links the layer"
+run4 plain base "size 4 sum 50 finalized 1"
+"$REPORT" --format=json base.*.prof > base.json || fail "json exit $?"
+expect_eq "mpi regions without the layer" "[]" \
+	"$(jget base.json '[r["name"] for r in d["regions"] if r["kind"] == "mpi"]')"
+expect_eq "no mpi object" False "$(jget base.json '"mpi" in d')"
+"$REPORT" --mpi base.*.prof | grep -q "no MPI calls recorded" || fail "--mpi without MPI regions"
+
+# MPI_THREAD_MULTIPLE: two threads in MPI_Sendrecv at once, one process.
+OMPI_CC=gcc mpicc -O2 -pthread $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$T/programs/mpi_threads.c" \
+	-o threads -L"$SELINST_BUILD" -lselinst-mpi $SI_LIBS || fail "mpicc mpi_threads.c failed"
+SELINST_OUTPUT=$WORK/threads.prof timeout 120 ./threads > threads.txt 2>&1 || { cat threads.txt; fail "threads failed"; }
+if [ "$(cat threads.txt)" = multiple ]; then
+	python3 - threads.prof <<'PY' || fail "MPI_THREAD_MULTIPLE figures"
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+names = {r["id"]: r["name"] for r in d["regions"]}
+got = []
+for t in d["threads"]:
+    for n in t["nodes"]:
+        if names[n["region"]] == "MPI_Sendrecv":
+            got.append((n["calls"], n.get("bytes_sent", 0), n.get("bytes_received", 0)))
+assert sorted(got) == [(100, 3200, 3200)] * 2, got
+PY
+else
+	expect_eq "threads output" fewer "$(cat threads.txt)"
+fi
+
+# Fortran (mpif.h): Open MPI's bindings call PMPI_* past the C wrappers;
+# libselinst-mpif wraps mpi_send_ and the like.
+if command -v mpif90 >/dev/null && [ -f "$SELINST_BUILD/libselinst-mpif.so" ]; then
+	OMPI_FC=gfortran mpif90 -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "${P%.c}.f90" -o flayer \
+		-L"$SELINST_BUILD" -lselinst-mpif $SI_LIBS || fail "mpif90 with the layer failed"
+	run4 flayer fapp "size 4 sum 50"
+	"$REPORT" --format=json fapp.*.prof > fall.json || fail "json exit $?"
+	check_mpi fall.json mpi_imbalance
+fi
+echo ok
