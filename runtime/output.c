@@ -374,11 +374,22 @@ static void quoted(struct em *m, const char *s)
 }
 static void kstr(struct em *m, const char *k, const char *v) { plain(m, k); quoted(m, v); }
 static void kraw(struct em *m, const char *k, const char *v) { plain(m, k); plain(m, v); }
+/* V in decimal into B (at least 21 bytes): snprintf costs about 700
+ * instructions a number, a tenth of the profile write's per-value cost. */
+static const char *u64_decimal(char *b, uint64_t v)
+{
+	char *p = b + 20;
+	*p = '\0';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return p;
+}
 static void kint(struct em *m, const char *k, uint64_t v)
 {
-	char b[32];
-	snprintf(b, sizeof b, "%llu", (unsigned long long)v);
-	kraw(m, k, b);
+	char b[24];
+	kraw(m, k, u64_decimal(b, v));
 }
 
 static void map_start(struct em *m, int flow)
@@ -629,8 +640,7 @@ static void emit_nodes(struct em *m, const struct tw *w, const struct si_sample_
 					continue;
 				selinst_trip_bucket_name(b, buf, sizeof buf);
 				quoted(m, buf);
-				snprintf(buf, sizeof buf, "%llu", (unsigned long long)x->loop->hist[b]);
-				plain(m, buf);
+				plain(m, u64_decimal(buf, x->loop->hist[b]));
 			}
 			map_end(m);
 		}
