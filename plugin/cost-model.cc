@@ -143,7 +143,8 @@ static const char *refinement_excludes(const struct cm_constants *c,
 	if (!fn->has_loops && fn->bounded_work && fn->instrumented_call_sites == 0)
 		return "bounded work: no loop, no recursion, no callee in view "
 		       "with either (refinement straight-line)";
-	if (cm_small_body_excludes(c, fn->weight, fn->instrumented_call_sites, c->threshold))
+	if (cm_small_body_excludes(c, fn->weight, fn->instrumented_call_sites, fn->from_main,
+				   c->threshold))
 		return CM_SMALL_BODY_REASON;
 	return NULL;
 }
@@ -323,9 +324,10 @@ static void classify_work(struct cm_function *const *fns, const struct adjacency
 }
 
 int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
-			   unsigned long instrumented_sites, const mpz_t threshold)
+			   unsigned long instrumented_sites, int from_main,
+			   const mpz_t threshold)
 {
-	return c->refined && mpz_sgn(threshold) != 0
+	return c->refined && mpz_sgn(threshold) != 0 && !from_main
 	       && instrumented_sites < CM_SMALL_BODY_PULL
 	       && mpz_cmp_ui(weight, CM_SMALL_BODY) < 0;
 }
@@ -333,6 +335,29 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 int cm_site_base_depth(const struct cm_constants *c, const struct cm_function *f)
 {
 	return c->refined && !f->instrument ? f->context_depth : 0;
+}
+
+/* Which functions main reaches by call edges in view (refinement
+ * small-body): a depth-first walk from every program entry. */
+static void mark_from_main(struct cm_function *const *fns, size_t nfns,
+			   const struct adjacency *a)
+{
+	size_t *stack = (size_t *) malloc((nfns ? nfns : 1) * sizeof(size_t));
+	size_t sp = 0;
+	for (size_t i = 0; i < nfns; i++) {
+		fns[i]->from_main = fns[i]->program_entry;
+		if (fns[i]->program_entry)
+			stack[sp++] = i;
+	}
+	while (sp) {
+		size_t f = stack[--sp];
+		for (size_t e = a->start[f]; e < a->start[f + 1]; e++)
+			if (!fns[a->callee[e]]->from_main) {
+				fns[a->callee[e]]->from_main = 1;
+				stack[sp++] = a->callee[e];
+			}
+	}
+	free(stack);
 }
 
 /* Edge indexes grouped by the callee's component: component i's edges
@@ -484,6 +509,7 @@ void cm_decide(const struct cm_constants *c, struct cm_function *const *fns,
 	find_components(&a, nfns, &k);
 	if (c->refined) {
 		classify_work(fns, &a, &k);
+		mark_from_main(fns, nfns, &a);
 		component_depths(c, fns, edges, nedges, &k, 0);
 	}
 	for (size_t i = 0; i < k.count; i++)

@@ -78,13 +78,16 @@
  *                  that enters it is.
  *   small-body     A function or loop body of weight under CM_SMALL_BODY
  *                  (64) with fewer than CM_SMALL_BODY_PULL (2) call sites
- *                  to instrumented functions is not a region (main and its
- *                  loops, recursive functions and forced decisions are
- *                  exempt): the paper's inlining criterion by size.  Such
- *                  a body costs about what its hooks cost, and when its
- *                  callers are in other units how often it runs is
- *                  unknown.  A small caller of several chosen functions
- *                  (the paper's adi) stays.
+ *                  to instrumented functions is not a region when its
+ *                  function is not reached from main by call edges in view
+ *                  (recursive functions and forced decisions are exempt):
+ *                  the paper's inlining criterion by size, where the
+ *                  depths are not the program's.  Reached from main, the
+ *                  call chain is in view and the formula's depth says how
+ *                  often it runs; elsewhere (a library's unit, a function
+ *                  called through a pointer) it does not, and such a body
+ *                  costs about what its hooks cost.  A small caller of
+ *                  several chosen functions (the paper's adi) stays.
  *
  * This file has no GCC dependency so the model can be tested alone
  * (testsuite/unit/) against the paper's Table 1.
@@ -142,6 +145,9 @@ struct cm_function {
 	int recursive;			/* in a call-graph cycle (default model) */
 	int bounded_work;		/* no loop, no recursion, callees in
 					   view likewise (default model) */
+	int from_main;			/* reached from main by call edges in
+					   view (default model): its depths
+					   are the program's */
 	int instrument;
 	const char *reason;
 };
@@ -177,11 +183,13 @@ int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
 			   const mpz_t loop_score, const mpz_t threshold);
 /* Refinement small-body, for functions and loops: a body of weight under
  * CM_SMALL_BODY with fewer than CM_SMALL_BODY_PULL call sites to
- * instrumented functions is not a region (default model, threshold not 0). */
+ * instrumented functions, in a function main does not reach in view
+ * (FROM_MAIN 0), is not a region (default model, threshold not 0). */
 #define CM_SMALL_BODY 64
 #define CM_SMALL_BODY_PULL 2
 int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
-			   unsigned long instrumented_sites, const mpz_t threshold);
+			   unsigned long instrumented_sites, int from_main,
+			   const mpz_t threshold);
 #define CM_STR_(x) #x
 #define CM_STR(x) CM_STR_(x)
 #define CM_SMALL_BODY_REASON "weight under " CM_STR(CM_SMALL_BODY) " and fewer than " \

@@ -435,9 +435,9 @@ static void test_pull_depth(struct cm_constants *c)
 	graph_clear(&g);
 }
 
-/* Refinement small-body, in Lua's shapes: a string-hash leaf with a loop
- * (weight 36) and a wrapper around one instrumented function (weight 46,
- * luaS_newlstr) are no regions; a small function with three instrumented
+/* Refinement small-body, in Lua's shapes (no main in view): a string-hash
+ * leaf with a loop (weight 36) and a wrapper around one instrumented
+ * function (weight 46, luaS_newlstr) are no regions; a small function with three instrumented
  * callees (the paper's adi, weight 45) and one of weight 64 are.  Then
  * context-depth rescores at the depth a function runs at: below a small
  * wrapper at depth 1, a function kept only for a callee that is then
@@ -464,6 +464,21 @@ static void test_small_body(struct cm_constants *c)
 	CHECK(g.fn[big].instrument && g.fn[adi].instrument && g.fn[edge].instrument
 	      && g.fn[forced].instrument, "big, adi, weight 64, forced");
 	check_refinement_off(c, &g, hash, wrap);
+	graph_clear(&g);
+
+	/* Reached from main in view, the same small leaf is a region: its
+	 * depth is the program's. */
+	g.nfn = g.nedge = 0;
+	size_t entry = add_fn(&g, 100, -1), leaf = add_fn(&g, 36, 0);
+	size_t stray = add_fn(&g, 36, 0);
+	g.fn[entry].program_entry = 1;
+	g.fn[entry].has_loops = g.fn[leaf].has_loops = g.fn[stray].has_loops = 1;
+	add_call(&g, entry, leaf);
+	decide(c, &g);
+	CHECK(g.fn[leaf].from_main && g.fn[leaf].instrument, "leaf under main: %d %s",
+	      g.fn[leaf].instrument, g.fn[leaf].reason);
+	CHECK(!g.fn[stray].from_main && !g.fn[stray].instrument, "stray leaf: %d %s",
+	      g.fn[stray].instrument, g.fn[stray].reason);
 	graph_clear(&g);
 
 	g.nfn = g.nedge = 0;
