@@ -12,22 +12,7 @@ cat >p.c <<'EOF'
 #include <selinst.h>
 #include <stdio.h>
 #include <stdlib.h>
-int work(int n)	/* s += i % 7, in branches that weigh it over 64 (small-body) */
-{
-	int s = 0;
-	for (int i = 0; i < n; i++) {
-		switch (i % 7) {
-		case 0: break;
-		case 1: s += 1; break;
-		case 2: s += 2; break;
-		case 3: s += 3; break;
-		case 4: s += 4; break;
-		case 5: s += 5; break;
-		default: s += 6; break;
-		}
-	}
-	return s;
-}
+int work(int n) { int s = 0; for (int i = 0; i < n; i++) s += i % 7; return s; }
 int main(int argc, char **argv)
 {
 	int c;
