@@ -135,14 +135,17 @@ static const char *refinement_excludes(const struct cm_constants *c,
 				       const struct cm_function *fn)
 {
 	if (!c->refined || fn->force != CM_FORCE_NONE || mpz_sgn(c->threshold) == 0
-	    || fn->has_loops || fn->recursive || fn->program_entry)
+	    || fn->recursive || fn->program_entry)
 		return NULL;
-	if (fn->declared_inline)
+	if (!fn->has_loops && fn->declared_inline)
 		return "inline and loop-free: copied into its callers "
 		       "(refinement straight-line)";
-	if (fn->bounded_work && fn->instrumented_call_sites == 0)
+	if (!fn->has_loops && fn->bounded_work && fn->instrumented_call_sites == 0)
 		return "bounded work: no loop, no recursion, no callee in view "
 		       "with either (refinement straight-line)";
+	if (cm_small_body_excludes(c, fn->weight, fn->instrumented_call_sites, fn->from_main,
+				   c->threshold))
+		return CM_SMALL_BODY_REASON;
 	return NULL;
 }
 
@@ -320,9 +323,41 @@ static void classify_work(struct cm_function *const *fns, const struct adjacency
 	}
 }
 
+int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
+			   unsigned long instrumented_sites, int from_main,
+			   const mpz_t threshold)
+{
+	return c->refined && mpz_sgn(threshold) != 0 && !from_main
+	       && instrumented_sites < CM_SMALL_BODY_PULL
+	       && mpz_cmp_ui(weight, CM_SMALL_BODY) < 0;
+}
+
 int cm_site_base_depth(const struct cm_constants *c, const struct cm_function *f)
 {
 	return c->refined && !f->instrument ? f->context_depth : 0;
+}
+
+/* Which functions main reaches by call edges in view (refinement
+ * small-body): a depth-first walk from every program entry. */
+static void mark_from_main(struct cm_function *const *fns, size_t nfns,
+			   const struct adjacency *a)
+{
+	size_t *stack = (size_t *) malloc((nfns ? nfns : 1) * sizeof(size_t));
+	size_t sp = 0;
+	for (size_t i = 0; i < nfns; i++) {
+		fns[i]->from_main = fns[i]->program_entry;
+		if (fns[i]->program_entry)
+			stack[sp++] = i;
+	}
+	while (sp) {
+		size_t f = stack[--sp];
+		for (size_t e = a->start[f]; e < a->start[f + 1]; e++)
+			if (!fns[a->callee[e]]->from_main) {
+				fns[a->callee[e]]->from_main = 1;
+				stack[sp++] = a->callee[e];
+			}
+	}
+	free(stack);
 }
 
 /* Edge indexes grouped by the callee's component: component i's edges
@@ -423,6 +458,24 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 	free(first); free(by_comp); free(depth);
 }
 
+/* Whether FN, scored from its callees' final decisions, still reaches the
+ * threshold at the depth it runs at below the nearest region. */
+static int still_qualifies_at_context(const struct cm_constants *c,
+				      const struct cm_function *fn)
+{
+	if (fn->context_depth <= fn->loop_depth)
+		return 1;
+	mpz_t s;
+	mpz_init(s);
+	cm_loop_score(s, c, fn->context_depth);
+	mpz_add(s, s, fn->weight);
+	if (fn->context_depth < 2)
+		mpz_add(s, s, fn->callsite_score);
+	int ok = mpz_cmp(s, c->threshold) >= 0;
+	mpz_clear(s);
+	return ok;
+}
+
 /* Refinement context-depth, after the decisions: component_depths drops
  * what no longer qualifies at the depth it runs at below the nearest
  * region (callees, visited later, see it as no region); then callers
@@ -439,7 +492,8 @@ static void context_depths(const struct cm_constants *c, struct cm_function *con
 			if (!fn->instrument || fn->force != CM_FORCE_NONE)
 				continue;
 			score_one(c, fns, a, k->order[j]);
-			if (mpz_cmp(fn->score, c->threshold) < 0) {
+			if (mpz_cmp(fn->score, c->threshold) < 0
+			    || !still_qualifies_at_context(c, fn)) {
 				fn->instrument = 0;
 				fn->reason = CM_CONTEXT_DEPTH_REASON;
 			}
@@ -455,6 +509,7 @@ void cm_decide(const struct cm_constants *c, struct cm_function *const *fns,
 	find_components(&a, nfns, &k);
 	if (c->refined) {
 		classify_work(fns, &a, &k);
+		mark_from_main(fns, nfns, &a);
 		component_depths(c, fns, edges, nedges, &k, 0);
 	}
 	for (size_t i = 0; i < k.count; i++)

@@ -31,7 +31,7 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus five refinements, each named in
+ * CM_MODEL_DEFAULT is the formula plus six refinements, each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
  *
@@ -65,7 +65,8 @@
  *                  nearest region (call depths added up through callers
  *                  that are not regions) and dropped if it no longer
  *                  reaches the threshold; then callers that only dropped
- *                  callees pulled in are dropped, callees first.  The
+ *                  callees pulled in are dropped, callees first, each
+ *                  scored at that same depth.  The
  *                  paper's BT keeps its decisions: adi is a region, so
  *                  the solvers run at depth 0 below it.
  *   recursion      The members of a call-graph cycle share one depth: the
@@ -75,6 +76,18 @@
  *                  depth.  A recursive descent and its helpers are then
  *                  not chosen for being called outside loops; the function
  *                  that enters it is.
+ *   small-body     A function or loop body of weight under CM_SMALL_BODY
+ *                  (64) with fewer than CM_SMALL_BODY_PULL (2) call sites
+ *                  to instrumented functions is not a region when its
+ *                  function is not reached from main by call edges in view
+ *                  (recursive functions and forced decisions are exempt):
+ *                  the paper's inlining criterion by size, where the
+ *                  depths are not the program's.  Reached from main, the
+ *                  call chain is in view and the formula's depth says how
+ *                  often it runs; elsewhere (a library's unit, a function
+ *                  called through a pointer) it does not, and such a body
+ *                  costs about what its hooks cost.  A small caller of
+ *                  several chosen functions (the paper's adi) stays.
  *
  * This file has no GCC dependency so the model can be tested alone
  * (testsuite/unit/) against the paper's Table 1.
@@ -132,6 +145,9 @@ struct cm_function {
 	int recursive;			/* in a call-graph cycle (default model) */
 	int bounded_work;		/* no loop, no recursion, callees in
 					   view likewise (default model) */
+	int from_main;			/* reached from main by call edges in
+					   view (default model): its depths
+					   are the program's */
 	int instrument;
 	const char *reason;
 };
@@ -165,6 +181,23 @@ void cm_callsite_score(mpz_t out, const struct cm_constants *c,
 int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
 			   unsigned long instrumented_sites, const mpz_t weight,
 			   const mpz_t loop_score, const mpz_t threshold);
+/* Refinement small-body, for functions and loops: a body of weight under
+ * CM_SMALL_BODY with fewer than CM_SMALL_BODY_PULL call sites to
+ * instrumented functions, in a function main does not reach in view
+ * (FROM_MAIN 0), is not a region (default model, threshold not 0). */
+#define CM_SMALL_BODY 64
+#define CM_SMALL_BODY_PULL 2
+int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
+			   unsigned long instrumented_sites, int from_main,
+			   const mpz_t threshold);
+#define CM_STR_(x) #x
+#define CM_STR(x) CM_STR_(x)
+#define CM_SMALL_BODY_REASON "weight under " CM_STR(CM_SMALL_BODY) " and fewer than " \
+	CM_STR(CM_SMALL_BODY_PULL) " instrumented callees: hooks would cost about " \
+	"what the body does (refinement small-body)"
+#define CM_SMALL_LOOP_REASON "loop body of weight under " CM_STR(CM_SMALL_BODY) \
+	" and fewer than " CM_STR(CM_SMALL_BODY_PULL) " instrumented callees " \
+	"(refinement small-body)"
 #define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
 	"through callers that are not regions (refinement context-depth)"
 #define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper: instrumented callees " \

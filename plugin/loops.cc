@@ -13,6 +13,8 @@
  *   loop_score(L)     = max(0, loop_base - d) * loop_unit
  *   callsite_score(L) = instrumented call sites inside L * call_unit^2
  *   L is instrumented when the sum >= loop-threshold (default 204800)
+ *   (default model: not when small-body excludes its body, see
+ *   cost-model.h: a small loop in a function main does not reach in view)
  *
  * So an outermost loop of a function called outside loops is chosen, a
  * small call-free inner loop (or any loop of a leaf called deep in loops)
@@ -668,6 +670,9 @@ void selinst_decide_loops(struct selinst_function *fn,
 			/* The abnormal edges make a CFG whose header is not the
 			 * source loop's test: counts would be one off. */
 			l->reason = "holds a setjmp receiver or non-local label";
+		} else if (cm_small_body_excludes(c, l->weight, l->instrumented_call_sites,
+						  fn->cm.from_main, selinst_opts.loop_threshold)) {
+			l->reason = CM_SMALL_LOOP_REASON;
 		} else if (cm_pull_depth_excludes(c, l->depth, l->instrumented_call_sites,
 						  l->weight, l->loop_score,
 						  selinst_opts.loop_threshold)) {

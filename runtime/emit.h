@@ -80,11 +80,22 @@ static inline void quoted(struct em *m, const char *s)
 }
 static inline void kstr(struct em *m, const char *k, const char *v) { plain(m, k); quoted(m, v); }
 static inline void kraw(struct em *m, const char *k, const char *v) { plain(m, k); plain(m, v); }
+/* V in decimal into B (at least 21 bytes): snprintf costs about 700
+ * instructions a number, a tenth of the profile write's per-value cost. */
+static inline const char *u64_decimal(char *b, uint64_t v)
+{
+	char *p = b + 20;
+	*p = '\0';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return p;
+}
 static inline void kint(struct em *m, const char *k, uint64_t v)
 {
-	char b[32];
-	snprintf(b, sizeof b, "%llu", (unsigned long long)v);
-	kraw(m, k, b);
+	char b[24];
+	kraw(m, k, u64_decimal(b, v));
 }
 
 static inline void map_start(struct em *m, int flow)
@@ -110,9 +121,8 @@ static inline void flow_seq_start(struct em *m)
 }
 static inline void uint_scalar(struct em *m, uint64_t v)
 {
-	char b[32];
-	snprintf(b, sizeof b, "%llu", (unsigned long long)v);
-	plain(m, b);
+	char b[24];
+	plain(m, u64_decimal(b, v));
 }
 
 #endif

@@ -553,8 +553,7 @@ static void emit_nodes(struct em *m, const struct tw *w, const struct si_sample_
 					continue;
 				selinst_trip_bucket_name(b, buf, sizeof buf);
 				quoted(m, buf);
-				snprintf(buf, sizeof buf, "%llu", (unsigned long long)x->loop->hist[b]);
-				plain(m, buf);
+				plain(m, u64_decimal(buf, x->loop->hist[b]));
 			}
 			map_end(m);
 		}

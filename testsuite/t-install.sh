@@ -19,10 +19,25 @@ for f in bin/selinst-gcc bin/selinst-g++ bin/selinst-gfortran bin/selinst-mpicc 
 	[ -e "$P/$f" ] || fail "not installed: $f"
 done
 
-# The sources: a library with a loop-heavy function, a program calling it.
+# The sources: a library with a loop-heavy function (its branches weigh
+# it over 64: refinement small-body leaves smaller bodies out), a program
+# calling it.
 mkdir src
 cat >src/lib.c <<'EOF'
-double lib_work(int n) { double s = 0; for (int i = 0; i < n; i++) s += i * 0.5; return s; }
+double lib_work(int n)
+{
+	double s = 0;
+	for (int i = 0; i < n; i++) {
+		switch (i % 5) {
+		case 0: s += i * 0.5; break;
+		case 1: s += i / 2.0; break;
+		case 2: s += i * 0.25 + i * 0.25; break;
+		case 3: s += (i - 1) * 0.5 + 0.5; break;
+		default: s += i * 0.5; break;
+		}
+	}
+	return s;
+}
 EOF
 cat >src/main.c <<'EOF'
 #include <stdio.h>

@@ -72,6 +72,24 @@ if w["instrument"] or "pull-depth" not in w["reason"] or w["loop_depth"] != 2: b
 if not p["row_weight"]["instrument"]: bad("paper: row_weight not pulled in")
 for name in ["scan_block", "print_digits", "main"]:
     if not d[name]["instrument"]: bad("default: %s not instrumented" % name)
+    if not d[name]["from_main"]: bad("default: %s not reached from main" % name)
+# small-body: a loop of weight under 64 that main reaches only through a
+# pointer, and its loop, are no regions in the default; the formula takes
+# them.  main's and print_digits's loops (reached from main) stay.
+g = d["mix_bytes"]
+if g["instrument"] or "small-body" not in g["reason"] or g["weight"] >= 64 \
+        or not g["has_loops"] or g["from_main"]:
+    bad("default mix_bytes: %r" % g)
+if not p["mix_bytes"]["instrument"]: bad("paper: mix_bytes not instrumented")
+def loops(path):
+    return yaml.safe_load(open(path)).get("loops") or []
+for l in loops("default-O2.yaml"):
+    if l["function"] == "mix_bytes" and (l["instrument"] or "small-body" not in l["reason"]):
+        bad("default loop %r" % l)
+    if l["function"] in ("main", "print_digits") and l["nest"] == 1 and not l["instrument"]:
+        bad("default: %s's loop %s left out" % (l["function"], l["name"]))
+if not [l for l in loops("paper-O2.yaml") if l["function"] == "mix_bytes" and l["instrument"]]:
+    bad("paper: mix_bytes's loop left out")
 sys.exit(0 if ok else 1)
 PY
 # The profiles: the paper's build calls the helper once per step, the

@@ -8,9 +8,19 @@
 cat > lib.c <<'C'
 int scale_all(const int *v, int n, int k)
 {
+	/* s += v[i] * k, in branches that weigh it over 64 (small-body). */
 	int s = 0;
-	for (int i = 0; i < n; i++)
-		s += v[i] * k;
+	for (int i = 0; i < n; i++) {
+		int x = v[i] * k;
+		if (x < 0)
+			s -= -x;
+		else if (x > 1000)
+			s += x;
+		else if (x % 2)
+			s += x;
+		else
+			s += x;
+	}
 	return s;
 }
 C

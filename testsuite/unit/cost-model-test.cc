@@ -251,12 +251,29 @@ static void test_exactness(struct cm_constants *c)
 
 /* Refinement straight-line: loop-free functions without instrumented
  * callees, and inline loop-free ones, stay out at any threshold but 0. */
+/* Functions A and B, left out by a refinement, are chosen at threshold 0
+ * and by the paper's formula. */
+static void check_refinement_off(struct cm_constants *c, struct graph *g,
+				 size_t a, size_t b)
+{
+	mpz_set_ui(c->threshold, 0);
+	decide(c, g);
+	CHECK(g->fn[a].instrument && g->fn[b].instrument, "threshold 0: everything");
+	mpz_set_ui(c->threshold, 204800);
+	c->refined = 0;
+	decide(c, g);
+	CHECK(g->fn[a].instrument && g->fn[b].instrument, "paper: formula alone");
+	c->refined = 1;
+}
+
 static void test_straight_line(struct cm_constants *c)
 {
 	struct graph g; g.nfn = g.nedge = 0;
 	size_t helper = add_fn(&g, 9, 0);	/* LZ4_isLittleEndian's shape */
-	size_t looper = add_fn(&g, 30, 0);
-	size_t wrapper = add_fn(&g, 12, 0);	/* calls looper */
+	/* Weights from 64 up: refinement small-body leaves alone what this
+	 * test means to keep. */
+	size_t looper = add_fn(&g, 80, 0);
+	size_t wrapper = add_fn(&g, 70, 0);	/* calls looper */
 	size_t inl = add_fn(&g, 12, 0);		/* inline, calls looper */
 	g.fn[looper].has_loops = 1;
 	g.fn[inl].declared_inline = 1;
@@ -271,14 +288,7 @@ static void test_straight_line(struct cm_constants *c)
 	CHECK(!g.fn[inl].instrument, "inline loop-free caller chosen");
 	CHECK(strstr(g.fn[inl].reason, "inline and loop-free") != NULL, "inl reason %s",
 	      g.fn[inl].reason);
-	mpz_set_ui(c->threshold, 0);
-	decide(c, &g);
-	CHECK(g.fn[helper].instrument && g.fn[inl].instrument, "threshold 0: everything");
-	mpz_set_ui(c->threshold, 204800);
-	c->refined = 0;
-	decide(c, &g);
-	CHECK(g.fn[helper].instrument && g.fn[inl].instrument, "paper: formula alone");
-	c->refined = 1;
+	check_refinement_off(c, &g, helper, inl);
 	graph_clear(&g);
 }
 
@@ -294,7 +304,7 @@ static void test_depth_through(struct cm_constants *c)
 	 * caller, as the plugin measures it. */
 	size_t forced = add_fn(&g, 50, 3), forced2 = add_fn(&g, 20, 1);
 	size_t work = add_fn(&g, 30, 0), work2 = add_fn(&g, 30, 1);
-	size_t plain = add_fn(&g, 20, 0), under_plain = add_fn(&g, 30, 0);
+	size_t plain = add_fn(&g, 20, 0), under_plain = add_fn(&g, 80, 0);
 	size_t cyc1 = add_fn(&g, 5, 1), cyc2 = add_fn(&g, 5, 1);
 	g.fn[outer].has_loops = g.fn[work].has_loops = g.fn[work2].has_loops = 1;
 	g.fn[under_plain].has_loops = 1;
@@ -336,7 +346,7 @@ static void test_depth_through(struct cm_constants *c)
 static void test_recursion_refined(struct cm_constants *c)
 {
 	struct graph g; g.nfn = g.nedge = 0;
-	size_t entry = add_fn(&g, 40, 0), value = add_fn(&g, 120, 1);
+	size_t entry = add_fn(&g, 80, 0), value = add_fn(&g, 120, 1);
 	size_t array = add_fn(&g, 150, 0), object = add_fn(&g, 200, 0);
 	size_t helper = add_fn(&g, 15, 0), number = add_fn(&g, 200, 0);
 	g.fn[array].has_loops = g.fn[object].has_loops = g.fn[number].has_loops = 1;
@@ -375,8 +385,8 @@ static void test_recursion_refined(struct cm_constants *c)
 static void test_pull_depth(struct cm_constants *c)
 {
 	struct graph g; g.nfn = g.nedge = 0;
-	size_t shallow = add_fn(&g, 50, 1), deep = add_fn(&g, 50, 2);
-	size_t leaf1 = add_fn(&g, 40, 0), leaf2 = add_fn(&g, 40, 0);
+	size_t shallow = add_fn(&g, 70, 1), deep = add_fn(&g, 70, 2);
+	size_t leaf1 = add_fn(&g, 80, 0), leaf2 = add_fn(&g, 80, 0);
 	g.fn[leaf1].has_loops = g.fn[leaf2].has_loops = 1;
 	g.fn[shallow].has_loops = g.fn[deep].has_loops = 1;
 	add_call(&g, shallow, leaf1); add_call(&g, deep, leaf2);
@@ -413,8 +423,8 @@ static void test_pull_depth(struct cm_constants *c)
 	      g.fn[rd].instrument, g.fn[rd].context_depth);
 	graph_clear(&g);
 	g.nfn = g.nedge = 0;
-	shallow = add_fn(&g, 50, 1); deep = add_fn(&g, 50, 2);
-	leaf1 = add_fn(&g, 40, 0); leaf2 = add_fn(&g, 40, 0);
+	shallow = add_fn(&g, 70, 1); deep = add_fn(&g, 70, 2);
+	leaf1 = add_fn(&g, 80, 0); leaf2 = add_fn(&g, 80, 0);
 	g.fn[leaf1].has_loops = g.fn[leaf2].has_loops = 1;
 	g.fn[shallow].has_loops = g.fn[deep].has_loops = 1;
 	add_call(&g, shallow, leaf1); add_call(&g, deep, leaf2);
@@ -422,6 +432,75 @@ static void test_pull_depth(struct cm_constants *c)
 	decide(c, &g);
 	CHECK(g.fn[deep].instrument && g.fn[leaf2].instrument, "paper: depth 2 caller pulled in");
 	c->refined = 1;
+	graph_clear(&g);
+}
+
+/* Refinement small-body, in Lua's shapes (no main in view): a string-hash
+ * leaf with a loop (weight 36) and a wrapper around one instrumented
+ * function (weight 46, luaS_newlstr) are no regions; a small function with three instrumented
+ * callees (the paper's adi, weight 45) and one of weight 64 are.  Then
+ * context-depth rescores at the depth a function runs at: below a small
+ * wrapper at depth 1, a function kept only for a callee that is then
+ * dropped goes too. */
+static void test_small_body(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t hash = add_fn(&g, 36, 0), wrap = add_fn(&g, 46, 0);
+	size_t big = add_fn(&g, 200, 0), adi = add_fn(&g, 45, 0);
+	size_t s1 = add_fn(&g, 100, 0), s2 = add_fn(&g, 100, 0), s3 = add_fn(&g, 100, 0);
+	size_t edge = add_fn(&g, 64, 0), forced = add_fn(&g, 10, 0);
+	g.fn[hash].has_loops = g.fn[big].has_loops = g.fn[edge].has_loops = 1;
+	g.fn[s1].has_loops = g.fn[s2].has_loops = g.fn[s3].has_loops = 1;
+	g.fn[forced].has_loops = 1;
+	g.fn[forced].force = CM_FORCE_ALWAYS;
+	g.fn[forced].force_reason = "selinst_instrument attribute";
+	add_call(&g, wrap, big);
+	add_call(&g, adi, s1); add_call(&g, adi, s2); add_call(&g, adi, s3);
+	decide(c, &g);
+	CHECK(!g.fn[hash].instrument && strstr(g.fn[hash].reason, "small-body"),
+	      "hash: %d %s", g.fn[hash].instrument, g.fn[hash].reason);
+	CHECK(!g.fn[wrap].instrument && strstr(g.fn[wrap].reason, "small-body"),
+	      "wrapper: %d %s", g.fn[wrap].instrument, g.fn[wrap].reason);
+	CHECK(g.fn[big].instrument && g.fn[adi].instrument && g.fn[edge].instrument
+	      && g.fn[forced].instrument, "big, adi, weight 64, forced");
+	check_refinement_off(c, &g, hash, wrap);
+	graph_clear(&g);
+
+	/* Reached from main in view, the same small leaf is a region: its
+	 * depth is the program's. */
+	g.nfn = g.nedge = 0;
+	size_t entry = add_fn(&g, 100, -1), leaf = add_fn(&g, 36, 0);
+	size_t stray = add_fn(&g, 36, 0);
+	g.fn[entry].program_entry = 1;
+	g.fn[entry].has_loops = g.fn[leaf].has_loops = g.fn[stray].has_loops = 1;
+	add_call(&g, entry, leaf);
+	decide(c, &g);
+	CHECK(g.fn[leaf].from_main && g.fn[leaf].instrument, "leaf under main: %d %s",
+	      g.fn[leaf].instrument, g.fn[leaf].reason);
+	CHECK(!g.fn[stray].from_main && !g.fn[stray].instrument, "stray leaf: %d %s",
+	      g.fn[stray].instrument, g.fn[stray].reason);
+	graph_clear(&g);
+
+	g.nfn = g.nedge = 0;
+	size_t top = add_fn(&g, 300, -1), glue = add_fn(&g, 30, 0);
+	size_t mid = add_fn(&g, 100, 0), low = add_fn(&g, 80, 0);
+	size_t glue2 = add_fn(&g, 30, 0);
+	g.fn[top].has_loops = g.fn[mid].has_loops = g.fn[low].has_loops = 1;
+	add_call_at(&g, top, glue, 1);
+	add_call_at(&g, glue, mid, 0);
+	add_call_at(&g, mid, low, 0);
+	/* low is also called by another small wrapper that runs three loops
+	 * deep: dropped there, it no longer pulls mid in. */
+	add_call_at(&g, top, glue2, 3);
+	add_call_at(&g, glue2, low, 0);
+	decide(c, &g);
+	CHECK(g.fn[top].instrument && !g.fn[glue].instrument && !g.fn[glue2].instrument,
+	      "top, glue, glue2");
+	CHECK(!g.fn[low].instrument && g.fn[low].context_depth == 3, "low: %d depth %d",
+	      g.fn[low].instrument, g.fn[low].context_depth);
+	CHECK(!g.fn[mid].instrument && g.fn[mid].context_depth == 1
+	      && strstr(g.fn[mid].reason, "context-depth"), "mid: %d depth %d %s",
+	      g.fn[mid].instrument, g.fn[mid].context_depth, g.fn[mid].reason);
 	graph_clear(&g);
 }
 
@@ -442,6 +521,7 @@ int main(void)
 	test_straight_line(&c);
 	test_depth_through(&c);
 	test_recursion_refined(&c);
+	test_small_body(&c);
 	test_pull_depth(&c);
 	test_exactness(&c);
 	cm_constants_clear(&c);
