@@ -34,6 +34,7 @@
 /* Region kinds: the runtime's numbering (selinst.h). */
 enum { K_FUNCTION = SELINST_KIND_FUNCTION, K_LOOP = SELINST_KIND_LOOP,
        K_MANUAL = SELINST_KIND_MANUAL, K_MPI = SELINST_KIND_MPI,
+       K_OMP = SELINST_KIND_OMP,
        /* The report's own: a function seen by SELINST_SAMPLE's samples
         * inside a node, named "~function" (profile_read.c). */
        K_SAMPLED = SELINST_PROFILE_KINDS };
