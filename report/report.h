@@ -331,6 +331,11 @@ enum { PHASES_TEXT, PHASES_JSON, PHASES_SVG };
 int view_flow(FILE *out, char **files, int nfiles, bool suggest);
 int view_phases(FILE *out, char **files, int nfiles, int format, double jitter);
 void view_mpi(FILE *out, const view *v, const opts *o);
+/* view_omp.c: --omp, ompP's overhead classes per OpenMP parallel region
+ * and thread (the view must keep its trees), and the json's "omp" object
+ * (nothing without parallel regions or without the trees). */
+void view_omp(FILE *out, const view *v, const opts *o);
+void export_json_omp(FILE *out, const view *v);
 void export_json(FILE *out, const view *v, const opts *o);
 /* view_mpi.c: the json's "mpi" object (nothing without MPI calls). */
 void export_json_mpi(FILE *out, const view *v);
