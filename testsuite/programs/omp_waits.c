@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* OpenMP waits: a parallel region whose thread 3 works four times as long
- * as the others (imbalance at the region's end on threads 0-2), a
+/* OpenMP waits: a parallel region whose master (OpenMP thread 0, the
+ * profile's thread 0) works four times as long as the others (imbalance
+ * at the region's end on the others), a
  * dynamic loop with one slow chunk, and a critical section every thread
  * enters often (synchronization).  Argument: units of work. */
 #include <omp.h>
@@ -20,7 +21,7 @@ static void work(long units)
 static void imbalanced(long units)
 {
 #pragma omp parallel
-	work(omp_get_thread_num() == 3 ? 4 * units : units);
+	work(omp_get_thread_num() == 0 ? 4 * units : units);
 }
 
 static void dynamic_loop(long units)

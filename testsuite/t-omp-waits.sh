@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# OpenMP wait states with libgomp (runtime/omp.c, selinst-report --omp) on
+# programs/omp_waits.c with 4 threads: in the region whose master works
+# four times as long, the other threads' wait at the region's end shows
+# as imbalance and the master's does not; in the contended critical
+# section every thread waits (synchronization); the waits are regions of
+# kind omp under the calling context.  SELINST_OMP=0 records none of
+# them, the program's output unchanged.
+. "$(dirname "$0")/lib.sh"
+si_cc -O2 -fopenmp $T/programs/omp_waits.c -o w || fail "compile"
+# Passive waiters sleep: on a loaded machine spinning threads would slow
+# the slow thread and blur what it waited for.
+export OMP_NUM_THREADS=4 OMP_WAIT_POLICY=passive
+SELINST_OUTPUT=p.prof ./w 8 > out.txt || fail "run"
+expect_eq "output" "critical entries 160" "$(cat out.txt)"
+$REPORT --omp p.prof > omp.txt || fail "--omp"
+cat omp.txt
+$REPORT --format=json p.prof > p.json || fail "json"
+rows() { jget p.json "[[t['thread'], t['$2']] for r in d['omp'] if r['name'].startswith('$1 [omp parallel') for t in r['threads']]"; }
+imb=$(rows imbalanced imbalance)
+sync=$(rows contended synchronization)
+echo "imbalance: $imb"; echo "synchronization: $sync"
+python3 - "$imb" "$sync" <<'PY' || fail "classes"
+import ast, sys
+imb = dict(ast.literal_eval(sys.argv[1])); sync = dict(ast.literal_eval(sys.argv[2]))
+assert sorted(imb) == [0, 1, 2, 3] and sorted(sync) == [0, 1, 2, 3], (imb, sync)
+# The slow master waited for nobody; the others, for about 3/4 of the
+# region (6 units of 8; above 0.3 leaves room for a loaded machine).
+others = [imb[t] for t in (1, 2, 3)]
+assert min(others) > 0.3, imb
+assert imb[0] < min(others) / 3, imb
+# Four threads queueing for one section: each waits most of the time.
+assert min(sync.values()) > 0.25, sync
+PY
+grep -q "^ *thread .*imbalance .*sync .*limited .*management" omp.txt || fail "--omp columns"
+# The waits are omp regions under their calling context.
+$REPORT --tree --wide p.prof > tree.txt || fail "tree"
+grep -q "^ .* imbalanced$" tree.txt || fail "no imbalanced in tree"
+awk '/ imbalanced$/ { f = 1 } f && /omp implicit barrier \(parallel end\)/ { ok = 1 } END { exit !ok }' \
+	tree.txt || fail "the end barrier is not under imbalanced"
+jget p.json "sorted(set(r['kind'] for r in d['regions']))" | grep -q "'omp'" || fail "kind omp"
+
+SELINST_OMP=0 SELINST_OUTPUT=off.prof ./w 8 > out0.txt || fail "run off"
+cmp out.txt out0.txt || fail "output changed"
+$REPORT --format=json off.prof > off.json || fail "json off"
+expect_eq "omp regions when off" "[]" "$(jget off.json "[r['name'] for r in d['regions'] if r['kind'] == 'omp']")"
+$REPORT --omp off.prof | grep -q "no OpenMP parallel regions" || fail "--omp off"
+
+# A program without OpenMP: no omp region, and the --omp view says so.
+si_cc -O2 $T/programs/loop_counts.c -o plain || fail "compile plain"
+SELINST_OUTPUT=plain.prof ./plain > /dev/null || fail "run plain"
+$REPORT --format=json plain.prof > plain.json || fail "json plain"
+expect_eq "omp regions without OpenMP" "[]" \
+	"$(jget plain.json "[r['name'] for r in d['regions'] if r['kind'] == 'omp'] + d.get('omp', [])")"
+$REPORT --omp plain.prof | grep -q "no OpenMP parallel regions" || fail "--omp plain"
+exit 0
