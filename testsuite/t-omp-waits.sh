@@ -4,7 +4,8 @@
 # programs/omp_waits.c with 4 threads: in the region whose master works
 # four times as long, the other threads' wait at the region's end shows
 # as imbalance and the master's does not; in the contended critical
-# section every thread waits (synchronization); the waits are regions of
+# section the threads wait a quarter of the time or more on average
+# (synchronization), more than at the end; the waits are regions of
 # kind omp under the calling context.  SELINST_OMP=0 records none of
 # them, the program's output unchanged.
 . "$(dirname "$0")/lib.sh"
@@ -20,18 +21,24 @@ $REPORT --format=json p.prof > p.json || fail "json"
 rows() { jget p.json "[[t['thread'], t['$2']] for r in d['omp'] if r['name'].startswith('$1 [omp parallel') for t in r['threads']]"; }
 imb=$(rows imbalanced imbalance)
 sync=$(rows contended synchronization)
+cimb=$(rows contended imbalance)
 echo "imbalance: $imb"; echo "synchronization: $sync"
-python3 - "$imb" "$sync" <<'PY' || fail "classes"
+python3 - "$imb" "$sync" "$cimb" <<'PY' || fail "classes"
 import ast, sys
-imb = dict(ast.literal_eval(sys.argv[1])); sync = dict(ast.literal_eval(sys.argv[2]))
+imb, sync, cimb = (dict(ast.literal_eval(a)) for a in sys.argv[1:])
 assert sorted(imb) == [0, 1, 2, 3] and sorted(sync) == [0, 1, 2, 3], (imb, sync)
 # The slow master waited for nobody; the others, for about 3/4 of the
-# region (6 units of 8; above 0.3 leaves room for a loaded machine).
+# region alone (6 units of 8), less when they share the cores with other
+# jobs (0.24 seen with three runs at once on 2 cores).
 others = [imb[t] for t in (1, 2, 3)]
-assert min(others) > 0.3, imb
+assert min(others) > 0.1, imb
 assert imb[0] < min(others) / 3, imb
-# Four threads queueing for one section: each waits most of the time.
-assert min(sync.values()) > 0.25, sync
+# Four threads queueing for one section wait about 3/4 of the time each
+# on average; a thread that got the lock often in a row finishes early
+# and waits at the end instead (imbalance), so the test is on the mean.
+mean = sum(sync.values()) / 4
+assert mean > 0.25, sync
+assert mean > sum(cimb.values()) / 4, (sync, cimb)
 PY
 grep -q "^ *thread .*imbalance .*sync .*limited .*management" omp.txt || fail "--omp columns"
 # The waits are omp regions under their calling context.
