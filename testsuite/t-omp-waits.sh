@@ -54,6 +54,20 @@ $REPORT --format=json off.prof > off.json || fail "json off"
 expect_eq "omp regions when off" "[]" "$(jget off.json "[r['name'] for r in d['regions'] if r['kind'] == 'omp']")"
 $REPORT --omp off.prof | grep -q "no OpenMP parallel regions" || fail "--omp off"
 
+# Every construct that waits in libgomp, once per thread (4 threads; a
+# static loop's end and the explicit barrier are both GOMP_barrier), and
+# both forks' end barriers; the program's results unchanged.
+si_cc -O2 -fopenmp $T/programs/omp_constructs.c -o c || fail "compile constructs"
+SELINST_OUTPUT=c.prof ./c > c.txt || fail "run constructs"
+SELINST_OMP=0 SELINST_OUTPUT=c0.prof ./c > c0.txt || fail "run constructs off"
+cmp c.txt c0.txt || fail "constructs: output changed"
+$REPORT --format=json c.prof > c.json || fail "json constructs"
+expect_eq "waits and calls" "[('omp barrier', 8), ('omp critical (entry)', 4), \
+('omp implicit barrier (loop end)', 4), ('omp implicit barrier (parallel end)', 8), \
+('omp implicit barrier (sections end)', 4), ('omp implicit barrier (single end)', 4), \
+('omp lock (set)', 4), ('omp parallel', 4), ('omp parallel', 4), ('omp taskwait', 4)]" \
+	"$(jget c.json "sorted((r['name'].split(' c+')[0], r['calls']) for r in d['regions'] if r['kind'] == 'omp')")"
+
 # A program without OpenMP: no omp region, and the --omp view says so.
 si_cc -O2 $T/programs/loop_counts.c -o plain || fail "compile plain"
 SELINST_OUTPUT=plain.prof ./plain > /dev/null || fail "run plain"
