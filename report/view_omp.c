@@ -9,8 +9,9 @@
  * in its class for the innermost parallel region around it; a parallel
  * region's own exclusive time is its fork and join (thread management;
  * in the other threads of the team, the trampoline's few instructions).
- * A region's time is the longest any thread of a process spent in it
- * (the forking thread's, fork to join): every share is of that.
+ * A region's time is the longest any thread spent in it (the forking
+ * thread's, fork to join; with several processes, the longest of all):
+ * every share is of that.
  */
 #include "report.h"
 #include <stdlib.h>

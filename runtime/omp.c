@@ -36,14 +36,21 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-/* libgomp's definition of NAME, found past ours once; a program that
- * calls a GOMP entry point without libgomp loaded cannot go on. */
+/* libgomp's definition of NAME, found past ours once.  A program whose
+ * every libgomp call is one defined here was linked without libgomp
+ * under --as-needed (Debian's gcc passes it: libselinst satisfied the
+ * references), so libgomp is then loaded by name; a program that calls a
+ * GOMP entry point with no libgomp at all cannot go on. */
 static void *real(void **cache, const char *name)
 {
 	void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
 	if (f)
 		return f;
 	f = dlsym(RTLD_NEXT, name);
+	if (!f) {
+		void *gomp = dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL);
+		f = gomp ? dlsym(gomp, name) : NULL;
+	}
 	if (!f) {
 		fprintf(stderr, "selinst: %s not found past libselinst (libgomp?)\n", name);
 		abort();
