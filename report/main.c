@@ -451,9 +451,10 @@ static int run_diff(const struct cli *cl, char **files)
 static int run_view(const struct cli *cl, char **files, int nfiles)
 {
 	view v;
-	/* chrome lays out each thread's tree; --omp and json's omp walk them */
-	view_init(&v, cl->format == export_chrome || cl->format == export_json ||
-			      cl->view_fn == view_omp);
+	/* chrome lays out each thread's tree; --omp and json's omp object
+	 * walk them (json: only the trees of profiles with OpenMP regions) */
+	view_init(&v, cl->format == export_chrome || cl->view_fn == view_omp);
+	v.omp_trees = cl->format == export_json;
 	if (view_load(&v, files, nfiles) < 0)
 		return 2;
 	FILE *out = cl->outpath ? open_output(cl->outpath) : stdout;

@@ -251,6 +251,7 @@ typedef struct view {
 	bool incomplete, overflow;
 	bool sampled;			/* some node has sampled children */
 	bool keep_trees;
+	bool omp_trees;			/* keep the trees of profiles with omp regions */
 	mpirec *mpi;			/* one per (MPI call path, process) */
 	size_t nmpi, capmpi;
 	double pair_ns_sum;		/* hook_pair_ns over the files that have it */
