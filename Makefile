@@ -69,9 +69,9 @@ $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
 # mapped into programs that do not trace.
 $(B)/libselinst-otf2.so: runtime/otf2/writer.c runtime/trace.h $(PUBLIC_HDR) | $(B)
 	$(CC) $(RT_CFLAGS) -shared -o $@ $< -lotf2
-# exec.c and dlclose.c interpose libc functions: shared library only
-# (runtime/exec.c, runtime/dlclose.c).
-RT_STATIC_SRC := $(filter-out runtime/exec.c runtime/dlclose.c,$(RT_SRC))
+# exec.c, dlclose.c and omp.c interpose libc and libgomp functions: shared library only
+# (runtime/exec.c, runtime/dlclose.c, runtime/omp.c).
+RT_STATIC_SRC := $(filter-out runtime/exec.c runtime/dlclose.c runtime/omp.c,$(RT_SRC))
 $(B)/libselinst.a: $(patsubst runtime/%.c,$(B)/rt-static/%.o,$(RT_STATIC_SRC))
 	rm -f $@; ar rcs $@ $^
 

@@ -27,10 +27,46 @@
 
 /* Region kinds as the profile spells them, indexed by
  * enum selinst_region_kind (selinst.h): function 0, loop 1, manual 2,
- * mpi 3. */
-#define SELINST_PROFILE_KINDS 4
+ * mpi 3, omp 4. */
+#define SELINST_PROFILE_KINDS 5
 static const char *const selinst_profile_kind_names[SELINST_PROFILE_KINDS] = {
-	"function", "loop", "manual", "mpi"
+	"function", "loop", "manual", "mpi", "omp"
+};
+
+/* OpenMP regions (kind omp, runtime/omp.c): the waits recorded in libgomp
+ * and ompP's overhead class of each, which selinst-report --omp sums per
+ * parallel region and thread.  A parallel region is the omp region named
+ * SELINST_OMP_PARALLEL followed by its outlined function ("omp parallel
+ * main._omp_fn.0"); in the thread that forked it, its exclusive time is
+ * the fork and join (thread management). */
+#define SELINST_OMP_PARALLEL "omp parallel "
+enum selinst_omp_class {
+	SELINST_OMP_IMBALANCE, SELINST_OMP_SYNCHRONIZATION,
+	SELINST_OMP_LIMITED, SELINST_OMP_MANAGEMENT, SELINST_OMP_CLASSES
+};
+static const char *const selinst_omp_class_names[SELINST_OMP_CLASSES] = {
+	"imbalance", "synchronization", "limited parallelism", "thread management"
+};
+enum selinst_omp_wait {
+	SELINST_OMP_END_BARRIER, SELINST_OMP_LOOP_END, SELINST_OMP_SECTIONS_END,
+	SELINST_OMP_SINGLE_BARRIER, SELINST_OMP_BARRIER, SELINST_OMP_CRITICAL,
+	SELINST_OMP_LOCK, SELINST_OMP_ATOMIC, SELINST_OMP_TASKWAIT, SELINST_OMP_WAITS
+};
+static const struct { const char *name; enum selinst_omp_class cls; }
+selinst_omp_waits[SELINST_OMP_WAITS] = {
+	/* the implicit barrier at the end of a parallel region */
+	{ "omp implicit barrier (parallel end)", SELINST_OMP_IMBALANCE },
+	/* GOMP_loop_end: a dynamic, guided or runtime loop's end */
+	{ "omp implicit barrier (loop end)", SELINST_OMP_IMBALANCE },
+	{ "omp implicit barrier (sections end)", SELINST_OMP_LIMITED },
+	/* the first GOMP_barrier after GOMP_single_start in a thread */
+	{ "omp implicit barrier (single end)", SELINST_OMP_LIMITED },
+	/* GOMP_barrier: an explicit barrier, or a static loop's end */
+	{ "omp barrier", SELINST_OMP_SYNCHRONIZATION },
+	{ "omp critical (entry)", SELINST_OMP_SYNCHRONIZATION },
+	{ "omp lock (set)", SELINST_OMP_SYNCHRONIZATION },
+	{ "omp atomic (entry)", SELINST_OMP_SYNCHRONIZATION },
+	{ "omp taskwait", SELINST_OMP_SYNCHRONIZATION },
 };
 
 /* Node keys of an mpi region's bytes (libselinst-mpi: count times the

@@ -32,7 +32,9 @@ enum selinst_region_kind {
 	SELINST_KIND_FUNCTION = 0,	/* a function body, entered by a call */
 	SELINST_KIND_LOOP     = 1,	/* a source loop; iterations counted */
 	SELINST_KIND_MANUAL   = 2,	/* selinst_region_begin/end */
-	SELINST_KIND_MPI      = 3	/* an MPI call, recorded by libselinst-mpi */
+	SELINST_KIND_MPI      = 3,	/* an MPI call, recorded by libselinst-mpi */
+	SELINST_KIND_OMP      = 4	/* an OpenMP runtime call or wait, recorded by
+					   libselinst's libgomp interposition */
 };
 
 /* Bits of selinst_region.reserved. */

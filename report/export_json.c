@@ -87,6 +87,7 @@ void export_json(FILE *out, const view *v, const opts *o)
 	}
 	fprintf(out, "\n  ]");
 	export_json_mpi(out, v);
+	export_json_omp(out, v);
 	fprintf(out, "\n}\n");
 	free(ix);
 }

@@ -18,7 +18,7 @@ static const char usage[] =
 "usage: selinst-report [OPTIONS] FILE...          merge FILEs, print a view\n"
 "       selinst-report --diff [OPTIONS] BASE NEW  compare two profiles\n"
 "FILE:    a profile, a folder (its *.prof files), a quoted pattern ('app*.prof')\n"
-"views:   --flat (default)   --tree   --threads   --loops   --mpi\n"
+"views:   --flat (default)   --tree   --threads   --loops   --mpi   --omp\n"
 "         --top N (0 = all)  --filter REGEX  --prune PCT (tree, default 0.1)\n"
 "         --wide (do not cut long names at 80 columns)\n"
 "         --no-samples (SELINST_SAMPLE's ~functions left in their parents)\n"
@@ -172,7 +172,7 @@ static void close_output(FILE *out, const char *path)
 	}
 }
 
-enum { O_TREE = 256, O_THREADS, O_LOOPS, O_MPI, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
+enum { O_TREE = 256, O_THREADS, O_LOOPS, O_MPI, O_OMP, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
        O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION, O_FORCE, O_SUGGEST, O_BUDGET, O_SELECT,
        O_NO_SAMPLES, O_PHASES, O_JITTER, O_SUGGEST_PHASES };
 
@@ -303,6 +303,7 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		{ "threads", no_argument, 0, O_THREADS },
 		{ "loops", no_argument, 0, O_LOOPS },
 		{ "mpi", no_argument, 0, O_MPI },
+		{ "omp", no_argument, 0, O_OMP },
 		{ "flat", no_argument, 0, O_FLAT },
 		{ "top", required_argument, 0, O_TOP },
 		{ "filter", required_argument, 0, O_FILTER },
@@ -331,6 +332,7 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		case O_THREADS: cl->view_fn = view_threads; break;
 		case O_LOOPS: cl->view_fn = view_loops; break;
 		case O_MPI: cl->view_fn = view_mpi; break;
+		case O_OMP: cl->view_fn = view_omp; break;
 		case O_FLAT: cl->view_fn = view_flat; break;
 		case O_WIDE: cl->o.wide = true; break;
 		case O_NO_SAMPLES: profile_samples = false; break;
@@ -449,7 +451,10 @@ static int run_diff(const struct cli *cl, char **files)
 static int run_view(const struct cli *cl, char **files, int nfiles)
 {
 	view v;
-	view_init(&v, cl->format == export_chrome);	/* chrome lays out each thread's tree */
+	/* chrome lays out each thread's tree; --omp and json's omp object
+	 * walk them (json: only the trees of profiles with OpenMP regions) */
+	view_init(&v, cl->format == export_chrome || cl->view_fn == view_omp);
+	v.omp_trees = cl->format == export_json;
 	if (view_load(&v, files, nfiles) < 0)
 		return 2;
 	FILE *out = cl->outpath ? open_output(cl->outpath) : stdout;

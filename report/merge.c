@@ -317,7 +317,7 @@ static void merge_node(view *v, const profile *p, const pthr *th, size_t i, thri
 		add64(&s->tincl[lr], n->incl, &s->ovf, "inclusive_ns");
 	add64(&s->texcl[lr], n->excl, &s->ovf, "exclusive_ns");
 	add64(&t->total, n->excl, &s->ovf, "exclusive_ns");
-	if (v->keep_trees) {
+	if (depth) {	/* the thread's tree is kept */
 		depth[i] = n->pidx == UINT32_MAX ? 0 : depth[n->pidx] + 1;
 		t->tree[t->ntree++] = (tnode){ g, depth[i], n->calls, n->incl };
 	}
@@ -348,6 +348,15 @@ static void close_thread(view *v, thrinfo *t, struct merge_scratch *s)
 	add64(&v->total, t->total, &s->ovf, "exclusive_ns");
 }
 
+/* Has P regions of kind omp (OpenMP waits and parallel regions)? */
+static bool has_omp(const profile *p)
+{
+	for (size_t r = 0; r < p->nregions; r++)
+		if (p->regions[r].kind == K_OMP)
+			return true;
+	return false;
+}
+
 static void merge_thread(view *v, const profile *p, const pthr *th, uint32_t proc,
 			 uint32_t pbit, struct merge_scratch *s)
 {
@@ -360,8 +369,9 @@ static void merge_thread(view *v, const profile *p, const pthr *th, uint32_t pro
 	t->cpu_ns = th->cpu_ns;
 	size_t nn = th->nnodes;
 	uint32_t *midx = xmalloc((nn + 1) * sizeof *midx);
-	uint32_t *depth = v->keep_trees ? xmalloc((nn + 1) * sizeof *depth) : NULL;
-	if (v->keep_trees)
+	bool keep = v->keep_trees || (v->omp_trees && has_omp(p));
+	uint32_t *depth = keep ? xmalloc((nn + 1) * sizeof *depth) : NULL;
+	if (keep)
 		t->tree = xmalloc((nn + 1) * sizeof *t->tree);
 	bool *rec = mark_recursive(th, s->occ);
 	for (size_t i = 0; i < nn; i++)

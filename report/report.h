@@ -34,6 +34,7 @@
 /* Region kinds: the runtime's numbering (selinst.h). */
 enum { K_FUNCTION = SELINST_KIND_FUNCTION, K_LOOP = SELINST_KIND_LOOP,
        K_MANUAL = SELINST_KIND_MANUAL, K_MPI = SELINST_KIND_MPI,
+       K_OMP = SELINST_KIND_OMP,
        /* The report's own: a function seen by SELINST_SAMPLE's samples
         * inside a node, named "~function" (profile_read.c). */
        K_SAMPLED = SELINST_PROFILE_KINDS };
@@ -250,6 +251,7 @@ typedef struct view {
 	bool incomplete, overflow;
 	bool sampled;			/* some node has sampled children */
 	bool keep_trees;
+	bool omp_trees;			/* keep the trees of profiles with omp regions */
 	mpirec *mpi;			/* one per (MPI call path, process) */
 	size_t nmpi, capmpi;
 	double pair_ns_sum;		/* hook_pair_ns over the files that have it */
@@ -330,6 +332,11 @@ enum { PHASES_TEXT, PHASES_JSON, PHASES_SVG };
 int view_flow(FILE *out, char **files, int nfiles, bool suggest);
 int view_phases(FILE *out, char **files, int nfiles, int format, double jitter);
 void view_mpi(FILE *out, const view *v, const opts *o);
+/* view_omp.c: --omp, ompP's overhead classes per OpenMP parallel region
+ * and thread (the view must keep its trees), and the json's "omp" object
+ * (nothing without parallel regions or without the trees). */
+void view_omp(FILE *out, const view *v, const opts *o);
+void export_json_omp(FILE *out, const view *v);
 void export_json(FILE *out, const view *v, const opts *o);
 /* view_mpi.c: the json's "mpi" object (nothing without MPI calls). */
 void export_json_mpi(FILE *out, const view *v);

@@ -26,7 +26,7 @@ static const char *pct(char buf[32], const view *v, uint64_t ns)
 static const char *kind_short(int kind)
 {
 	return kind == K_LOOP ? "loop" : kind == K_MANUAL ? "man" : kind == K_SAMPLED ? "smp" :
-	       kind == K_MPI ? "mpi" : "func";
+	       kind == K_MPI ? "mpi" : kind == K_OMP ? "omp" : "func";
 }
 
 /* The calls column of a sampled function: its samples ("37 smp"). */

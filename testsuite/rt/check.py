@@ -23,7 +23,7 @@ assert sorted(regions) == list(range(len(regions))), "region ids not dense"
 keys = [(r["kind"], r["name"], r["file"], r["line"]) for r in p["regions"]]
 assert len(set(keys)) == len(keys), "duplicate regions"
 for r in p["regions"]:
-    assert r["kind"] in ("function", "loop", "manual", "mpi")
+    assert r["kind"] in ("function", "loop", "manual", "mpi", "omp")
 byid = {}
 for t in p["threads"]:
     seen = {0: None}
