@@ -6,14 +6,14 @@
 # as imbalance and the master's does not; in the contended critical
 # section the threads wait a quarter of the time or more on average
 # (synchronization), more than at the end; the waits are regions of
-# kind omp under the calling context.  SELINST_OMP=0 records none of
+# kind omp under the calling context (SELINST_OMP=1; off by default).  SELINST_OMP=0 records none of
 # them, the program's output unchanged.
 . "$(dirname "$0")/lib.sh"
 si_cc -O2 -fopenmp $T/programs/omp_waits.c -o w || fail "compile"
 # Passive waiters sleep: on a loaded machine spinning threads would slow
 # the slow thread and blur what it waited for.
 export OMP_NUM_THREADS=4 OMP_WAIT_POLICY=passive
-SELINST_OUTPUT=p.prof ./w 8 > out.txt || fail "run"
+SELINST_OMP=1 SELINST_OUTPUT=p.prof ./w 8 > out.txt || fail "run"
 expect_eq "output" "critical entries 160" "$(cat out.txt)"
 $REPORT --omp p.prof > omp.txt || fail "--omp"
 cat omp.txt
@@ -53,12 +53,17 @@ cmp out.txt out0.txt || fail "output changed"
 $REPORT --format=json off.prof > off.json || fail "json off"
 expect_eq "omp regions when off" "[]" "$(jget off.json "[r['name'] for r in d['regions'] if r['kind'] == 'omp']")"
 $REPORT --omp off.prof | grep -q "no OpenMP parallel regions" || fail "--omp off"
+# Off by default: unset, nothing recorded either.
+SELINST_OUTPUT=dflt.prof ./w 8 > outd.txt || fail "run default"
+cmp out.txt outd.txt || fail "output changed (default)"
+$REPORT --format=json dflt.prof > dflt.json || fail "json default"
+expect_eq "omp regions by default" "[]" "$(jget dflt.json "[r['name'] for r in d['regions'] if r['kind'] == 'omp']")"
 
 # Every construct that waits in libgomp, once per thread (4 threads; a
 # static loop's end and the explicit barrier are both GOMP_barrier), and
 # both forks' end barriers; the program's results unchanged.
 si_cc -O2 -fopenmp $T/programs/omp_constructs.c -o c || fail "compile constructs"
-SELINST_OUTPUT=c.prof ./c > c.txt || fail "run constructs"
+SELINST_OMP=1 SELINST_OUTPUT=c.prof ./c > c.txt || fail "run constructs"
 SELINST_OMP=0 SELINST_OUTPUT=c0.prof ./c > c0.txt || fail "run constructs off"
 cmp c.txt c0.txt || fail "constructs: output changed"
 $REPORT --format=json c.prof > c.json || fail "json constructs"
