@@ -44,6 +44,15 @@ def term(t, types, where, fortran):
     m = re.fullmatch(r'size\((\w+)\)', t)
     if m:
         return f'si_mpi_comm_size({arg(m.group(1), "MPI_Comm", fortran)})'
+    m = re.fullmatch(r'(sum|at)\((\w+),(\w+)\)', t)
+    if m:
+        fn, arr, comm = m.groups()
+        if not types.get(arr, '').startswith('int') or '[' not in types.get(arr, ''):
+            sys.exit(f'{where}: {fn}() names {arr!r}, no int array parameter')
+        if fortran:
+            return (f'si_mpi_{fn}_counts(NULL, (const MPI_Fint *){arr}, '
+                    f'{arg(comm, "MPI_Comm", True)})')
+        return f'si_mpi_{fn}_counts({arr}, NULL, {comm})'
     if types.get(t) == 'MPI_Datatype':
         return f'si_mpi_type_size({arg(t, "MPI_Datatype", fortran)})'
     if types.get(t) == 'int':

@@ -36,6 +36,32 @@ int si_mpi_comm_rank(MPI_Comm comm)
 	return rank;
 }
 
+static int64_t count_at(const int *counts, const MPI_Fint *fcounts, int i)
+{
+	return counts ? counts[i] : (int64_t)fcounts[i];
+}
+
+uint64_t si_mpi_sum_counts(const int *counts, const MPI_Fint *fcounts, MPI_Comm comm)
+{
+	uint64_t n = si_mpi_comm_size(comm), sum = 0;
+	if (!counts && !fcounts)
+		return 0;
+	for (uint64_t i = 0; i < n; i++) {
+		int64_t c = count_at(counts, fcounts, (int)i);
+		sum += c > 0 ? (uint64_t)c : 0;
+	}
+	return sum;
+}
+
+uint64_t si_mpi_at_counts(const int *counts, const MPI_Fint *fcounts, MPI_Comm comm)
+{
+	int r = si_mpi_comm_rank(comm);
+	if (r < 0 || (!counts && !fcounts))
+		return 0;
+	int64_t c = count_at(counts, fcounts, r);
+	return c > 0 ? (uint64_t)c : 0;
+}
+
 uint64_t si_mpi_status_bytes(const MPI_Status *status, MPI_Datatype t, int count)
 {
 	int n = MPI_UNDEFINED;

@@ -23,6 +23,10 @@ uint64_t si_mpi_type_size(MPI_Datatype t);
 /* Ranks in / rank of this process in COMM (0 / -1 on error). */
 uint64_t si_mpi_comm_size(MPI_Comm comm);
 int si_mpi_comm_rank(MPI_Comm comm);
+/* The int counts of a vector collective (C's COUNTS, or Fortran's
+ * FCOUNTS), summed over COMM's ranks / at this rank of COMM. */
+uint64_t si_mpi_sum_counts(const int *counts, const MPI_Fint *fcounts, MPI_Comm comm);
+uint64_t si_mpi_at_counts(const int *counts, const MPI_Fint *fcounts, MPI_Comm comm);
 /* Bytes a receive got: PMPI_Get_count of STATUS in elements of T, or
  * COUNT elements when STATUS is MPI_STATUS_IGNORE or undefined. */
 uint64_t si_mpi_status_bytes(const MPI_Status *status, MPI_Datatype t, int count);

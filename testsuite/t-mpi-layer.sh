@@ -9,7 +9,8 @@
 # runs as before, with no MPI regions.  The Fortran twin (mpif.h, linked
 # with libselinst-mpif) gives the same figures.  MPI_THREAD_MULTIPLE
 # (programs/mpi_threads.c, one process): each thread's calls and bytes in
-# its own profile, exactly.
+# its own profile, exactly.  The vector collectives' bytes (programs/
+# mpi_vcoll.c) exactly, rank by rank.
 . "$(dirname "$0")/lib.sh"
 need mpicc
 need mpirun
@@ -28,6 +29,29 @@ run4() {
 		"./$1" > "$2.txt" 2>&1 || { cat "$2.txt"; fail "mpirun $1 failed"; }
 	expect_eq "$1 output" "$3" "$(cat "$2.txt")"
 }
+
+# Vector collectives: rank r's bytes (ints of 4 bytes; gc = [1, 2, 3, 4]).
+OMPI_CC=gcc mpicc -O2 $SI_CFLAGS "$T/programs/mpi_vcoll.c" -o vcoll \
+	-L"$SELINST_BUILD" -lselinst-mpi $SI_LIBS || fail "mpicc vcoll"
+run4 vcoll vc "ok 4"
+python3 - vc.*.prof <<'PY' || fail "vector collectives' bytes"
+import sys, yaml
+want = {  # MPI function: (sent, received) of rank r
+    "MPI_Alltoallv": lambda r: (40, 16 * (r + 1)),
+    "MPI_Gatherv": lambda r: (4 * (r + 1), 40 if r == 0 else 0),
+    "MPI_Scatterv": lambda r: (40 if r == 0 else 0, 4 * (r + 1)),
+    "MPI_Allgatherv": lambda r: (16 * (r + 1), 40),
+    "MPI_Reduce_scatter": lambda r: (40, 4 * (r + 1)),
+}
+for f in sys.argv[1:]:
+    p = yaml.safe_load(open(f))
+    r = int(p["rank"])
+    for name, exp in want.items():
+        ids = {g["id"] for g in p["regions"] if g["name"] == name}
+        ns = [n for t in p["threads"] for n in t["nodes"] if n["region"] in ids]
+        got = (sum(n.get("bytes_sent", 0) for n in ns), sum(n.get("bytes_received", 0) for n in ns))
+        assert got == exp(r), (f, name, got, exp(r))
+PY
 
 # threshold=0: sync_step, reduce_step and ring_step are regions.
 OMPI_CC=gcc mpicc -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$P" -o layer \
