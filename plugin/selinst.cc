@@ -112,12 +112,12 @@ static bool set_loops(const char *, const char *value)
 	return false;
 }
 
-static const char *config_path, *profile_paths;
-static bool set_sites(const char *, const char *v) { return selinst_sites_read(v); }
+static const char *config_path, *profile_paths, *sites_path, *budget_value;
+static bool set_sites(const char *, const char *v) { sites_path = v; return selinst_sites_read(v); }
 static bool set_sites_out(const char *, const char *v) { selinst_opts.sites_out = xstrdup(v); return true; }
 static bool set_config(const char *, const char *v) { config_path = v; return true; }
 static bool set_profile(const char *, const char *v) { profile_paths = v; return true; }
-static bool set_budget(const char *, const char *v) { return selinst_feedback_budget(v); }
+static bool set_budget(const char *, const char *v) { budget_value = v; return selinst_feedback_budget(v); }
 static bool set_verbose(const char *, const char *) { selinst_opts.verbose = true; return true; }
 static bool set_decisions(const char *, const char *value)
 {
@@ -285,6 +285,41 @@ static bool parse_arguments(struct plugin_name_args *info)
 	if (!loop_threshold_given)
 		mpz_set(selinst_opts.loop_threshold, selinst_opts.model.threshold);
 	return ok;
+}
+
+/* The file part of PATH (the settings compare files by name: units built
+ * in different folders name the same file differently). */
+static const char *file_part(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The settings the unit's decisions depend on, as its .note.selinst says
+ * them: effective values, so "threshold=204800" and no argument agree;
+ * output-only arguments (decisions, verbose, sites-out) left out. */
+const char *selinst_settings_text(void)
+{
+	static char *text;
+	if (text)
+		return text;
+	char *thr = mpz_get_str(NULL, 10, selinst_opts.model.threshold);
+	char *lthr = mpz_get_str(NULL, 10, selinst_opts.loop_threshold);
+	char *bw = mpz_get_str(NULL, 10, selinst_opts.model.block_weight);
+	char *lb = mpz_get_str(NULL, 10, selinst_opts.model.loop_base);
+	char *lu = mpz_get_str(NULL, 10, selinst_opts.model.loop_unit);
+	char *cu = mpz_get_str(NULL, 10, selinst_opts.model.call_unit);
+	text = xasprintf("model=%s threshold=%s loop-threshold=%s loops=%s block-weight=%s "
+			 "loop-base=%s loop-unit=%s call-unit=%s%s%s%s%s%s%s%s%s",
+			 selinst_opts.model.refined ? CM_MODEL_DEFAULT_NAME : CM_MODEL_PAPER_NAME,
+			 thr, lthr, selinst_opts.loops ? "on" : "off", bw, lb, lu, cu,
+			 config_path ? " config=" : "", config_path ? file_part(config_path) : "",
+			 profile_paths ? " profile=" : "", profile_paths ? profile_paths : "",
+			 profile_paths ? " budget=" : "",
+			 profile_paths ? (budget_value ? budget_value : "1") : "",
+			 sites_path ? " sites=" : "", sites_path ? file_part(sites_path) : "");
+	free(thr), free(lthr), free(bw), free(lb), free(lu), free(cu);
+	return text;
 }
 
 /* __attribute__((selinst_instrument)): no arguments, functions only. */

@@ -432,6 +432,26 @@ static void read_rows_packed(ctx *c, const ynode *pk, piter *it)
 		    (unsigned long long)values);
 }
 
+/* plugin_settings: [{units: N, settings: TEXT}, ...] (optional). */
+static void read_settings(ctx *c, const ynode *seq)
+{
+	profile *p = c->p;
+	if (!seq)
+		return;
+	if (seq->type != Y_SEQ)
+		bad(c, seq->line, "'plugin_settings' must be a list");
+	p->settings = arena_alloc(&p->mem, (seq->n + 1) * sizeof *p->settings);
+	p->settings_units = arena_alloc(&p->mem, (seq->n + 1) * sizeof *p->settings_units);
+	for (const ynode *e = seq->first; e; e = e->next) {
+		if (e->type != Y_MAP)
+			bad(c, e->line, "each entry of 'plugin_settings' must be a mapping");
+		p->settings_units[p->nsettings] = get_u64(c, e, "units", "plugin_settings");
+		const char *t = get_str(c, e, "settings", "plugin_settings", true);
+		char *copy = arena_alloc(&p->mem, strlen(t) + 1);
+		p->settings[p->nsettings++] = strcpy(copy, t);
+	}
+}
+
 static void read_iteration_table(ctx *c, const ynode *m, const pthr *th, piter *it)
 {
 	profile *p = c->p;
@@ -653,6 +673,7 @@ static int parse_doc(ctx *c, const ynode *root)
 		if (*rest || rest == hp->s || !(p->hook_pair_ns >= 0) || p->hook_pair_ns > 1e9)
 			bad(c, hp->line, "'hook_pair_ns' must be a non-negative number of nanoseconds");
 	}
+	read_settings(c, ymap_get(root, "plugin_settings"));
 	ynode *smp = ymap_get(root, "sampling");
 	if (smp && smp->type == Y_MAP && ymap_get(smp, "hz"))
 		p->sample_hz = to_u64(c, ymap_get(smp, "hz"), "hz");

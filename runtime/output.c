@@ -26,6 +26,7 @@
 #include "internal.h"
 #include "emit.h"
 #include "output_iterations.h"
+#include "units.h"
 
 int si_forked_child;
 volatile int si_final_written;
@@ -745,6 +746,7 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 	if (signo)
 		kint(m, "signal", (uint64_t)signo);
 	emit_throttle_setting(m);
+	si_emit_unit_settings(m, final);
 	si_emit_iterate_setting(m, final);
 	if (si_hook_pair_ns > 0) {
 		snprintf(buf, sizeof buf, "%.2f", si_hook_pair_ns);
