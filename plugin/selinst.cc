@@ -322,6 +322,29 @@ const char *selinst_settings_text(void)
 	return text;
 }
 
+/* Loaded into lto1 (the link of -flto objects), the plugin does nothing:
+ * units are scored and instrumented when they are compiled.  A link none
+ * of whose units was compiled with the plugin would silently give a
+ * program without regions (and, linked --as-needed, without the runtime):
+ * say so, once, from the first pass gate of the whole-program stage (WPA,
+ * or lto1 without partitions), where every unit's variables are in view
+ * and the units' notes (instrument.cc) mark the plugin's units. */
+static void check_lto_link(void *, void *)
+{
+	static bool checked;
+	if (checked || !in_lto_p || flag_ltrans)
+		return;
+	checked = true;
+	varpool_node *v;
+	FOR_EACH_VARIABLE(v)
+		if (DECL_NAME(v->decl) && strcmp(IDENTIFIER_POINTER(DECL_NAME(v->decl)),
+						 "__selinst_note") == 0)
+			return;
+	warning(0, "selinst: no unit of this link was compiled with the plugin, so nothing is "
+		"instrumented; with %<-flto%>, give %<-fplugin=selinst.so%> when compiling the "
+		"units (at link time it does nothing)");
+}
+
 /* __attribute__((selinst_instrument)): no arguments, functions only. */
 static tree handle_instrument_attribute(tree *node, tree name, tree, int,
 					bool *no_add_attrs)
@@ -381,5 +404,6 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	register_callback(info->base_name, PLUGIN_PRE_GENERICIZE,
 			  selinst_remember_loop_keywords, NULL);
 	register_callback(info->base_name, PLUGIN_PRAGMAS, selinst_register_pragmas, NULL);
+	register_callback(info->base_name, PLUGIN_OVERRIDE_GATE, check_lto_link, NULL);
 	return 0;
 }

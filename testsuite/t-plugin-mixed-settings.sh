@@ -5,7 +5,7 @@
 # the runtime reports a mix once on stderr and in the profile, the report
 # says so.  Equal settings (given or by default) are no mix; a shared
 # library and -flto (plugin at compile time only, or at link time too)
-# keep their notes.
+# keep their notes; -flto with the plugin only at the link is reported.
 . "$(dirname "$0")/lib.sh"
 cat >main.c <<'C'
 #include <stdio.h>
@@ -77,4 +77,12 @@ done
 expect_eq "lto: same regions with and without the plugin at link time" \
 	"$(yget lto-plugin.prof "sorted(r['name'] for r in d['regions'])")" \
 	"$(yget lto-noplugin.prof "sorted(r['name'] for r in d['regions'])")"
+# 5. -flto with the plugin given only at the link: nothing is instrumented
+# there, and the plugin says so (once); units compiled with it: no word.
+gcc -O2 -flto -c main.c -o pmain.o && gcc -O2 -flto -c work.c -o pwork.o || fail "compile plain lto"
+gcc -O2 -flto $SI_CFLAGS pmain.o pwork.o $SI_LIBS -o late 2>err.txt || fail "lto link, plugin late"
+expect_eq "plugin only at the lto link: said once" 1 \
+	"$(grep -c 'selinst: no unit of this link was compiled with the plugin' err.txt)"
+gcc -O2 -flto $SI_CFLAGS lmain.o pwork.o $SI_LIBS -o half 2>err.txt || fail "lto link, one unit"
+grep -q 'no unit of this link' err.txt && fail "warned though a unit was compiled with the plugin"
 echo ok
