@@ -506,8 +506,15 @@ struct si_tbuf {
 	uint32_t index;
 	pid_t tid;
 	uint64_t lost;
-	struct si_tev **chunks;		/* trace mode: chunk addresses */
+	struct si_tev **chunks;		/* trace mode: chunk addresses (the hot
+					   chunk first, then those kept in memory
+					   when the spill file fails) */
 	size_t nchunks, max_chunks;
+	int fd;				/* the spill file: -1 before the first */
+	int spill_err;			/* errno of its first failure: spilling stops */
+	uint64_t spilled;		/* events in the spill file */
+	size_t hot_from;		/* the hot chunk's first event not spilled */
+	uint32_t gen;			/* spills so far: a dump's consistency check */
 	struct si_tev *ring;		/* flight mode */
 	size_t ring_events;
 	int wrapped;
@@ -516,6 +523,12 @@ static inline void si_trace_put(struct si_thread *t, uint64_t ts, uint64_t w)
 {
 	struct si_tbuf *b = t->trace;
 	if (likely(b && b->pos != b->end)) {
+#ifdef EV8
+		*(uint64_t *)b->pos = ts ^ w;
+		barrier();
+		b->pos = (struct si_tev *)((uint64_t *)b->pos + 1);
+		return;
+#endif
 		b->pos->ts = ts;
 		b->pos->w = w;
 		barrier();	/* a dump reading pos meanwhile sees whole events */

@@ -7,10 +7,18 @@
  * their out-of-line paths (hooks.c), so profile mode's fast paths are the
  * same instructions as without tracing; those paths append 16-byte events
  * (trace.h) to the thread's own buffer: no lock, no atomic, memory from
- * mmap only (a hook may run in a signal handler).  Trace mode fills 1 MiB
- * chunks up to SELINST_TRACE_MB per thread, then counts the events it
- * drops; flight mode overwrites the oldest events of one ring of
- * SELINST_FLIGHT_MB per thread.  Buffers outlive their threads (the
+ * mmap only (a hook may run in a signal handler).  Trace mode fills one
+ * hot chunk of HOT_BYTES; when it is full the thread itself write()s it
+ * to its spill file (unnamed, O_TMPFILE, in the profile's folder) and
+ * fills it again: memory stays one chunk a thread, in cache and TLB, and
+ * no fresh page is touched on the hot path (fresh memory, first touched
+ * there, cost 10 to 30 ns a pair).  SELINST_TRACE_MB caps the events a
+ * thread records (spilled and in memory); past it they are counted lost.
+ * When the spill file cannot be opened or written (disk full, read-only
+ * folder, no descriptors left) the thread keeps its further events in
+ * memory, 1 MiB chunks up to the same cap, and the failure is reported
+ * with the trace.  Flight mode overwrites the oldest events of one ring
+ * of SELINST_FLIGHT_MB per thread.  Buffers outlive their threads (the
  * thread structure is recycled, its buffer is not): a global list,
  * pushed with one compare-and-swap.
  *
@@ -30,19 +38,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
 
-#define CHUNK_BYTES (1u << 20)
+#define CHUNK_BYTES (1u << 20)	/* kept in memory: the spill file failed */
 #define CHUNK_EVENTS (CHUNK_BYTES / sizeof(struct si_tev))
+/* The hot chunk: small enough to stay in a core's L2 cache with the
+ * program's data, big enough that its write() is a few ns a pair. */
+#ifndef HOT_BYTES
+#define HOT_BYTES (256u << 10)
+#endif
+#define HOT_EVENTS (HOT_BYTES / sizeof(struct si_tev))
 
 
 int si_trace_mode;			/* SI_MODE_* */
 uint64_t si_trace_from, si_trace_until = UINT64_MAX;	/* the window, ticks */
 static uint64_t trace_mb = 256, flight_mb = 4;
 static struct si_tbuf *buffers;
+static char spill_dir[PATH_MAX];	/* the profile's folder; "": none */
 
 /* ---- settings -------------------------------------------------------- */
 
@@ -77,6 +94,30 @@ static int read_seconds(const char *name, uint64_t *ticks)
 	return 0;
 }
 
+/* The profile's folder (SELINST_OUTPUT's at the start), absolute: the
+ * program may change its working folder before a chunk is spilled. */
+static void set_spill_dir(void)
+{
+	struct si_naming nm;
+	char path[PATH_MAX], cwd[PATH_MAX];
+	int keep;
+	si_output_names(&nm);
+	if (si_expand_output(path, sizeof path, getenv("SELINST_OUTPUT"), &nm, &keep) != 0)
+		return;
+	char *slash = strrchr(path, '/');
+	if (slash == path)
+		path[1] = 0;
+	else if (slash)
+		*slash = 0;
+	else
+		strcpy(path, ".");
+	if (path[0] == '/')
+		snprintf(spill_dir, sizeof spill_dir, "%s", path);
+	else if (getcwd(cwd, sizeof cwd) &&
+		 (size_t)snprintf(spill_dir, sizeof spill_dir, "%s/%s", cwd, path) >= sizeof spill_dir)
+		spill_dir[0] = 0;
+}
+
 void si_trace_init(void)
 {
 	const char *m = getenv("SELINST_MODE");
@@ -97,6 +138,7 @@ void si_trace_init(void)
 	si_trace_from = si_start_ticks + after;
 	if (span != UINT64_MAX)
 		si_trace_until = si_trace_from + span;
+	set_spill_dir();
 	selinst_trace_on();
 }
 
@@ -123,6 +165,7 @@ static struct si_tbuf *new_buffer(struct si_thread *t)
 		return NULL;
 	b->index = t->index;
 	b->tid = t->tid;
+	b->fd = -1;
 	if (flight) {
 		b->ring_events = flight_mb * CHUNK_EVENTS;
 		b->ring = si_mmap(b->ring_events * sizeof(struct si_tev));
@@ -143,19 +186,102 @@ static struct si_tbuf *new_buffer(struct si_thread *t)
 	return b;
 }
 
-/* A chunk.  After a thread's first, with its pages already there: one
- * system call that faults them in is cheaper than a fault per page on the
- * hot path (about a tenth of a pair's cost otherwise).  The first is
- * faulted in as it fills: a short thread then holds only the pages it
- * used (30,000 short threads would otherwise keep 30 GB).  errno kept:
- * a hook may run anywhere. */
-static struct si_tev *chunk_mmap(int populate)
+/* A chunk of BYTES, its pages faulted in now when POPULATE (one system
+ * call instead of a fault per page on the hot path).  errno kept: a hook
+ * may run anywhere. */
+static struct si_tev *chunk_mmap(size_t bytes, int populate)
 {
 	int saved = errno;
-	void *p = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE,
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
 	errno = saved;
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The thread's spill file: unnamed where the file system allows it, so
+ * that nothing is left behind by a killed process. */
+static int spill_open(const struct si_tbuf *b)
+{
+	if (!spill_dir[0]) {
+		errno = ENOENT;
+		return -1;
+	}
+	int fd = open(spill_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		char p[PATH_MAX + 64];
+		snprintf(p, sizeof p, "%s/.selinst-spill.%d.%d", spill_dir, (int)getpid(), (int)b->tid);
+		fd = open(p, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			unlink(p);
+	}
+	return fd;
+}
+
+/* The full hot chunk appended to the spill file and emptied: 0, or the
+ * errno; the whole events a short write got out count as spilled.  gen
+ * is odd meanwhile (collect). */
+static int spill(struct si_tbuf *b)
+{
+	if (b->fd < 0 && (b->fd = spill_open(b)) < 0)
+		return errno;
+	struct si_tev *hot = b->chunks[0];
+	const char *p = (const char *)(hot + b->hot_from);
+	size_t left = (HOT_EVENTS - b->hot_from) * sizeof *hot, done = 0;
+	int err = 0;
+	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
+	while (left > 0 && !err) {
+#ifdef SPILL_DISCARD
+		ssize_t k = (ssize_t)left;
+#else
+		ssize_t k = write(b->fd, p + done, left);
+#endif
+		if (k > 0) {
+			done += (size_t)k;
+			left -= (size_t)k;
+		} else if (k == 0 || errno != EINTR)
+			err = k == 0 ? ENOSPC : errno;
+	}
+	if (!err) {
+		b->pos = hot;
+		b->end = hot + HOT_EVENTS;
+		b->hot_from = 0;
+	} else
+		b->hot_from += done / sizeof *hot;
+	b->spilled += done / sizeof *hot;
+	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
+	return err;
+}
+
+/* Room for events in trace mode when the chunk is full: the hot chunk
+ * spilled and reused, or another chunk in memory; 0 when the thread has
+ * recorded SELINST_TRACE_MB. */
+static int next_chunk(struct si_tbuf *b)
+{
+	uint64_t cap = b->max_chunks * CHUNK_EVENTS;
+	if (b->nchunks == 0) {	/* faulted in as it fills: a short thread holds few pages */
+		if (!(b->chunks[0] = chunk_mmap(HOT_BYTES, 0)))
+			return 0;
+		b->nchunks = 1;
+		b->pos = b->chunks[0];
+		b->end = b->pos + HOT_EVENTS;
+		return 1;
+	}
+	if (b->nchunks == 1 && !b->spill_err) {
+		if (b->spilled + 2 * HOT_EVENTS > cap)
+			return 0;
+		int saved = errno, err = spill(b);
+		errno = saved;
+		if (!err)
+			return 1;
+		b->spill_err = err;
+	}
+	uint64_t held = b->spilled + (HOT_EVENTS - b->hot_from) + (b->nchunks - 1) * CHUNK_EVENTS;
+	if (held + CHUNK_EVENTS > cap || b->nchunks >= b->max_chunks ||
+	    !(b->chunks[b->nchunks] = chunk_mmap(CHUNK_BYTES, 1)))
+		return 0;
+	b->pos = b->chunks[b->nchunks++];
+	b->end = b->pos + CHUNK_EVENTS;
+	return 1;
 }
 
 /* si_trace_put when the chunk is full (or there is no buffer yet). */
@@ -168,11 +294,7 @@ void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w)
 		if (b->ring) {
 			b->pos = b->ring;
 			b->wrapped = 1;
-		} else if (b->nchunks < b->max_chunks &&
-			   (b->chunks[b->nchunks] = chunk_mmap(b->nchunks > 0))) {
-			b->pos = b->chunks[b->nchunks++];
-			b->end = b->pos + CHUNK_EVENTS;
-		} else {
+		} else if (!next_chunk(b)) {
 			b->lost++;
 			return;
 		}
@@ -206,9 +328,13 @@ void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now)
 	}
 }
 
-/* In a forked child: the parent's events are the parent's. */
+/* In a forked child: the parent's events are the parent's (and so are
+ * its spill files: their descriptors closed here). */
 void si_trace_after_fork(void)
 {
+	for (struct si_tbuf *b = buffers; b; b = b->next)
+		if (b->fd >= 0)
+			close(b->fd);
 	buffers = NULL;
 	struct si_thread *t = si_thread_get();
 	if (t)
@@ -245,6 +371,60 @@ static int make_dir(const char *dir)
 	return access(dir, W_OK | X_OK);
 }
 
+/* The spilled events of B (its first SPILLED) mapped into L's first
+ * segment; 0 or -1. */
+static int map_spilled(const struct si_tbuf *b, uint64_t spilled, struct si_trace_loc *l)
+{
+	if (!spilled)
+		return 0;
+	l->map_bytes = spilled * sizeof(struct si_tev);
+	l->map = mmap(NULL, l->map_bytes, PROT_READ, MAP_SHARED, b->fd, 0);
+	if (l->map == MAP_FAILED) {
+		l->map = NULL;
+		return -1;
+	}
+	l->seg[l->nseg++] = (struct si_trace_seg){ l->map, spilled };
+	return 0;
+}
+
+/* Trace mode's events of B into L: the spill file, then a copy of the
+ * hot chunk (the thread, still running at a selinst_dump, may spill and
+ * refill it meanwhile: taken again then, as a sequence lock; a dump from
+ * a signal handler that interrupted the spill takes what is there), then
+ * the chunks kept in memory.  0 or -1. */
+static int collect_chunks(const struct si_tbuf *b, struct si_trace_loc *l)
+{
+	const struct si_tev *hot = b->chunks[0];
+	for (int tries = 0;; tries++) {
+		uint32_t gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+		if ((gen & 1) && tries < 1000) {
+			sched_yield();
+			continue;
+		}
+		uint64_t spilled = b->spilled;
+		size_t from = b->hot_from;
+		const struct si_tev *pos = __atomic_load_n(&b->pos, __ATOMIC_ACQUIRE);
+		size_t n = b->nchunks == 1 && pos >= hot && pos <= hot + HOT_EVENTS ?
+			(size_t)(pos - hot) : HOT_EVENTS;
+		free(l->copy);
+		if (!(l->copy = malloc(n > from ? (n - from) * sizeof *hot : 1)))
+			return -1;
+		memcpy(l->copy, hot + from, n > from ? (n - from) * sizeof *hot : 0);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&b->gen, __ATOMIC_RELAXED) != gen && tries < 1000)
+			continue;
+		if (map_spilled(b, spilled, l) != 0)
+			return -1;
+		l->seg[l->nseg++] = (struct si_trace_seg){ l->copy, n > from ? n - from : 0 };
+		for (size_t i = 1; i < b->nchunks; i++) {
+			struct si_tev *c = b->chunks[i];
+			n = pos >= c && pos <= c + CHUNK_EVENTS ? (size_t)(pos - c) : CHUNK_EVENTS;
+			l->seg[l->nseg++] = (struct si_trace_seg){ c, n };
+		}
+		return 0;
+	}
+}
+
 /* The segments of B, oldest first, into L; 0 or -1 (out of memory). */
 static int collect(const struct si_tbuf *b, struct si_trace_loc *l)
 {
@@ -253,7 +433,7 @@ static int collect(const struct si_tbuf *b, struct si_trace_loc *l)
 	l->tid = b->tid;
 	l->lost = b->lost;
 	l->nseg = 0;
-	l->seg = malloc((b->ring ? 2 : b->nchunks + 1) * sizeof *l->seg);
+	l->seg = malloc((b->ring ? 2 : b->nchunks + 2) * sizeof *l->seg);
 	if (!l->seg)
 		return -1;
 	if (b->ring) {
@@ -262,12 +442,7 @@ static int collect(const struct si_tbuf *b, struct si_trace_loc *l)
 		l->seg[l->nseg++] = (struct si_trace_seg){ b->ring, (size_t)(pos - b->ring) };
 		return 0;
 	}
-	for (size_t i = 0; i < b->nchunks; i++) {
-		struct si_tev *c = b->chunks[i];
-		size_t n = pos >= c && pos <= c + CHUNK_EVENTS ? (size_t)(pos - c) : CHUNK_EVENTS;
-		l->seg[l->nseg++] = (struct si_trace_seg){ c, n };
-	}
-	return 0;
+	return b->nchunks ? collect_chunks(b, l) : 0;
 }
 
 /* An earlier archive in DIR: OTF2 does not write over one. */
@@ -365,6 +540,26 @@ static void fill_header(struct si_trace_out *o, const char *dir)
 
 #endif
 
+/* Events lost, and a spill file that failed (the first thread's error):
+ * one line. */
+static void report_losses(const char *dir, uint64_t lost)
+{
+	static int spill_reported;
+	int err = 0;
+	for (struct si_tbuf *b = __atomic_load_n(&buffers, __ATOMIC_ACQUIRE); b && !err; b = b->next)
+		err = b->spill_err;
+	char spill[PATH_MAX + 128] = "";
+	if (err)
+		snprintf(spill, sizeof spill, "spilling to %s: %s; ", spill_dir[0] ? spill_dir : "(none)",
+			 strerror(err));
+	if (lost)
+		fprintf(stderr, "selinst: trace %s: %llu events lost (%sSELINST_TRACE_MB=%llu per thread reached)\n",
+			dir, (unsigned long long)lost, spill, (unsigned long long)trace_mb);
+	else if (err && !spill_reported)
+		fprintf(stderr, "selinst: trace %s: %sevents kept in memory\n", dir, spill);
+	spill_reported |= err != 0;
+}
+
 /* Write the trace beside the profile at PROFILE (written or not). */
 void si_trace_write(const char *profile)
 {
@@ -389,7 +584,7 @@ void si_trace_write(const char *profile)
 		fill_header(&o, dir);
 		si_otf2_write_fn *fn = load_writer(why, sizeof why);
 		if (fn && collect_all(&o) != 0)
-			snprintf(why, sizeof why, "out of memory");
+			snprintf(why, sizeof why, "reading the events back: %s", strerror(errno));
 		else if (fn && fn(&o) != 0)
 			snprintf(why, sizeof why, "%s", o.err);
 	}
@@ -397,14 +592,16 @@ void si_trace_write(const char *profile)
 	for (size_t i = 0; i < o.nloc; i++) {
 		lost += o.loc[i].lost;
 		free(o.loc[i].seg);
+		free(o.loc[i].copy);
+		if (o.loc[i].map)
+			munmap(o.loc[i].map, o.loc[i].map_bytes);
 	}
 	free(o.loc);
 	__atomic_store_n(&writing, 0, __ATOMIC_RELEASE);
 	if (why[0] && !reported) {
 		reported = 1;
 		fprintf(stderr, "selinst: cannot write trace %s: %s\n", dir, why);
-	} else if (lost)
-		fprintf(stderr, "selinst: trace %s: %llu events lost (SELINST_TRACE_MB=%llu per thread reached)\n",
-			dir, (unsigned long long)lost, (unsigned long long)trace_mb);
+	} else
+		report_losses(dir, lost);
 	errno = saved;
 }

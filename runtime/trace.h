@@ -50,6 +50,10 @@ struct si_trace_loc {
 	uint64_t lost;		/* events not recorded: SELINST_TRACE_MB reached */
 	size_t nseg;
 	struct si_trace_seg *seg;
+	/* The runtime's, freed after the write: the spill file's mapping
+	 * and the copy of the hot chunk. */
+	void *map, *copy;
+	size_t map_bytes;
 };
 
 struct si_trace_out {
