@@ -45,14 +45,9 @@
 #include <unistd.h>
 #include "internal.h"
 
-#define CHUNK_BYTES (1u << 20)	/* kept in memory: the spill file failed */
-#define CHUNK_EVENTS (CHUNK_BYTES / sizeof(struct si_tev))
-/* The hot chunk: small enough to stay in a core's L2 cache with the
- * program's data, big enough that its write() is a few ns a pair. */
-#ifndef HOT_BYTES
-#define HOT_BYTES (256u << 10)
-#endif
-#define HOT_EVENTS (HOT_BYTES / sizeof(struct si_tev))
+/* A ring's chunk: 8,192 records, each chunk decoded from its start. */
+#define CHUNK_BYTES (64u << 10)
+#define CHUNK_RECS (CHUNK_BYTES / sizeof(si_rec))
 
 
 int si_trace_mode;			/* SI_MODE_* */
@@ -94,23 +89,29 @@ static int read_seconds(const char *name, uint64_t *ticks)
 	return 0;
 }
 
-/* The profile's folder (SELINST_OUTPUT's at the start), absolute: the
- * program may change its working folder before a chunk is spilled. */
+/* Where threads spill: SELINST_TRACE_SPILL_DIR, or the profile's folder
+ * (SELINST_OUTPUT's at the start); absolute: the program may change its
+ * working folder before a chunk is spilled. */
 static void set_spill_dir(void)
 {
 	struct si_naming nm;
 	char path[PATH_MAX], cwd[PATH_MAX];
 	int keep;
+	const char *e = getenv("SELINST_TRACE_SPILL_DIR");
 	si_output_names(&nm);
-	if (si_expand_output(path, sizeof path, getenv("SELINST_OUTPUT"), &nm, &keep) != 0)
+	if (e && *e)
+		snprintf(path, sizeof path, "%s", e);
+	else if (si_expand_output(path, sizeof path, getenv("SELINST_OUTPUT"), &nm, &keep) != 0)
 		return;
-	char *slash = strrchr(path, '/');
-	if (slash == path)
-		path[1] = 0;
-	else if (slash)
-		*slash = 0;
-	else
-		strcpy(path, ".");
+	else {
+		char *slash = strrchr(path, '/');
+		if (slash == path)
+			path[1] = 0;
+		else if (slash)
+			*slash = 0;
+		else
+			strcpy(path, ".");
+	}
 	if (path[0] == '/')
 		snprintf(spill_dir, sizeof spill_dir, "%s", path);
 	else if (getcwd(cwd, sizeof cwd) &&
@@ -156,27 +157,21 @@ SI_EXPORT void selinst_trace_off(void)
 /* ---- recording ------------------------------------------------------- */
 
 /* The buffer of T, its chunk table in the same pages (one page for the
- * default 256 chunks: a short thread costs few). */
+ * default flight ring, 4,096 untouched pointers for the default trace). */
 static struct si_tbuf *new_buffer(struct si_thread *t)
 {
 	int flight = si_trace_mode == SI_MODE_FLIGHT;
-	struct si_tbuf *b = si_mmap(sizeof *b + (flight ? 0 : trace_mb * sizeof *b->chunks));
+	size_t n = (flight ? flight_mb : trace_mb) * ((1u << 20) / CHUNK_BYTES);
+	struct si_tbuf *b = si_mmap(sizeof *b + n * sizeof *b->chunks);
 	if (!b)
 		return NULL;
 	b->index = t->index;
 	b->tid = t->tid;
+	b->owner = t;
 	b->fd = -1;
-	if (flight) {
-		b->ring_events = flight_mb * CHUNK_EVENTS;
-		b->ring = si_mmap(b->ring_events * sizeof(struct si_tev));
-		if (!b->ring)
-			return NULL;
-		b->pos = b->ring;
-		b->end = b->ring + b->ring_events;
-	} else {
-		b->max_chunks = trace_mb;
-		b->chunks = (struct si_tev **)(b + 1);
-	}
+	b->flight = flight;
+	b->max_chunks = n;
+	b->chunks = (si_rec **)(b + 1);
 	struct si_tbuf *head = __atomic_load_n(&buffers, __ATOMIC_RELAXED);
 	do
 		b->next = head;
@@ -186,13 +181,15 @@ static struct si_tbuf *new_buffer(struct si_thread *t)
 	return b;
 }
 
-/* A chunk of BYTES, its pages faulted in now when POPULATE (one system
- * call instead of a fault per page on the hot path).  errno kept: a hook
- * may run anywhere. */
-static struct si_tev *chunk_mmap(size_t bytes, int populate)
+/* A chunk.  After a thread's first, with its pages already there: one
+ * system call that faults them in is cheaper than a fault per page on the
+ * hot path.  The first is faulted in as it fills: a short thread then
+ * holds only the pages it used (30,000 short threads would otherwise keep
+ * 2 GB).  errno kept: a hook may run anywhere. */
+static si_rec *chunk_mmap(int populate)
 {
 	int saved = errno;
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+	void *p = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
 	errno = saved;
 	return p == MAP_FAILED ? NULL : p;
@@ -217,99 +214,121 @@ static int spill_open(const struct si_tbuf *b)
 	return fd;
 }
 
-/* The full hot chunk appended to the spill file and emptied: 0, or the
- * errno; the whole events a short write got out count as spilled.  gen
- * is odd meanwhile (collect). */
-static int spill(struct si_tbuf *b)
+/* Chunk I appended to the spill file: 0, or the errno (the file then cut
+ * back to its whole chunks). */
+static int spill(struct si_tbuf *b, size_t i)
 {
 	if (b->fd < 0 && (b->fd = spill_open(b)) < 0)
 		return errno;
-	struct si_tev *hot = b->chunks[0];
-	const char *p = (const char *)(hot + b->hot_from);
-	size_t left = (HOT_EVENTS - b->hot_from) * sizeof *hot, done = 0;
-	int err = 0;
-	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
-	while (left > 0 && !err) {
-#ifdef SPILL_DISCARD
-		ssize_t k = (ssize_t)left;
-#else
-		ssize_t k = write(b->fd, p + done, left);
-#endif
-		if (k > 0) {
+	const char *p = (const char *)b->chunks[i];
+	size_t done = 0;
+	while (done < CHUNK_BYTES) {
+		ssize_t k = write(b->fd, p + done, CHUNK_BYTES - done);
+		if (k > 0)
 			done += (size_t)k;
-			left -= (size_t)k;
-		} else if (k == 0 || errno != EINTR)
-			err = k == 0 ? ENOSPC : errno;
+		else if (k == 0 || errno != EINTR) {
+			int err = k == 0 ? ENOSPC : errno;
+			if (done && ftruncate(b->fd, (off_t)(b->spilled * CHUNK_BYTES)) == 0)
+				lseek(b->fd, 0, SEEK_END);
+			return err;
+		}
 	}
-	if (!err) {
-		b->pos = hot;
-		b->end = hot + HOT_EVENTS;
-		b->hot_from = 0;
-	} else
-		b->hot_from += done / sizeof *hot;
-	b->spilled += done / sizeof *hot;
-	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
-	return err;
+	b->spilled++;
+	return 0;
 }
 
-/* Room for events in trace mode when the chunk is full: the hot chunk
- * spilled and reused, or another chunk in memory; 0 when the thread has
- * recorded SELINST_TRACE_MB. */
-static int next_chunk(struct si_tbuf *b)
+/* The time base TS (inside the trace window), and how far the fast way
+ * may record after it. */
+static void set_base(struct si_tbuf *b, uint64_t ts)
 {
-	uint64_t cap = b->max_chunks * CHUNK_EVENTS;
-	if (b->nchunks == 0) {	/* faulted in as it fills: a short thread holds few pages */
-		if (!(b->chunks[0] = chunk_mmap(HOT_BYTES, 0)))
-			return 0;
-		b->nchunks = 1;
-		b->pos = b->chunks[0];
-		b->end = b->pos + HOT_EVENTS;
-		return 1;
-	}
-	if (b->nchunks == 1 && !b->spill_err) {
-		if (b->spilled + 2 * HOT_EVENTS > cap)
-			return 0;
-		int saved = errno, err = spill(b);
-		errno = saved;
-		if (!err)
-			return 1;
-		b->spill_err = err;
-	}
-	uint64_t held = b->spilled + (HOT_EVENTS - b->hot_from) + (b->nchunks - 1) * CHUNK_EVENTS;
-	if (held + CHUNK_EVENTS > cap || b->nchunks >= b->max_chunks ||
-	    !(b->chunks[b->nchunks] = chunk_mmap(CHUNK_BYTES, 1)))
+	b->base = ts;
+	b->span = si_trace_until - ts < SI_REC_DT_LIMIT ? si_trace_until - ts : SI_REC_DT_LIMIT;
+}
+
+/* Chunk I made the current one, starting with the time base TS. */
+static void start_chunk(struct si_tbuf *b, size_t i, uint64_t ts)
+{
+	si_rec *c = b->chunks[i];
+	c[0] = si_rec_special(SI_REC_BASE, ts);
+	set_base(b, ts);
+	b->cur = i;
+	b->end = c + CHUNK_RECS;
+	barrier();
+	__atomic_store_n(&b->pos, c + 1, __ATOMIC_RELEASE);
+}
+
+/* The next chunk, its time base TS: a new one while the ring grows, else
+ * the oldest, spilled first in trace mode.  0: none (events lost from now
+ * on).  gen is odd while a chunk is reused (collect). */
+static int next_chunk(struct si_tbuf *b, uint64_t ts)
+{
+	if (b->spill_err)
 		return 0;
-	b->pos = b->chunks[b->nchunks++];
-	b->end = b->pos + CHUNK_EVENTS;
+	if (b->nchunks < b->max_chunks) {
+		si_rec *c = chunk_mmap(b->nchunks > 0);
+		if (c) {
+			b->chunks[b->nchunks] = c;
+			start_chunk(b, b->nchunks++, ts);
+			return 1;
+		}
+		if (!b->nchunks)
+			return 0;
+		b->max_chunks = b->nchunks;	/* out of memory: a smaller ring */
+	}
+	size_t i = (b->cur + 1) % b->nchunks;
+	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
+	int saved = errno;
+	if (!b->flight && (b->spill_err = spill(b, i)) != 0) {
+		errno = saved;
+		b->pos = b->end;
+		__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	errno = saved;
+	b->wrapped = 1;
+	start_chunk(b, i, ts);
+	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
 	return 1;
 }
 
-/* si_trace_put when the chunk is full (or there is no buffer yet). */
-void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w)
+/* si_trace_put or si_trace_put_loop_leave the slow way: first a new chunk
+ * or a new time base, and the region's address when N's id does not fit
+ * (one chunk holds them all: a chunk is decoded from its start). */
+void si_trace_put_slow(struct si_thread *t, uint64_t ts, const struct si_node *n, unsigned kind,
+		       uint64_t count)
 {
+	if (!si_trace_in_window(ts))
+		return;
 	struct si_tbuf *b = t->trace;
 	if (!b && !(b = new_buffer(t)))
 		return;
-	if (b->pos == b->end) {
-		if (b->ring) {
-			b->pos = b->ring;
-			b->wrapped = 1;
-		} else if (!next_chunk(b)) {
-			b->lost++;
-			return;
-		}
+	int esc = n->id >= SI_REC_ESC;
+	ptrdiff_t need = 1 + esc + (kind == SI_TEV_LOOP_LEAVE);
+	if (b->end - b->pos < need + 1 && !next_chunk(b, ts)) {
+		b->lost++;
+		return;
 	}
-	b->pos->ts = ts;
-	b->pos->w = w;
+	if (ts - b->base >= b->span) {
+		*b->pos++ = si_rec_special(SI_REC_BASE, ts);
+		set_base(b, ts);
+	}
+	si_rec r[3];
+	int k = 0;
+	if (esc)
+		r[k++] = si_rec_special(SI_REC_REGION, (uintptr_t)n->region);
+	r[k++] = si_rec_event(ts - b->base, esc ? SI_REC_ESC : n->id, kind);
+	if (kind == SI_TEV_LOOP_LEAVE)
+		r[k++] = si_rec_special(SI_REC_COUNT, count);
+	memcpy(b->pos, r, (size_t)k * sizeof *r);
 	barrier();
-	b->pos++;
+	b->pos += k;
 }
 
 void si_trace_entered(struct si_thread *t, uint32_t depth_before)
 {
 	struct si_frame *f = t->top;
 	if (si_depth(t) > depth_before && f->node != &t->paused && si_trace_in_window(f->start))
-		si_trace_put(t, f->start, si_tev_word(f->region, SI_TEV_ENTER, 0));
+		si_trace_put(t, f->start, f->node, SI_TEV_ENTER);
 }
 
 void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now)
@@ -320,12 +339,28 @@ void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now)
 		const struct si_frame *f = &t->stack[i];
 		if (f->node == &t->paused)
 			continue;
-		if (!f->node->loop) {
-			si_trace_put(t, now, si_tev_word(f->region, SI_TEV_LEAVE, 0));
-			continue;
-		}
-		si_trace_put_loop_leave(t, now, f->region, *si_loop_cell(t, i));
+		if (!f->node->loop)
+			si_trace_put(t, now, f->node, SI_TEV_LEAVE);
+		else
+			si_trace_put_loop_leave(t, now, f->node, *si_loop_cell(t, i));
 	}
+}
+
+/* T ends: the regions of its node ids, kept for the write (its structure
+ * and nodes are reused by a later thread).  Under the registry lock. */
+void si_trace_thread_exit(struct si_thread *t)
+{
+	struct si_tbuf *b = t->trace;
+	if (!b)
+		return;
+	uint64_t n = t->nnodes;
+	const struct selinst_region **r = malloc((n ? n : 1) * sizeof *r);
+	for (uint64_t id = 0; r && id < n; id++)
+		r[id] = si_node_by_id(t, id)->region;
+	b->regions = r;
+	b->nregions = r ? n : 0;
+	__atomic_store_n(&b->owner, NULL, __ATOMIC_RELEASE);
+	t->trace = NULL;
 }
 
 /* In a forked child: the parent's events are the parent's (and so are
@@ -371,78 +406,133 @@ static int make_dir(const char *dir)
 	return access(dir, W_OK | X_OK);
 }
 
-/* The spilled events of B (its first SPILLED) mapped into L's first
- * segment; 0 or -1. */
-static int map_spilled(const struct si_tbuf *b, uint64_t spilled, struct si_trace_loc *l)
+/* Records of one thread turned into the writer's events (trace.h). */
+struct decoder {
+	const struct si_tbuf *b;
+	struct si_thread *owner;	/* B's thread, still running; else B->regions */
+	uint64_t base;
+	const struct selinst_region *esc;	/* the last SI_REC_REGION */
+	struct si_tev *out;
+	size_t n, cap, loop;		/* loop: out[loop - 1] awaits its count */
+};
+
+static const struct selinst_region *region_of(const struct decoder *d, uint32_t id)
 {
-	if (!spilled)
-		return 0;
-	l->map_bytes = spilled * sizeof(struct si_tev);
-	l->map = mmap(NULL, l->map_bytes, PROT_READ, MAP_SHARED, b->fd, 0);
-	if (l->map == MAP_FAILED) {
-		l->map = NULL;
-		return -1;
+	if (id == 0)	/* the root, or the paused node: no region's event */
+		return NULL;
+	if (id == SI_REC_ESC)
+		return d->esc;
+	if (!d->owner)
+		return id < d->b->nregions ? d->b->regions[id] : NULL;
+	if (id >= __atomic_load_n(&d->owner->nnodes, __ATOMIC_ACQUIRE))
+		return NULL;
+	return si_node_by_id(d->owner, id)->region;
+}
+
+/* A loop leave's count: in its event, or in an SI_TEV_COUNT after it. */
+static void put_count(struct decoder *d, uint64_t count)
+{
+	struct si_tev *e = &d->out[d->loop - 1];
+	d->loop = 0;
+	e->w |= (count < SI_TEV_BIG ? count : SI_TEV_BIG) << 50;
+	if (count >= SI_TEV_BIG && d->n < d->cap)
+		d->out[d->n++] = (struct si_tev){ count, si_tev_word(NULL, SI_TEV_COUNT, 0) };
+}
+
+/* The N records at R, a chunk's (or its part up to the writing point). */
+static void decode(struct decoder *d, const si_rec *r, size_t n)
+{
+	for (size_t i = 0; i < n && d->n < d->cap; i++) {
+		si_rec x = r[i];
+		if (SI_REC_KIND(x) == SI_REC_SPECIAL) {
+			uint64_t p = SI_REC_PAYLOAD(x);
+			if (SI_REC_SUB(x) == SI_REC_BASE)
+				d->base = p;
+			else if (SI_REC_SUB(x) == SI_REC_REGION)
+				d->esc = (const struct selinst_region *)(uintptr_t)p;
+			else if (SI_REC_SUB(x) == SI_REC_COUNT && d->loop)
+				put_count(d, p);
+			continue;
+		}
+		d->loop = 0;
+		const struct selinst_region *reg = region_of(d, SI_REC_ID(x));
+		if (!reg)
+			continue;
+		d->out[d->n++] = (struct si_tev){ d->base + SI_REC_DT(x), si_tev_word(reg, SI_REC_KIND(x), 0) };
+		if (SI_REC_KIND(x) == SI_TEV_LOOP_LEAVE)
+			d->loop = d->n;
 	}
-	l->seg[l->nseg++] = (struct si_trace_seg){ l->map, spilled };
+}
+
+/* What the spill file holds, decoded: 0, or -1. */
+static int decode_spilled(struct decoder *d, uint64_t chunks)
+{
+	if (!chunks)
+		return 0;
+	size_t bytes = chunks * CHUNK_BYTES;
+	void *m = mmap(NULL, bytes, PROT_READ, MAP_SHARED, d->b->fd, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	for (uint64_t c = 0; c < chunks; c++)
+		decode(d, (const si_rec *)m + c * CHUNK_RECS, CHUNK_RECS);
+	munmap(m, bytes);
 	return 0;
 }
 
-/* Trace mode's events of B into L: the spill file, then a copy of the
- * hot chunk (the thread, still running at a selinst_dump, may spill and
- * refill it meanwhile: taken again then, as a sequence lock; a dump from
- * a signal handler that interrupted the spill takes what is there), then
- * the chunks kept in memory.  0 or -1. */
-static int collect_chunks(const struct si_tbuf *b, struct si_trace_loc *l)
+/* One attempt at B's records, oldest first: the spill file, then the
+ * ring from its oldest chunk to the current one up to the writing point.
+ * 0 when B did not reuse a chunk meanwhile (a selinst_dump while the
+ * thread runs on), 1 when it did, -1 on failure. */
+static int decode_all(struct decoder *d)
 {
-	const struct si_tev *hot = b->chunks[0];
-	for (int tries = 0;; tries++) {
-		uint32_t gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
-		if ((gen & 1) && tries < 1000) {
-			sched_yield();
-			continue;
-		}
-		uint64_t spilled = b->spilled;
-		size_t from = b->hot_from;
-		const struct si_tev *pos = __atomic_load_n(&b->pos, __ATOMIC_ACQUIRE);
-		size_t n = b->nchunks == 1 && pos >= hot && pos <= hot + HOT_EVENTS ?
-			(size_t)(pos - hot) : HOT_EVENTS;
-		free(l->copy);
-		if (!(l->copy = malloc(n > from ? (n - from) * sizeof *hot : 1)))
-			return -1;
-		memcpy(l->copy, hot + from, n > from ? (n - from) * sizeof *hot : 0);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&b->gen, __ATOMIC_RELAXED) != gen && tries < 1000)
-			continue;
-		if (map_spilled(b, spilled, l) != 0)
-			return -1;
-		l->seg[l->nseg++] = (struct si_trace_seg){ l->copy, n > from ? n - from : 0 };
-		for (size_t i = 1; i < b->nchunks; i++) {
-			struct si_tev *c = b->chunks[i];
-			n = pos >= c && pos <= c + CHUNK_EVENTS ? (size_t)(pos - c) : CHUNK_EVENTS;
-			l->seg[l->nseg++] = (struct si_trace_seg){ c, n };
-		}
-		return 0;
+	const struct si_tbuf *b = d->b;
+	uint32_t gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+	if (gen & 1)
+		return 1;
+	const si_rec *pos = __atomic_load_n(&b->pos, __ATOMIC_ACQUIRE);
+	size_t n = b->nchunks, cur = b->cur, first = b->wrapped ? (cur + 1) % n : 0;
+	d->n = d->loop = 0;
+	if (decode_spilled(d, b->spilled) != 0)
+		return -1;
+	for (size_t k = 0, i = first; k < n; k++, i = (i + 1) % n) {
+		const si_rec *c = b->chunks[i];
+		int last = i == cur;
+		decode(d, c, last && pos >= c && pos <= c + CHUNK_RECS ? (size_t)(pos - c) : CHUNK_RECS);
+		if (last)
+			break;
 	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&b->gen, __ATOMIC_RELAXED) != gen;
 }
 
-/* The segments of B, oldest first, into L; 0 or -1 (out of memory). */
+/* The events of B into L; 0 or -1 (out of memory, spill file unreadable). */
 static int collect(const struct si_tbuf *b, struct si_trace_loc *l)
 {
-	struct si_tev *pos = __atomic_load_n(&b->pos, __ATOMIC_ACQUIRE);
 	l->index = b->index;
 	l->tid = b->tid;
 	l->lost = b->lost;
 	l->nseg = 0;
-	l->seg = malloc((b->ring ? 2 : b->nchunks + 2) * sizeof *l->seg);
-	if (!l->seg)
-		return -1;
-	if (b->ring) {
-		if (b->wrapped)
-			l->seg[l->nseg++] = (struct si_trace_seg){ pos, (size_t)(b->end - pos) };
-		l->seg[l->nseg++] = (struct si_trace_seg){ b->ring, (size_t)(pos - b->ring) };
+	if (!b->nchunks)
 		return 0;
+	struct decoder d = { .b = b, .owner = __atomic_load_n(&b->owner, __ATOMIC_ACQUIRE) };
+	d.cap = (b->spilled + b->nchunks) * CHUNK_RECS;
+	l->seg = malloc(sizeof *l->seg);
+	d.out = malloc(d.cap * sizeof *d.out);
+	if (!l->seg || !d.out) {
+		free(d.out);
+		return -1;
 	}
-	return b->nchunks ? collect_chunks(b, l) : 0;
+	int rc = 1;
+	for (int tries = 0; rc == 1 && tries < 100; tries++)
+		if ((rc = decode_all(&d)) == 1)
+			sched_yield();
+	if (rc < 0) {
+		free(d.out);
+		return -1;
+	}
+	l->seg[0] = (struct si_trace_seg){ d.out, d.n };
+	l->nseg = 1;
+	return 0;
 }
 
 /* An earlier archive in DIR: OTF2 does not write over one. */
@@ -511,10 +601,17 @@ static int collect_all(struct si_trace_out *o)
 	o->loc = calloc(n ? n : 1, sizeof *o->loc);
 	if (!o->loc)
 		return -1;
-	for (struct si_tbuf *b = __atomic_load_n(&buffers, __ATOMIC_ACQUIRE); b && o->nloc < n;
+	/* Held while the events are decoded: a thread ending meanwhile
+	 * (si_trace_thread_exit) hands its nodes over under it, and a new
+	 * thread that reuses the structure clears them. */
+	int locked = si_registry_lock(2000), rc = 0;
+	for (struct si_tbuf *b = __atomic_load_n(&buffers, __ATOMIC_ACQUIRE); b && o->nloc < n && !rc;
 	     b = b->next)
-		if (collect(b, &o->loc[o->nloc++]) != 0)
-			return -1;
+		rc = collect(b, &o->loc[o->nloc++]);
+	if (locked)
+		si_registry_unlock();
+	if (rc)
+		return -1;
 	qsort(o->loc, o->nloc, sizeof *o->loc, loc_cmp);
 	return 0;
 }
@@ -540,24 +637,20 @@ static void fill_header(struct si_trace_out *o, const char *dir)
 
 #endif
 
-/* Events lost, and a spill file that failed (the first thread's error):
- * one line. */
+/* Events lost: a spill file that failed (the first thread's error), or
+ * no memory for a thread's first chunk. */
 static void report_losses(const char *dir, uint64_t lost)
 {
-	static int spill_reported;
 	int err = 0;
 	for (struct si_tbuf *b = __atomic_load_n(&buffers, __ATOMIC_ACQUIRE); b && !err; b = b->next)
 		err = b->spill_err;
-	char spill[PATH_MAX + 128] = "";
+	char why[PATH_MAX + 128] = "out of memory";
 	if (err)
-		snprintf(spill, sizeof spill, "spilling to %s: %s; ", spill_dir[0] ? spill_dir : "(none)",
+		snprintf(why, sizeof why, "cannot spill to %s: %s", spill_dir[0] ? spill_dir : "(no folder)",
 			 strerror(err));
 	if (lost)
-		fprintf(stderr, "selinst: trace %s: %llu events lost (%sSELINST_TRACE_MB=%llu per thread reached)\n",
-			dir, (unsigned long long)lost, spill, (unsigned long long)trace_mb);
-	else if (err && !spill_reported)
-		fprintf(stderr, "selinst: trace %s: %sevents kept in memory\n", dir, spill);
-	spill_reported |= err != 0;
+		fprintf(stderr, "selinst: trace %s: %llu events lost (%s)\n", dir,
+			(unsigned long long)lost, why);
 }
 
 /* Write the trace beside the profile at PROFILE (written or not). */
@@ -591,10 +684,9 @@ void si_trace_write(const char *profile)
 #endif
 	for (size_t i = 0; i < o.nloc; i++) {
 		lost += o.loc[i].lost;
+		if (o.loc[i].nseg)
+			free((void *)o.loc[i].seg[0].ev);
 		free(o.loc[i].seg);
-		free(o.loc[i].copy);
-		if (o.loc[i].map)
-			munmap(o.loc[i].map, o.loc[i].map_bytes);
 	}
 	free(o.loc);
 	__atomic_store_n(&writing, 0, __ATOMIC_RELEASE);

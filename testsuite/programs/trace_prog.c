@@ -5,7 +5,7 @@
  *            (k = 0, 1, 2); work(n) runs a loop of n trips calling leaf()
  *   control  a() 10 times, trace off, b() 10 times, trace on, c() 10 times
  *   window   a() 100 times, sleep 1.5 s, b() 100 times
- *   flight   early() 50000 times, late() 1000 times, then selinst_dump to
+ *   flight   early() 100000 times, late() 1000 times, then selinst_dump to
  *            dump.prof; exits 3
  *   crash    late() 100 times, then abort()
  *   many     leaf() 100000 times; exits 3 */
@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(c, "window"))
 		window();
 	else if (!strcmp(c, "flight") || !strcmp(c, "crash")) {
-		for (int i = 0; !strcmp(c, "flight") && i < 50000; i++)
+		for (int i = 0; !strcmp(c, "flight") && i < 100000; i++)
 			early();
 		for (int i = 0; i < (!strcmp(c, "flight") ? 1000 : 100); i++)
 			late();
