@@ -46,10 +46,10 @@ if command -v valgrind >/dev/null; then
 	echo "-- instructions per pair (callgrind, 100000 pairs off then 100000 on)"
 	for m in profile trace flight; do
 		SELINST_MODE=$m SELINST_OUTPUT=$tmp/cg.prof valgrind --tool=callgrind --toggle-collect=round_ns \
-			--callgrind-out-file=cg.$m ./pair 100000 1 >/dev/null 2>&1
+			--callgrind-out-file=ir.$m ./pair 100000 1 >/dev/null 2>&1
 		rm -rf cg.prof cg.trace
 	done
-	ir() { sed -n 's/^summary: //p' "cg.$1"; }
+	ir() { sed -n "s/^summary: //p" "ir.$1"; }
 	# profile mode: both rounds are the profile path (trace_on does nothing)
 	awk -v p="$(ir profile)" -v t="$(ir trace)" -v f="$(ir flight)" 'BEGIN {
 		printf "profile %.1f, trace %.1f (+%.1f), flight %.1f (+%.1f)\n", p / 2e5,

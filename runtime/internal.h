@@ -480,7 +480,8 @@ SI_HIDDEN void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_
 /* Records that do not fit the fast way (si_trace_put); COUNT: a loop leave's. */
 SI_HIDDEN void si_trace_put_slow(struct si_thread *t, uint64_t ts, const struct si_node *n,
 				 unsigned kind, uint64_t count);
-SI_HIDDEN void si_trace_write(const char *profile);
+/* FINAL: the exit's (or a fatal signal's) write, the last. */
+SI_HIDDEN void si_trace_write(const char *profile, int final);
 /* A thread's exit: its node ids' regions kept for the trace's write. */
 SI_HIDDEN void si_trace_thread_exit(struct si_thread *t);
 extern uint64_t si_trace_from, si_trace_until;	/* the window, ticks */

@@ -412,6 +412,8 @@ struct decoder {
 	struct si_thread *owner;	/* B's thread, still running; else B->regions */
 	uint64_t base;
 	const struct selinst_region *esc;	/* the last SI_REC_REGION */
+	int release;			/* the last write: each chunk's pages
+					   given back once read */
 	struct si_tev *out;
 	size_t n, cap, loop;		/* loop: out[loop - 1] awaits its count */
 };
@@ -498,6 +500,8 @@ static int decode_all(struct decoder *d)
 		const si_rec *c = b->chunks[i];
 		int last = i == cur;
 		decode(d, c, last && pos >= c && pos <= c + CHUNK_RECS ? (size_t)(pos - c) : CHUNK_RECS);
+		if (d->release)	/* peak memory: the decoded events, not both */
+			madvise((void *)c, CHUNK_BYTES, MADV_DONTNEED);
 		if (last)
 			break;
 	}
@@ -505,8 +509,9 @@ static int decode_all(struct decoder *d)
 	return __atomic_load_n(&b->gen, __ATOMIC_RELAXED) != gen;
 }
 
-/* The events of B into L; 0 or -1 (out of memory, spill file unreadable). */
-static int collect(const struct si_tbuf *b, struct si_trace_loc *l)
+/* The events of B into L; 0 or -1 (out of memory, spill file unreadable).
+ * FINAL: the last write. */
+static int collect(const struct si_tbuf *b, struct si_trace_loc *l, int final)
 {
 	l->index = b->index;
 	l->tid = b->tid;
@@ -515,6 +520,9 @@ static int collect(const struct si_tbuf *b, struct si_trace_loc *l)
 	if (!b->nchunks)
 		return 0;
 	struct decoder d = { .b = b, .owner = __atomic_load_n(&b->owner, __ATOMIC_ACQUIRE) };
+	/* At the last write the exiting thread waits (si_at_exit) and a thread
+	 * still running records what nobody will read. */
+	d.release = final;
 	d.cap = (b->spilled + b->nchunks) * CHUNK_RECS;
 	l->seg = malloc(sizeof *l->seg);
 	d.out = malloc(d.cap * sizeof *d.out);
@@ -593,7 +601,7 @@ static int loc_cmp(const void *a, const void *b)
 }
 
 /* Every thread's events, threads in their profile order. */
-static int collect_all(struct si_trace_out *o)
+static int collect_all(struct si_trace_out *o, int final)
 {
 	size_t n = 0;
 	for (struct si_tbuf *b = __atomic_load_n(&buffers, __ATOMIC_ACQUIRE); b; b = b->next)
@@ -607,7 +615,7 @@ static int collect_all(struct si_trace_out *o)
 	int locked = si_registry_lock(2000), rc = 0;
 	for (struct si_tbuf *b = __atomic_load_n(&buffers, __ATOMIC_ACQUIRE); b && o->nloc < n && !rc;
 	     b = b->next)
-		rc = collect(b, &o->loc[o->nloc++]);
+		rc = collect(b, &o->loc[o->nloc++], final);
 	if (locked)
 		si_registry_unlock();
 	if (rc)
@@ -654,11 +662,13 @@ static void report_losses(const char *dir, uint64_t lost)
 }
 
 /* Write the trace beside the profile at PROFILE (written or not). */
-void si_trace_write(const char *profile)
+void si_trace_write(const char *profile, int final)
 {
-	static int reported, writing;
-	if (si_trace_mode == SI_MODE_PROFILE || __atomic_exchange_n(&writing, 1, __ATOMIC_ACQUIRE))
-		return;	/* one write at a time: a dump racing the exit loses */
+	static int reported, writing, final_done;
+	if (si_trace_mode == SI_MODE_PROFILE || final_done ||
+	    __atomic_exchange_n(&writing, 1, __ATOMIC_ACQUIRE))
+		return;	/* one write at a time: a dump racing the exit loses; after
+			   the last, the buffers' pages are gone */
 	int saved = errno;
 	char dir[PATH_MAX], why[512] = "";
 	struct si_trace_out o;
@@ -676,7 +686,7 @@ void si_trace_write(const char *profile)
 		remove_old(dir);
 		fill_header(&o, dir);
 		si_otf2_write_fn *fn = load_writer(why, sizeof why);
-		if (fn && collect_all(&o) != 0)
+		if (fn && collect_all(&o, final) != 0)
 			snprintf(why, sizeof why, "reading the events back: %s", strerror(errno));
 		else if (fn && fn(&o) != 0)
 			snprintf(why, sizeof why, "%s", o.err);
@@ -689,6 +699,7 @@ void si_trace_write(const char *profile)
 		free(o.loc[i].seg);
 	}
 	free(o.loc);
+	final_done = final;
 	__atomic_store_n(&writing, 0, __ATOMIC_RELEASE);
 	if (why[0] && !reported) {
 		reported = 1;
