@@ -23,24 +23,30 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 gcc -O2 -I"$root/include" "$root/bench/trace-pair.c" -L"$B" -lselinst -Wl,-rpath,"$B" -o pair
 echo "== hook pair cost, ns: 9 alternating rounds of 500000 pairs, median and fastest"
-echo "   (off: the profile mode's path; on: events recorded)"
-printf "%-8s %8s %8s %8s   %8s %8s %8s\n" mode off on delta "min off" "min on" delta
+echo "   (off: the profile mode's path; on: events recorded; clock: wall, or the"
+echo "   thread's CPU time: steadier on a shared machine, page faults included)"
+printf "%-8s %-5s %8s %8s %8s   %8s %8s %8s\n" mode clock off on delta "min off" "min on" delta
 for r in $(seq "${RUNS:-5}"); do
 	for m in trace flight; do
-		read -r off on d moff mon md < <(SELINST_MODE=$m SELINST_OUTPUT=$tmp/pair.prof ./pair)
-		printf "%-8s %8s %8s %8s   %8s %8s %8s\n" "$m" "$off" "$on" "$d" "$moff" "$mon" "$md" | tee -a pairs.txt
-		rm -rf pair.prof pair.trace
+		for c in wall cpu; do
+			read -r off on d moff mon md < <(SELINST_MODE=$m SELINST_OUTPUT=$tmp/pair.prof ./pair 500000 9 $c)
+			printf "%-8s %-5s %8s %8s %8s   %8s %8s %8s\n" "$m" $c "$off" "$on" "$d" "$moff" "$mon" "$md" |
+				tee -a pairs.txt
+			rm -rf pair.prof pair.trace
+		done
 	done
 done
 echo "-- median over the runs"
 median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for m in trace flight; do
-	printf "%-8s" "$m"
-	for i in 2 3 4 5 6 7; do
-		printf " %8s" "$(awk -v m=$m -v i=$i '$1 == m { print $i }' pairs.txt | median)"
-		[ $i = 4 ] && printf "  "
+	for c in wall cpu; do
+		printf "%-8s %-5s" "$m" $c
+		for i in 3 4 5 6 7 8; do
+			printf " %8s" "$(awk -v m=$m -v c=$c -v i=$i '$1 == m && $2 == c { print $i }' pairs.txt | median)"
+			[ $i = 5 ] && printf "  "
+		done
+		echo
 	done
-	echo
 done
 if command -v valgrind >/dev/null; then
 	echo "-- instructions per pair (callgrind, 100000 pairs off then 100000 on)"
