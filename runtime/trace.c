@@ -303,9 +303,15 @@ void si_trace_put_slow(struct si_thread *t, uint64_t ts, const struct si_node *n
 		return;
 	int esc = n->id >= SI_REC_ESC;
 	ptrdiff_t need = 1 + esc + (kind == SI_TEV_LOOP_LEAVE);
-	if (b->end - b->pos < need + 1 && !next_chunk(b, ts)) {
-		b->lost++;
-		return;
+	if (b->end - b->pos < need + 1) {
+		/* The slots left are cleared: a reused chunk holds its last
+		 * round's records there, and id 0 is read as no event. */
+		if (b->pos && b->pos < b->end)
+			memset(b->pos, 0, (size_t)(b->end - b->pos) * sizeof *b->pos);
+		if (!next_chunk(b, ts)) {
+			b->lost++;
+			return;
+		}
 	}
 	if (ts - b->base >= b->span) {
 		*b->pos++ = si_rec_special(SI_REC_BASE, ts);
