@@ -1025,7 +1025,7 @@ done:
 	if (rc != 0)
 		fprintf(stderr, "selinst: cannot write profile %s: %s (SELINST_OUTPUT=PATH sets where)\n",
 			path, strerror(err ? err : EIO));
-	si_trace_write(path);	/* reports its own failure */
+	si_trace_write(path, final);	/* reports its own failure */
 	if (rc != 0) {
 		errno = err ? err : EIO;
 		return -1;
