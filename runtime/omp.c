@@ -26,9 +26,11 @@
  * function F in every thread of the team; in the forking thread its
  * exclusive time is the fork and the join (thread management).
  *
- * Not covered: GOMP_parallel_reductions (task reductions on a parallel),
- * the old GOMP_parallel_start/end pair (GCC before 4.9), teams and
- * offloading; a cancelled region's threads wait in the end barrier here.
+ * GOMP_parallel_reductions (task reductions on a parallel) is a fork like
+ * the others; GOMP_teams_reg (host teams) a region "omp teams F".
+ * Not covered: the old GOMP_parallel_start/end pair (GCC before 4.9),
+ * offloading (target); with SELINST_OMP=exact a cancelled region's
+ * threads wait in the end barrier here.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -207,19 +209,20 @@ static struct selinst_region par_other = { SELINST_ABI_VERSION, SELINST_KIND_OMP
 					   SELINST_OMP_PARALLEL "?", "", NULL };
 
 /* "omp parallel main._omp_fn.0", or "omp parallel prog+0x1234" when F has
- * no dynamic symbol: the same in every process of one program. */
-static struct selinst_region *new_parallel(void *fn)
+ * no dynamic symbol: the same in every process of one program (KIND:
+ * SELINST_OMP_PARALLEL, or SELINST_OMP_TEAMS for a teams construct's). */
+static struct selinst_region *new_parallel(void *fn, const char *kind)
 {
 	Dl_info di;
 	char buf[512];
 	if (dladdr(fn, &di) && di.dli_sname)
-		snprintf(buf, sizeof buf, SELINST_OMP_PARALLEL "%s", di.dli_sname);
+		snprintf(buf, sizeof buf, "%s%s", kind, di.dli_sname);
 	else if (di.dli_fname) {
 		const char *b = strrchr(di.dli_fname, '/');
-		snprintf(buf, sizeof buf, SELINST_OMP_PARALLEL "%s+0x%lx", b ? b + 1 : di.dli_fname,
+		snprintf(buf, sizeof buf, "%s%s+0x%lx", kind, b ? b + 1 : di.dli_fname,
 			 (unsigned long)((char *)fn - (char *)di.dli_fbase));
 	} else
-		snprintf(buf, sizeof buf, SELINST_OMP_PARALLEL "%p", fn);
+		snprintf(buf, sizeof buf, "%s%p", kind, fn);
 	struct selinst_region *r = malloc(sizeof *r);
 	char *name = strdup(buf);
 	if (!r || !name) {
@@ -231,7 +234,10 @@ static struct selinst_region *new_parallel(void *fn)
 	return r;
 }
 
-static const struct selinst_region *parallel_region(void *fn)
+/* The descriptor of outlined function FN, made with KIND at its first
+ * use: GCC outlines each construct's body apart, so one FN is never both
+ * a parallel's and a teams construct's. */
+static const struct selinst_region *parallel_region(void *fn, const char *kind)
 {
 	size_t h = ((uintptr_t)fn >> 4) * 0x9e3779b97f4a7c15ull >> 54;	/* 10 bits */
 	for (size_t i = 0; i < NPAR; i++) {
@@ -243,7 +249,7 @@ static const struct selinst_region *parallel_region(void *fn)
 			continue;
 		pthread_mutex_lock(&par_lock);
 		if (!par[j].fn) {
-			par[j].r = new_parallel(fn);
+			par[j].r = new_parallel(fn, kind);
 			__atomic_store_n(&par[j].fn, fn, __ATOMIC_RELEASE);
 		}
 		pthread_mutex_unlock(&par_lock);
@@ -265,6 +271,9 @@ struct end_slot {
 #define END_SLOTS 64
 
 struct closure {
+	/* GOMP_parallel_reductions reads its reductions from the first word
+	 * of the data it is handed: a copy of the program's, there */
+	void *reductions;
 	void (*fn)(void *);
 	void *data;
 	const struct selinst_region *region;
@@ -289,7 +298,7 @@ static void end_stamp(struct closure *c)
 	if (t && si_guard_take(t)) {
 		struct si_frame *f = t->top;
 		if (si_depth(t) > 1 && f->region == c->region && f->node != &t->paused) {
-			s->wait = si_lookup_slow(t, f->node, wait_region(SELINST_OMP_END_BARRIER));
+			s->wait = si_child_of(t, f->node, wait_region(SELINST_OMP_END_BARRIER));
 			s->par = f->node;
 			s->t = s->wait ? t : NULL;
 		}
@@ -360,10 +369,19 @@ static bool fork_begin(struct closure *c, void (*fn)(void *), void *data,
 	int m = mode();
 	if (m == OMP_OFF)
 		return false;
-	*c = (struct closure){ fn, data, parallel_region((void *)fn), pthread_self(),
+	*c = (struct closure){ NULL, fn, data, parallel_region((void *)fn, SELINST_OMP_PARALLEL),
+			       pthread_self(),
 			       m == OMP_ESTIMATE ? slots : NULL, 0 };
 	__selinst_enter(c->region);
 	return true;
+}
+
+/* After the join: the estimated end waits, and the region's exit. */
+static void fork_end(struct closure *c)
+{
+	if (c->slots)
+		end_credit(c);
+	__selinst_exit(c->region);
 }
 
 /* The forks: GOMP_parallel and the combined parallel worksharing entry
@@ -379,9 +397,7 @@ static bool fork_begin(struct closure *c, void (*fn)(void *), void *data,
 			return;                                            \
 		}                                                          \
 		REAL(name, name)(trampoline, &c, num_threads, __VA_ARGS__); \
-		if (c.slots)                                               \
-			end_credit(&c);                                    \
-		__selinst_exit(c.region);                                  \
+		fork_end(&c);                                              \
 	}
 #define LOOP_DECL , long start, long end, long incr, long chunk, unsigned flags
 #define LOOP_ARGS start, end, incr, chunk, flags
@@ -401,3 +417,37 @@ PARALLEL(GOMP_parallel_loop_nonmonotonic_guided, LOOP_DECL, LOOP_ARGS)
 PARALLEL(GOMP_parallel_loop_runtime, RUNTIME_DECL, RUNTIME_ARGS)
 PARALLEL(GOMP_parallel_loop_nonmonotonic_runtime, RUNTIME_DECL, RUNTIME_ARGS)
 PARALLEL(GOMP_parallel_loop_maybe_nonmonotonic_runtime, RUNTIME_DECL, RUNTIME_ARGS)
+
+/* A parallel with task reductions (reduction(task, ...)): libgomp reads
+ * their descriptor from the first word of DATA, hence the closure's
+ * copy.  Its return value is the team's size. */
+EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
+					 unsigned flags)
+{
+	typedef unsigned fork_fn(void (*)(void *), void *, unsigned, unsigned);
+	struct closure c;
+	struct end_slot slots[END_SLOTS];
+	if (!fork_begin(&c, fn, data, slots))
+		return REAL(fork_fn, GOMP_parallel_reductions)(fn, data, num_threads, flags);
+	c.reductions = *(void **)data;
+	unsigned n = REAL(fork_fn, GOMP_parallel_reductions)(trampoline, &c, num_threads, flags);
+	fork_end(&c);
+	return n;
+}
+
+/* A teams construct on the host: libgomp runs FN once per team, one
+ * after the other, in this thread; recorded as the region "omp teams F"
+ * around them (no wait of its own). */
+EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
+			   unsigned thread_limit, unsigned flags)
+{
+	typedef void teams_fn(void (*)(void *), void *, unsigned, unsigned, unsigned);
+	if (!recording()) {
+		REAL(teams_fn, GOMP_teams_reg)(fn, data, num_teams, thread_limit, flags);
+		return;
+	}
+	const struct selinst_region *r = parallel_region((void *)fn, SELINST_OMP_TEAMS);
+	__selinst_enter(r);
+	REAL(teams_fn, GOMP_teams_reg)(fn, data, num_teams, thread_limit, flags);
+	__selinst_exit(r);
+}
