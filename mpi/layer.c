@@ -68,44 +68,55 @@ static int peer_slots(MPI_Comm comm, enum si_mpi_peers who, bool *cart)
 	return n > 0 ? n : 0;
 }
 
-/* Whether slot I of Cartesian COMM's neighbour arrays is a process:
- * nothing moves to or from MPI_PROC_NULL. */
-static bool cart_slot_real(MPI_Comm comm, int i)
+/* Slot I's term of a sum over peers: C's count times its datatype's size
+ * (C NULL: 1, counting the peers). */
+static uint64_t slot_term(const struct si_mpi_counts *c, int i)
 {
-	int src = MPI_PROC_NULL, dst = MPI_PROC_NULL;
-	if (PMPI_Cart_shift(comm, i / 2, 1, &src, &dst) != MPI_SUCCESS)
-		return false;
-	return (i % 2 ? dst : src) != MPI_PROC_NULL;
+	if (!c)
+		return 1;
+	int64_t k = count_at(c->counts, c->fcounts, i);
+	if (k <= 0)
+		return 0;
+	if (c->types)
+		return (uint64_t)k * si_mpi_type_size(c->types[i]);
+	if (c->ftypes)
+		return (uint64_t)k * si_mpi_type_size(PMPI_Type_f2c(c->ftypes[i]));
+	return (uint64_t)k;
 }
 
-uint64_t si_mpi_peers(MPI_Comm comm, enum si_mpi_peers who)
-{
-	bool cart;
-	int n = peer_slots(comm, who, &cart);
-	uint64_t real = 0;
-	for (int i = 0; i < n; i++)
-		real += !cart || cart_slot_real(comm, i);
-	return real;
-}
-
-uint64_t si_mpi_sum_counts(const struct si_mpi_counts *c, MPI_Comm comm, enum si_mpi_peers who)
+/* The sum of slot_term over the WHO of COMM that are processes: a
+ * Cartesian topology's slots 2d and 2d+1 are skipped where
+ * PMPI_Cart_shift (one call per dimension) gives MPI_PROC_NULL, to and
+ * from which nothing moves. */
+static uint64_t sum_peers(const struct si_mpi_counts *c, MPI_Comm comm, enum si_mpi_peers who)
 {
 	bool cart;
 	int n = peer_slots(comm, who, &cart);
 	uint64_t sum = 0;
-	if (!c->counts && !c->fcounts)
+	if (c && !c->counts && !c->fcounts)
 		return 0;
-	for (int i = 0; i < n; i++) {
-		int64_t k = count_at(c->counts, c->fcounts, i);
-		if (k <= 0 || (cart && !cart_slot_real(comm, i)))
-			continue;
-		if (c->types)
-			k *= (int64_t)si_mpi_type_size(c->types[i]);
-		else if (c->ftypes)
-			k *= (int64_t)si_mpi_type_size(PMPI_Type_f2c(c->ftypes[i]));
-		sum += (uint64_t)k;
+	if (!c && !cart)
+		return n > 0 ? (uint64_t)n : 0;
+	for (int i = 0; i < n && !cart; i++)
+		sum += slot_term(c, i);
+	for (int d = 0; d < n / 2 && cart; d++) {
+		int src = MPI_PROC_NULL, dst = MPI_PROC_NULL;
+		if (PMPI_Cart_shift(comm, d, 1, &src, &dst) != MPI_SUCCESS)
+			break;
+		sum += (src != MPI_PROC_NULL ? slot_term(c, 2 * d) : 0) +
+		       (dst != MPI_PROC_NULL ? slot_term(c, 2 * d + 1) : 0);
 	}
 	return sum;
+}
+
+uint64_t si_mpi_peers(MPI_Comm comm, enum si_mpi_peers who)
+{
+	return sum_peers(NULL, comm, who);
+}
+
+uint64_t si_mpi_sum_counts(const struct si_mpi_counts *c, MPI_Comm comm, enum si_mpi_peers who)
+{
+	return sum_peers(c, comm, who);
 }
 
 uint64_t si_mpi_at_counts(const int *counts, const MPI_Fint *fcounts, MPI_Comm comm)
