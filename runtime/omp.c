@@ -369,9 +369,13 @@ static bool fork_begin(struct closure *c, void (*fn)(void *), void *data,
 	int m = mode();
 	if (m == OMP_OFF)
 		return false;
+	/* A nested team's threads end right after its join (libgomp keeps
+	 * only the outermost team's in a pool), their profiles then copied
+	 * and recycled while end_credit would write to them: a nested fork
+	 * measures its end wait as in exact mode. */
+	bool estimate = m == OMP_ESTIMATE && REAL(int(void), omp_get_level)() == 0;
 	*c = (struct closure){ NULL, fn, data, parallel_region((void *)fn, SELINST_OMP_PARALLEL),
-			       pthread_self(),
-			       m == OMP_ESTIMATE ? slots : NULL, 0 };
+			       pthread_self(), estimate ? slots : NULL, 0 };
 	__selinst_enter(c->region);
 	return true;
 }

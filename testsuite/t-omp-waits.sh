@@ -66,20 +66,23 @@ $REPORT --omp off.prof | grep -q "no OpenMP parallel regions" || fail "--omp off
 
 # Every construct that waits in libgomp, once per thread (4 threads; a
 # static loop's end and the explicit barrier are both GOMP_barrier), and
-# the three forks' end barriers (GOMP_parallel, GOMP_parallel_sections,
-# GOMP_parallel_reductions) and the host teams region, in both modes; the
-# program's results unchanged (the task reduction's and the teams' too).
+# the forks' end barriers (GOMP_parallel, GOMP_parallel_sections,
+# GOMP_parallel_reductions, and 2 x 2 nested: measured in a barrier in
+# both modes, the nested team's threads ending at its join) and the host
+# teams region, in both modes, every profile consistent; the program's
+# results unchanged (the task reduction's, the teams' and the nested's).
 si_cc -O2 -fopenmp $T/programs/omp_constructs.c -o c || fail "compile constructs"
 SELINST_OMP=0 SELINST_OUTPUT=c0.prof ./c > c0.txt || fail "run constructs off"
 for m in "" exact; do
 	env ${m:+SELINST_OMP=$m} SELINST_OUTPUT=c.prof ./c > c.txt || fail "run constructs $m"
 	cmp c.txt c0.txt || fail "constructs: output changed"
+	python3 "$T/rt/check.py" c.prof 'consistent()' || fail "c.prof inconsistent ($m)"
 	$REPORT --format=json c.prof > c.json || fail "json constructs"
 	expect_eq "waits and calls ($m)" "[('omp barrier', 8), ('omp critical (entry)', 4), \
-('omp implicit barrier (loop end)', 4), ('omp implicit barrier (parallel end)', 12), \
+('omp implicit barrier (loop end)', 4), ('omp implicit barrier (parallel end)', 18), \
 ('omp implicit barrier (sections end)', 4), ('omp implicit barrier (single end)', 4), \
-('omp lock (set)', 4), ('omp parallel', 4), ('omp parallel', 4), ('omp parallel', 4), \
-('omp taskwait', 4), ('omp teams', 1)]" \
+('omp lock (set)', 4), ('omp parallel', 2), ('omp parallel', 4), ('omp parallel', 4), \
+('omp parallel', 4), ('omp parallel', 4), ('omp taskwait', 4), ('omp teams', 1)]" \
 		"$(jget c.json "sorted((r['name'].split(' c+')[0], r['calls']) for r in d['regions'] if r['kind'] == 'omp')")"
 done
 

@@ -75,12 +75,25 @@ static int teams(void)
 	return t;
 }
 
+/* 2 threads, each forking 2: 4. */
+static int nested(void)
+{
+	int n = 0;
+	omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(2) reduction(+ : n)
+	{
+#pragma omp parallel num_threads(2) reduction(+ : n)
+		n++;
+	}
+	return n;
+}
+
 int main(void)
 {
 	omp_init_lock(&lock);
 	constructs(1000);
 	parallel_sections();
-	int r = task_reduction(), t = teams();
-	printf("%d %d %d %d %d %d\n", a[4], a[5], a[6], a[7] + a[8], r, t);
+	int r = task_reduction(), t = teams(), n = nested();
+	printf("%d %d %d %d %d %d %d\n", a[4], a[5], a[6], a[7] + a[8], r, t, n);
 	return 0;
 }
