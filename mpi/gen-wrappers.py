@@ -164,10 +164,15 @@ def wrapper(line, where, fortran):
         sys.exit(f'{where}: unknown bytes field in {spec!r}')
     if fortran:
         return fortran_wrapper(name, names, decls, fields, types, where)
-    return (f'static const struct selinst_region d_{name} = SI_MPI_REGION("{name}");\n'
-         f'int {name}({", ".join(decls) or "void"})\n{{\n' +
+    # An MPI whose header makes NAME a macro (MPICH's handle conversions,
+    # MPI_Comm_c2f and the like) has no such function to wrap.  Exported
+    # by hand: MPICH's mpi.h, unlike Open MPI's, gives its declarations
+    # no visibility, and the layer is built with -fvisibility=hidden.
+    return (f'#ifndef {name}\n'
+         f'static const struct selinst_region d_{name} = SI_MPI_REGION("{name}");\n'
+         f'SI_MPI_EXPORT int {name}({", ".join(decls) or "void"})\n{{\n' +
          body(name, f'\tint rc = P{name}({", ".join(names)});\n', 'rc == MPI_SUCCESS',
-              fields, types, where, False) + '\treturn rc;\n}\n\n')
+              fields, types, where, False) + '\treturn rc;\n}\n#endif\n\n')
 
 def main():
     fortran = sys.argv[1] == '--fortran'

@@ -5,6 +5,7 @@
  */
 #ifndef SELINST_MPI_LAYER_H
 #define SELINST_MPI_LAYER_H
+#include <stddef.h>
 #include <stdint.h>
 #include <mpi.h>
 #include "selinst.h"
@@ -15,7 +16,7 @@
 #define SI_MPI_REGION(name) \
 	{ SELINST_ABI_VERSION, SELINST_KIND_MPI, 0, 0, name, "", NULL }
 
-/* The Fortran wrappers' symbols (mpi.h declares the C ones). */
+/* The wrappers' symbols (the library is built with -fvisibility=hidden). */
 #define SI_MPI_EXPORT __attribute__((visibility("default")))
 
 /* Bytes of one element of T (0 for MPI_DATATYPE_NULL or on error). */

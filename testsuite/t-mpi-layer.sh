@@ -11,7 +11,9 @@
 # (programs/mpi_threads.c, one process): each thread's calls and bytes in
 # its own profile, exactly.  The vector, *w and neighborhood collectives'
 # bytes (programs/mpi_vcoll.c: a Cartesian and a distributed graph
-# communicator) exactly, rank by rank.
+# communicator) exactly, rank by rank.  With MPICH installed beside Open
+# MPI (mpicc.mpich), the C layer built against it gives the same bytes
+# and figures.
 . "$(dirname "$0")/lib.sh"
 need mpicc
 need mpirun
@@ -35,7 +37,9 @@ run4() {
 OMPI_CC=gcc mpicc -O2 $SI_CFLAGS "$T/programs/mpi_vcoll.c" -o vcoll \
 	-L"$SELINST_BUILD" -lselinst-mpi $SI_LIBS || fail "mpicc vcoll"
 run4 vcoll vc "ok 4"
-python3 - vc.*.prof <<'PY' || fail "vector collectives' bytes"
+# check_vcoll PROFILE...: each rank's bytes
+check_vcoll() {
+python3 - "$@" <<'PY' || fail "vector collectives' bytes ($1)"
 import sys, yaml
 want = {  # MPI function: (sent, received) of rank r
     "MPI_Alltoallv": lambda r: (40, 16 * (r + 1)),
@@ -62,6 +66,8 @@ for f in sys.argv[1:]:
         got = (sum(n.get("bytes_sent", 0) for n in ns), sum(n.get("bytes_received", 0) for n in ns))
         assert got == exp(r), (f, name, got, exp(r))
 PY
+}
+check_vcoll vc.*.prof
 
 # threshold=0: sync_step, reduce_step and ring_step are regions.
 OMPI_CC=gcc mpicc -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$P" -o layer \
@@ -175,5 +181,31 @@ if command -v mpif90 >/dev/null && [ -f "$SELINST_BUILD/libselinst-mpif.so" ]; t
 	run4 f08layer f08app "size 4 sum 50"
 	"$REPORT" --format=json f08app.*.prof > f08all.json || fail "json exit $?"
 	check_mpi f08all.json mpi_imbalance
+fi
+# MPICH (beside Open MPI: mpicc.mpich): the same generated wrappers and
+# layer.c built against its mpi.h (its handle conversions are macros, not
+# wrapped), the vector/w/neighborhood bytes and the imbalance figures.
+if command -v mpicc.mpich >/dev/null && command -v mpirun.mpich >/dev/null; then
+	export MPICH_CC=gcc
+	python3 "$T/../mpi/gen-wrappers.py" "$T/../mpi/functions.list" > mpich-wrappers.c
+	mpicc.mpich -O2 -Wall -Wextra -Werror -std=gnu11 -fPIC -fvisibility=hidden \
+		-I"$T/../include" -I"$T/../mpi" -shared -o libselinst-mpi.so mpich-wrappers.c \
+		"$T/../mpi/layer.c" -L"$SELINST_BUILD" -lselinst || fail "layer against MPICH"
+	# run4m PROGRAM PREFIX OUTPUT: run4 with MPICH's mpirun
+	run4m() {
+		LD_LIBRARY_PATH=$WORK:$SELINST_BUILD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+			SELINST_OUTPUT="$WORK/$2.%r.prof" timeout 300 mpirun.mpich -np 4 "./$1" \
+			> "$2.txt" 2>&1 || { cat "$2.txt"; fail "mpirun.mpich $1 failed"; }
+		expect_eq "$1 output (MPICH)" "$3" "$(cat "$2.txt")"
+	}
+	mpicc.mpich -O2 $SI_CFLAGS "$T/programs/mpi_vcoll.c" -o mvcoll -L. -lselinst-mpi $SI_LIBS \
+		|| fail "mpicc.mpich vcoll"
+	run4m mvcoll mvc "ok 4"
+	check_vcoll mvc.*.prof
+	mpicc.mpich -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$P" -o mlayer -L. -lselinst-mpi \
+		$SI_LIBS || fail "mpicc.mpich with the layer failed"
+	run4m mlayer mapp "size 4 sum 50 finalized 1"
+	"$REPORT" --format=json mapp.*.prof > mall.json || fail "json exit $?"
+	check_mpi mall.json main c
 fi
 echo ok
