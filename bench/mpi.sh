@@ -9,6 +9,7 @@
 # 20000) rounds; NPS="1 2" chooses.  Instructions: callgrind's count inside the
 # timed loop per MPI call, one rank alone (MPI singleton: the layer's
 # work, not the network's), ITERS_VG (default 2000) rounds.
+# Last, instructions per MPI_Neighbor_alltoall (bench/mpi-neighbor.c).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 B=$root/build
@@ -62,3 +63,17 @@ for v in $variants; do
 done
 echo "(plain: mpicc -O2; default: the plugin at its default threshold and -lselinst;"
 echo " layer: default and -lselinst-mpi, every MPI call a region with bytes)"
+# The neighborhood collectives' byte count (the topology's neighbours,
+# PMPI_Cart_shift per dimension): instructions per MPI_Neighbor_alltoall
+# on a 2-D Cartesian communicator, one rank, plain and with the layer.
+nb=$root/bench/mpi-neighbor.c
+mpicc -O2 "$nb" -o nb.plain
+mpicc -O2 "$nb" -o nb.layer -L"$B" -lselinst-mpi $rt
+for v in plain layer; do
+	n=${ITERS_VG:-2000}
+	LD_LIBRARY_PATH=$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} SELINST_OUTPUT=$tmp/nb.prof \
+		valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.nb.$v" --collect-atstart=no \
+		--toggle-collect=run_loop "./nb.$v" "$n" >/dev/null 2>"$tmp/vg.nb.$v.log"
+	awk -v v="$v" -v n="$n" '/^summary:/ { printf "MPI_Neighbor_alltoall (2-D cart) %-6s %6.0f instr/call\n", v, $2 / n }' \
+		"$tmp/cg.nb.$v"
+done

@@ -40,6 +40,9 @@ static const char *const selinst_profile_kind_names[SELINST_PROFILE_KINDS] = {
  * main._omp_fn.0"); in the thread that forked it, its exclusive time is
  * the fork and join (thread management). */
 #define SELINST_OMP_PARALLEL "omp parallel "
+/* A host teams construct's region: SELINST_OMP_TEAMS and its outlined
+ * function, around its teams (run one after the other); no class. */
+#define SELINST_OMP_TEAMS "omp teams "
 enum selinst_omp_class {
 	SELINST_OMP_IMBALANCE, SELINST_OMP_SYNCHRONIZATION,
 	SELINST_OMP_LIMITED, SELINST_OMP_MANAGEMENT, SELINST_OMP_CLASSES

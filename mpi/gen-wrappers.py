@@ -9,7 +9,9 @@
 # (mpif.h, `use mpi`) call the C PMPI_* functions, past the C wrappers, so
 # each function whose Fortran binding has the C parameters by reference
 # plus ierr (no strings, no callbacks) gets a wrapper of gfortran's symbol
-# (mpi_send_) around the MPI Fortran library's pmpi_send_.  Its descriptor
+# (mpi_send_) around the MPI Fortran library's pmpi_send_, and one of
+# `use mpi_f08`'s (mpi_send_f08_, which calls Open MPI's internal
+# ompi_send_f, past both) around pmpi_send_f08_.  Its descriptor
 # has the C one's name: the runtime merges the two into one region (one
 # per MPI function whichever language called it).  A library of its own,
 # so that C programs do not load the MPI Fortran library.
@@ -39,20 +41,41 @@ def arg(name, ctype, fortran):
             'MPI_Comm': f'PMPI_Comm_f2c({fint})'}
     return conv[ctype]
 
+# The peers of a collective: COMM's ranks, or in(COMM) / out(COMM), the
+# in- or out-neighbours of its topology (layer.h's si_mpi_peers).
+PEERS = {'size': 'SI_MPI_RANKS', 'in': 'SI_MPI_IN', 'out': 'SI_MPI_OUT'}
+
+def peers(p, fortran):
+    """(COMM's C value, which peers) of peers text P: COMM, in(COMM) or out(COMM)."""
+    m = re.fullmatch(r'(?:(in|out)\((\w+)\)|(\w+))', p)
+    who = PEERS[m.group(1)] if m.group(1) else 'SI_MPI_RANKS'
+    return arg(m.group(2) or m.group(3), 'MPI_Comm', fortran), who
+
+def array(name, elem, types, fn, where, fortran):
+    """C for array parameter NAME of ELEM ('int' or 'MPI_Datatype') as a
+    si_mpi_counts member: C's, or Fortran's MPI_Fint one."""
+    if re.sub(r'\s', '', types.get(name, '')) != elem + '[]':
+        sys.exit(f'{where}: {fn}() names {name!r}, no {elem} array parameter')
+    return f'(const MPI_Fint *){name}' if fortran else name
+
 def term(t, types, where, fortran):
     """C for one factor of a bytes product."""
-    m = re.fullmatch(r'size\((\w+)\)', t)
+    m = re.fullmatch(r'(size|in|out)\((\w+)\)', t)
     if m:
-        return f'si_mpi_comm_size({arg(m.group(1), "MPI_Comm", fortran)})'
-    m = re.fullmatch(r'(sum|at)\((\w+),(\w+)\)', t)
+        return f'si_mpi_peers({arg(m.group(2), "MPI_Comm", fortran)}, {PEERS[m.group(1)]})'
+    m = re.fullmatch(r'at\((\w+),(\w+)\)', t)
     if m:
-        fn, arr, comm = m.groups()
-        if not types.get(arr, '').startswith('int') or '[' not in types.get(arr, ''):
-            sys.exit(f'{where}: {fn}() names {arr!r}, no int array parameter')
-        if fortran:
-            return (f'si_mpi_{fn}_counts(NULL, (const MPI_Fint *){arr}, '
-                    f'{arg(comm, "MPI_Comm", True)})')
-        return f'si_mpi_{fn}_counts({arr}, NULL, {comm})'
+        a = array(m.group(1), 'int', types, 'at', where, fortran)
+        c = arg(m.group(2), 'MPI_Comm', fortran)
+        return f'si_mpi_at_counts(NULL, {a}, {c})' if fortran else f'si_mpi_at_counts({a}, NULL, {c})'
+    m = re.fullmatch(r'(sum|wsum)\((\w+),(?:(\w+),)?((?:in|out)\(\w+\)|\w+)\)', t)
+    if m and (m.group(1) == 'wsum') == (m.group(3) is not None):
+        fn, cnt, typ, p = m.groups()
+        c = array(cnt, 'int', types, fn, where, fortran)
+        ty = array(typ, 'MPI_Datatype', types, fn, where, fortran) if typ else 'NULL'
+        init = f'NULL, {c}, NULL, {ty}' if fortran else f'{c}, NULL, {ty}, NULL'
+        return ('si_mpi_sum_counts(&(const struct si_mpi_counts){{ {} }}, {}, {})'
+                .format(init, *peers(p, fortran)))
     if types.get(t) == 'MPI_Datatype':
         return f'si_mpi_type_size({arg(t, "MPI_Datatype", fortran)})'
     if types.get(t) == 'int':
@@ -60,7 +83,7 @@ def term(t, types, where, fortran):
         return f'(uint64_t)({v} > 0 ? {v} : 0)'
     sys.exit(f'{where}: bytes term {t!r} is no int or MPI_Datatype parameter')
 
-def bytes_expr(spec, types, where, is_sent, fortran):
+def bytes_expr(name, spec, types, where, is_sent, fortran):
     """C statement adding SPEC's bytes to `sent` or `received` ('' when
     the Fortran wrapper cannot count them)."""
     var = 'sent' if is_sent else 'received'
@@ -73,10 +96,11 @@ def bytes_expr(spec, types, where, is_sent, fortran):
                     f'{arg("root", "int", fortran)}')
     if is_sent and 'sendbuf' in types:
         # MPI_IN_PLACE leaves sendcount and sendtype undefined; Fortran's
-        # MPI_IN_PLACE is no C value to compare with: no bytes there.
+        # MPI_IN_PLACE is no C value to compare with: no bytes there,
+        # but for the neighborhood collectives, which do not allow it.
         if not fortran:
             cond.insert(0, 'sendbuf != MPI_IN_PLACE')
-        elif 'sendtype' in spec:
+        elif 'sendtype' in spec and 'eighbor_' not in name:
             return ''
     m = re.fullmatch(r'status\((\w+),(\w+),(\w+)\)', spec)
     if m:
@@ -95,7 +119,7 @@ def bytes_expr(spec, types, where, is_sent, fortran):
 def body(name, call, ok, fields, types, where, fortran):
     """The wrapper's body: enter, CALL, bytes when OK, exit."""
     out = [f'\t__selinst_enter(&d_{name});\n', call]
-    counts = ''.join(bytes_expr(fields[k], types, where, k == 'sent', fortran)
+    counts = ''.join(bytes_expr(name, fields[k], types, where, k == 'sent', fortran)
                      for k in ('sent', 'received') if k in fields)
     if counts:
         out.append(f'\tif ({ok}) {{\n\t\tuint64_t sent = 0, received = 0;\n{counts}'
@@ -104,20 +128,27 @@ def body(name, call, ok, fields, types, where, fortran):
     return ''.join(out)
 
 def fortran_wrapper(name, names, decls, fields, types, where):
-    """gfortran's binding of NAME around the MPI library's pmpi_name_, or
-    '' when its parameters are not the C ones by reference."""
+    """gfortran's bindings of NAME around the MPI library's: mpif.h's and
+    `use mpi`'s mpi_name_ around pmpi_name_, and `use mpi_f08`'s
+    mpi_name_f08_ around pmpi_name_f08_ (whose optional ierror is NULL
+    when left out); '' when its parameters are not the C ones by
+    reference."""
     if name in FORTRAN_PARAMS:
         names = FORTRAN_PARAMS[name]
     elif re.search(r'\bchar\b|_function\b|c2f|f2c', ' '.join(decls) + name):
         return ''
-    sym = name.lower() + '_'
     params = ''.join(f'void *{n}, ' for n in names) + 'MPI_Fint *ierr'
-    args = ''.join(f'{n}, ' for n in names) + 'ierr'
-    return (f'static const struct selinst_region d_{name} = SI_MPI_REGION("{name}");\n'
-            f'extern void p{sym}({params});\n'
-            f'SI_MPI_EXPORT void {sym}({params});\nvoid {sym}({params})\n{{\n' +
-            body(name, f'\tp{sym}({args});\n', '*ierr == MPI_SUCCESS', fields, types,
-                 where, True) + '}\n\n')
+    args = ''.join(f'{n}, ' for n in names)
+    out = [f'static const struct selinst_region d_{name} = SI_MPI_REGION("{name}");\n']
+    for sym, call, ok in (
+            (name.lower() + '_', f'({args}ierr);\n', '*ierr == MPI_SUCCESS'),
+            (name.lower() + '_f08_', f'({args}&e);\n\tif (ierr)\n\t\t*ierr = e;\n',
+             'e == MPI_SUCCESS')):
+        pre = '\tMPI_Fint e = MPI_SUCCESS;\n' if ok.startswith('e ') else ''
+        out.append(f'extern void p{sym}({params});\n'
+                   f'SI_MPI_EXPORT void {sym}({params});\nvoid {sym}({params})\n{{\n{pre}' +
+                   body(name, f'\tp{sym}{call}', ok, fields, types, where, True) + '}\n\n')
+    return ''.join(out)
 
 def wrapper(line, where, fortran):
     name, params, spec = [f.strip() for f in line.split('|')]
@@ -133,10 +164,15 @@ def wrapper(line, where, fortran):
         sys.exit(f'{where}: unknown bytes field in {spec!r}')
     if fortran:
         return fortran_wrapper(name, names, decls, fields, types, where)
-    return (f'static const struct selinst_region d_{name} = SI_MPI_REGION("{name}");\n'
-         f'int {name}({", ".join(decls) or "void"})\n{{\n' +
+    # An MPI whose header makes NAME a macro (MPICH's handle conversions,
+    # MPI_Comm_c2f and the like) has no such function to wrap.  Exported
+    # by hand: MPICH's mpi.h, unlike Open MPI's, gives its declarations
+    # no visibility, and the layer is built with -fvisibility=hidden.
+    return (f'#ifndef {name}\n'
+         f'static const struct selinst_region d_{name} = SI_MPI_REGION("{name}");\n'
+         f'SI_MPI_EXPORT int {name}({", ".join(decls) or "void"})\n{{\n' +
          body(name, f'\tint rc = P{name}({", ".join(names)});\n', 'rc == MPI_SUCCESS',
-              fields, types, where, False) + '\treturn rc;\n}\n\n')
+              fields, types, where, False) + '\treturn rc;\n}\n#endif\n\n')
 
 def main():
     fortran = sys.argv[1] == '--fortran'

@@ -10,6 +10,7 @@
  * a function with bytes to count succeeds only between MPI_Init and
  * MPI_Finalize, where the queries are allowed.
  */
+#include <stdbool.h>
 #include "layer.h"
 
 uint64_t si_mpi_type_size(MPI_Datatype t)
@@ -41,16 +42,81 @@ static int64_t count_at(const int *counts, const MPI_Fint *fcounts, int i)
 	return counts ? counts[i] : (int64_t)fcounts[i];
 }
 
-uint64_t si_mpi_sum_counts(const int *counts, const MPI_Fint *fcounts, MPI_Comm comm)
+/* Slots of the per-peer arrays of a collective on COMM whose peers are
+ * WHO: COMM's ranks, or the in- or out-neighbours of its virtual topology
+ * (a neighborhood collective; none without a topology).  *CART: whether
+ * it is Cartesian, whose slots 2d and 2d+1 are dimension d's neighbours
+ * at -1 and +1, MPI_PROC_NULL at a non-periodic edge. */
+static int peer_slots(MPI_Comm comm, enum si_mpi_peers who, bool *cart)
 {
-	uint64_t n = si_mpi_comm_size(comm), sum = 0;
-	if (!counts && !fcounts)
+	int topo = MPI_UNDEFINED, n = 0, in = 0, out = 0, weighted = 0;
+	*cart = false;
+	if (who == SI_MPI_RANKS)
+		return (int)si_mpi_comm_size(comm);
+	if (comm == MPI_COMM_NULL || PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
 		return 0;
-	for (uint64_t i = 0; i < n; i++) {
-		int64_t c = count_at(counts, fcounts, (int)i);
-		sum += c > 0 ? (uint64_t)c : 0;
+	if (topo == MPI_CART && PMPI_Cartdim_get(comm, &n) == MPI_SUCCESS) {
+		*cart = true;
+		return n > 0 ? 2 * n : 0;
+	}
+	if (topo == MPI_GRAPH &&
+	    PMPI_Graph_neighbors_count(comm, si_mpi_comm_rank(comm), &n) == MPI_SUCCESS)
+		return n > 0 ? n : 0;
+	if (topo == MPI_DIST_GRAPH &&
+	    PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted) == MPI_SUCCESS)
+		n = who == SI_MPI_IN ? in : out;
+	return n > 0 ? n : 0;
+}
+
+/* Slot I's term of a sum over peers: C's count times its datatype's size
+ * (C NULL: 1, counting the peers). */
+static uint64_t slot_term(const struct si_mpi_counts *c, int i)
+{
+	if (!c)
+		return 1;
+	int64_t k = count_at(c->counts, c->fcounts, i);
+	if (k <= 0)
+		return 0;
+	if (c->types)
+		return (uint64_t)k * si_mpi_type_size(c->types[i]);
+	if (c->ftypes)
+		return (uint64_t)k * si_mpi_type_size(PMPI_Type_f2c(c->ftypes[i]));
+	return (uint64_t)k;
+}
+
+/* The sum of slot_term over the WHO of COMM that are processes: a
+ * Cartesian topology's slots 2d and 2d+1 are skipped where
+ * PMPI_Cart_shift (one call per dimension) gives MPI_PROC_NULL, to and
+ * from which nothing moves. */
+static uint64_t sum_peers(const struct si_mpi_counts *c, MPI_Comm comm, enum si_mpi_peers who)
+{
+	bool cart;
+	int n = peer_slots(comm, who, &cart);
+	uint64_t sum = 0;
+	if (c && !c->counts && !c->fcounts)
+		return 0;
+	if (!c && !cart)
+		return n > 0 ? (uint64_t)n : 0;
+	for (int i = 0; i < n && !cart; i++)
+		sum += slot_term(c, i);
+	for (int d = 0; d < n / 2 && cart; d++) {
+		int src = MPI_PROC_NULL, dst = MPI_PROC_NULL;
+		if (PMPI_Cart_shift(comm, d, 1, &src, &dst) != MPI_SUCCESS)
+			break;
+		sum += (src != MPI_PROC_NULL ? slot_term(c, 2 * d) : 0) +
+		       (dst != MPI_PROC_NULL ? slot_term(c, 2 * d + 1) : 0);
 	}
 	return sum;
+}
+
+uint64_t si_mpi_peers(MPI_Comm comm, enum si_mpi_peers who)
+{
+	return sum_peers(NULL, comm, who);
+}
+
+uint64_t si_mpi_sum_counts(const struct si_mpi_counts *c, MPI_Comm comm, enum si_mpi_peers who)
+{
+	return sum_peers(c, comm, who);
 }
 
 uint64_t si_mpi_at_counts(const int *counts, const MPI_Fint *fcounts, MPI_Comm comm)

@@ -82,6 +82,12 @@ static inline struct si_node *child_of(struct si_thread *t, struct si_node *cur,
 	return n ? n : si_lookup_slow(t, cur, r);
 }
 
+struct si_node *si_child_of(struct si_thread *t, struct si_node *cur,
+			    const struct selinst_region *r)
+{
+	return child_of(t, cur, r);
+}
+
 /* Push a frame for R on T's stack (T->in_hook is set by the caller). */
 __attribute__((always_inline)) inline void
 si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp)

@@ -270,6 +270,10 @@ SI_HIDDEN extern const struct selinst_region si_root_region;
 SI_HIDDEN struct si_thread *si_thread_init(void);
 SI_HIDDEN struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
 					 const struct selinst_region *r);
+/* The child of CUR for R as an enter finds it, caches first (creating
+ * it; NULL for a bad descriptor): omp.c credits a node it did not enter. */
+SI_HIDDEN struct si_node *si_child_of(struct si_thread *t, struct si_node *cur,
+				      const struct selinst_region *r);
 /* Node every node's mru starts at: its region is a descriptor no program
  * has, so a lookup through it always misses. */
 SI_HIDDEN extern struct si_node si_no_child;

@@ -12,19 +12,25 @@
  *
  * The implicit barrier at the end of a parallel region is inside libgomp,
  * not called by the program: GOMP_parallel is interposed and runs the
- * outlined function through a trampoline that, after the function, waits
- * in a barrier of its own (GOMP_barrier, legal there as for an explicit
- * one), recorded as "omp implicit barrier (parallel end)".  Each thread's
- * wait there is the team's imbalance; libgomp's own barrier that follows
- * finds every thread arrived.  The whole is a region "omp parallel F" per
- * outlined function F in every thread of the team; in the forking thread
- * its exclusive time is the fork and the join (thread management).
+ * outlined function through a trampoline.  Each thread's wait there,
+ * "omp implicit barrier (parallel end)", is the team's imbalance.  By
+ * default (SELINST_OMP unset or 1) it is estimated with no barrier of
+ * ours: each thread stamps the end of its share of the body into a
+ * per-fork slot array, and after the join the forking thread credits
+ * each thread's wait, latest end less its own, to that thread's
+ * end-barrier node (end_credit).  SELINST_OMP=exact measures it: the
+ * trampoline waits in a barrier of its own (GOMP_barrier, legal there as
+ * for an explicit one; libgomp's own barrier that follows finds every
+ * thread arrived), at 1.5-18 us a fork.  SELINST_OMP=0 passes every call
+ * straight through.  The whole is a region "omp parallel F" per outlined
+ * function F in every thread of the team; in the forking thread its
+ * exclusive time is the fork and the join (thread management).
  *
- * Off by default (calls pass straight through): SELINST_OMP=1 turns the
- * recording on.
- * Not covered: GOMP_parallel_reductions (task reductions on a parallel),
- * the old GOMP_parallel_start/end pair (GCC before 4.9), teams and
- * offloading; a cancelled region's threads wait in the end barrier here.
+ * GOMP_parallel_reductions (task reductions on a parallel) is a fork like
+ * the others; GOMP_teams_reg (host teams) a region "omp teams F".
+ * Not covered: the old GOMP_parallel_start/end pair (GCC before 4.9),
+ * offloading (target); with SELINST_OMP=exact a cancelled region's
+ * threads wait in the end barrier here.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -61,20 +67,33 @@ static void *real(void **cache, const char *name)
 }
 #define REAL(type, name) ({ static void *c_; (__typeof__(type) *)real(&c_, #name); })
 
-/* -1 unknown, 0 off, 1 on. */
-static int omp_on = -1;
+/* SELINST_OMP: -1 not read yet, else one of these. */
+enum { OMP_OFF, OMP_ESTIMATE, OMP_EXACT };
+static int omp_mode = -1;
+static int mode(void)
+{
+	int m = __atomic_load_n(&omp_mode, __ATOMIC_RELAXED);
+	if (m < 0) {
+		/* On by default, with the parallel-end wait estimated from
+		 * each thread's end time (no barrier of ours: well under 1 us
+		 * a fork, bench/README.md); "exact" measures it in a barrier
+		 * of ours (1.5-18 us a fork); "0" passes every call through. */
+		const char *e = getenv("SELINST_OMP");
+		m = OMP_ESTIMATE;
+		if (e && !strcmp(e, "0"))
+			m = OMP_OFF;
+		else if (e && !strcmp(e, "exact"))
+			m = OMP_EXACT;
+		else if (e && *e && strcmp(e, "1"))
+			fprintf(stderr, "selinst: SELINST_OMP=%s: not 0, 1 or exact; "
+				"recording OpenMP waits (1)\n", e);
+		__atomic_store_n(&omp_mode, m, __ATOMIC_RELAXED);
+	}
+	return m;
+}
 static bool recording(void)
 {
-	int on = __atomic_load_n(&omp_on, __ATOMIC_RELAXED);
-	if (on < 0) {
-		/* Off unless asked for: the barrier that measures each
-		 * thread's wait at a parallel region's end costs 1.5-18 us a
-		 * fork (bench/README.md), too much for a default. */
-		const char *e = getenv("SELINST_OMP");
-		on = e && !strcmp(e, "1");
-		__atomic_store_n(&omp_on, on, __ATOMIC_RELAXED);
-	}
-	return on;
+	return mode() != OMP_OFF;
 }
 
 /* One hand-made descriptor per wait (selinst-profile.h names them; file
@@ -190,19 +209,20 @@ static struct selinst_region par_other = { SELINST_ABI_VERSION, SELINST_KIND_OMP
 					   SELINST_OMP_PARALLEL "?", "", NULL };
 
 /* "omp parallel main._omp_fn.0", or "omp parallel prog+0x1234" when F has
- * no dynamic symbol: the same in every process of one program. */
-static struct selinst_region *new_parallel(void *fn)
+ * no dynamic symbol: the same in every process of one program (KIND:
+ * SELINST_OMP_PARALLEL, or SELINST_OMP_TEAMS for a teams construct's). */
+static struct selinst_region *new_parallel(void *fn, const char *kind)
 {
 	Dl_info di;
 	char buf[512];
 	if (dladdr(fn, &di) && di.dli_sname)
-		snprintf(buf, sizeof buf, SELINST_OMP_PARALLEL "%s", di.dli_sname);
+		snprintf(buf, sizeof buf, "%s%s", kind, di.dli_sname);
 	else if (di.dli_fname) {
 		const char *b = strrchr(di.dli_fname, '/');
-		snprintf(buf, sizeof buf, SELINST_OMP_PARALLEL "%s+0x%lx", b ? b + 1 : di.dli_fname,
+		snprintf(buf, sizeof buf, "%s%s+0x%lx", kind, b ? b + 1 : di.dli_fname,
 			 (unsigned long)((char *)fn - (char *)di.dli_fbase));
 	} else
-		snprintf(buf, sizeof buf, SELINST_OMP_PARALLEL "%p", fn);
+		snprintf(buf, sizeof buf, "%s%p", kind, fn);
 	struct selinst_region *r = malloc(sizeof *r);
 	char *name = strdup(buf);
 	if (!r || !name) {
@@ -214,7 +234,10 @@ static struct selinst_region *new_parallel(void *fn)
 	return r;
 }
 
-static const struct selinst_region *parallel_region(void *fn)
+/* The descriptor of outlined function FN, made with KIND at its first
+ * use: GCC outlines each construct's body apart, so one FN is never both
+ * a parallel's and a teams construct's. */
+static const struct selinst_region *parallel_region(void *fn, const char *kind)
 {
 	size_t h = ((uintptr_t)fn >> 4) * 0x9e3779b97f4a7c15ull >> 54;	/* 10 bits */
 	for (size_t i = 0; i < NPAR; i++) {
@@ -226,7 +249,7 @@ static const struct selinst_region *parallel_region(void *fn)
 			continue;
 		pthread_mutex_lock(&par_lock);
 		if (!par[j].fn) {
-			par[j].r = new_parallel(fn);
+			par[j].r = new_parallel(fn, kind);
 			__atomic_store_n(&par[j].fn, fn, __ATOMIC_RELEASE);
 		}
 		pthread_mutex_unlock(&par_lock);
@@ -235,37 +258,134 @@ static const struct selinst_region *parallel_region(void *fn)
 	return &par_other;
 }
 
+/* What a thread of the team leaves at the end of its share of the body
+ * (estimate mode): its profile, the nodes of the region and of its end
+ * wait, and the time.  A cache line each: the threads write theirs at
+ * about the same moment. */
+struct end_slot {
+	struct si_thread *t;		/* NULL: nothing to credit */
+	struct si_node *par, *wait;
+	uint64_t end;
+} __attribute__((aligned(64)));
+/* Threads of a team whose end waits are estimated: more are not credited. */
+#define END_SLOTS 64
+
 struct closure {
+	/* GOMP_parallel_reductions reads its reductions from the first word
+	 * of the data it is handed: a copy of the program's, there */
+	void *reductions;
 	void (*fn)(void *);
 	void *data;
 	const struct selinst_region *region;
 	pthread_t master;
+	struct end_slot *slots;		/* END_SLOTS, estimate mode; else NULL */
+	unsigned nthreads;		/* the team's, set by thread 0 */
 };
 
+/* Estimate mode, in thread number I of the team at the end of its share:
+ * fill its slot.  No lock: each thread has its own slot, and the join at
+ * the region's end orders these writes before the master reads them. */
+static void end_stamp(struct closure *c)
+{
+	unsigned i = (unsigned)REAL(int(void), omp_get_thread_num)();
+	if (i == 0)
+		c->nthreads = (unsigned)REAL(int(void), omp_get_num_threads)();
+	if (i >= END_SLOTS)
+		return;
+	struct end_slot *s = &c->slots[i];
+	struct si_thread *t = si_thread_get();
+	s->t = NULL;
+	if (t && si_guard_take(t)) {
+		struct si_frame *f = t->top;
+		if (si_depth(t) > 1 && f->region == c->region && f->node != &t->paused) {
+			s->wait = si_child_of(t, f->node, wait_region(SELINST_OMP_END_BARRIER));
+			s->par = f->node;
+			s->t = s->wait ? t : NULL;
+		}
+		si_guard_release(t);
+	}
+	s->end = si_now();
+}
+
+/* Estimate mode, in the forking thread after the join: each thread of
+ * the team waited at the region's end from its own end to the latest
+ * one, credited to its "omp implicit barrier (parallel end)" node as one
+ * call (times as if it had entered and left it then).  The workers are
+ * parked in libgomp until this thread's next fork, so their nodes are
+ * not being written; a signal handler running hooks in a parked worker
+ * could race with this (not guarded). */
+static void end_credit(struct closure *c)
+{
+	unsigned n = c->nthreads < END_SLOTS ? c->nthreads : END_SLOTS;
+	uint64_t latest = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (c->slots[i].end > latest)
+			latest = c->slots[i].end;
+	for (unsigned i = 0; i < n; i++) {
+		const struct end_slot *s = &c->slots[i];
+		if (!s->t)
+			continue;
+		uint64_t w = latest - s->end;
+		s->wait->calls++;
+		s->wait->incl += w;
+		s->wait->self += w;
+		if (i == 0) {
+			/* still open here: off its self, as a child's close does */
+			s->par->self -= w;
+		} else {
+			/* closed at its own end: its activation now ends at the latest */
+			s->par->incl += w;
+			if (s->par->parent)
+				s->par->parent->self -= w;
+		}
+	}
+}
+
 /* Each thread of the team: the outlined function, then its wait for the
- * others.  The forking thread is inside the region already. */
+ * others: measured in a barrier of ours (exact mode) or estimated from
+ * the end times (end_stamp).  The forking thread is inside the region
+ * already. */
 static void trampoline(void *arg)
 {
-	const struct closure *c = arg;
+	struct closure *c = arg;
 	bool worker = !pthread_equal(pthread_self(), c->master);
 	if (worker)
 		__selinst_enter(c->region);
 	c->fn(c->data);
 	after_single = false;
-	WAIT(SELINST_OMP_END_BARRIER, REAL(void(void), GOMP_barrier)());
+	if (c->slots)
+		end_stamp(c);
+	else
+		WAIT(SELINST_OMP_END_BARRIER, REAL(void(void), GOMP_barrier)());
 	if (worker)
 		__selinst_exit(c->region);
 }
 
 /* Fills C for a fork of FN in this thread and enters its region; false
  * when not recording (the fork then goes straight to libgomp). */
-static bool fork_begin(struct closure *c, void (*fn)(void *), void *data)
+static bool fork_begin(struct closure *c, void (*fn)(void *), void *data,
+		       struct end_slot *slots)
 {
-	if (!recording())
+	int m = mode();
+	if (m == OMP_OFF)
 		return false;
-	*c = (struct closure){ fn, data, parallel_region((void *)fn), pthread_self() };
+	/* A nested team's threads end right after its join (libgomp keeps
+	 * only the outermost team's in a pool), their profiles then copied
+	 * and recycled while end_credit would write to them: a nested fork
+	 * measures its end wait as in exact mode. */
+	bool estimate = m == OMP_ESTIMATE && REAL(int(void), omp_get_level)() == 0;
+	*c = (struct closure){ NULL, fn, data, parallel_region((void *)fn, SELINST_OMP_PARALLEL),
+			       pthread_self(), estimate ? slots : NULL, 0 };
 	__selinst_enter(c->region);
 	return true;
+}
+
+/* After the join: the estimated end waits, and the region's exit. */
+static void fork_end(struct closure *c)
+{
+	if (c->slots)
+		end_credit(c);
+	__selinst_exit(c->region);
 }
 
 /* The forks: GOMP_parallel and the combined parallel worksharing entry
@@ -275,12 +395,13 @@ static bool fork_begin(struct closure *c, void (*fn)(void *), void *data)
 	EXPORT void name(void (*fn)(void *), void *data, unsigned num_threads decl) \
 	{                                                                  \
 		struct closure c;                                          \
-		if (!fork_begin(&c, fn, data)) {                           \
+		struct end_slot slots[END_SLOTS];                          \
+		if (!fork_begin(&c, fn, data, slots)) {                    \
 			REAL(name, name)(fn, data, num_threads, __VA_ARGS__); \
 			return;                                            \
 		}                                                          \
 		REAL(name, name)(trampoline, &c, num_threads, __VA_ARGS__); \
-		__selinst_exit(c.region);                                  \
+		fork_end(&c);                                              \
 	}
 #define LOOP_DECL , long start, long end, long incr, long chunk, unsigned flags
 #define LOOP_ARGS start, end, incr, chunk, flags
@@ -300,3 +421,37 @@ PARALLEL(GOMP_parallel_loop_nonmonotonic_guided, LOOP_DECL, LOOP_ARGS)
 PARALLEL(GOMP_parallel_loop_runtime, RUNTIME_DECL, RUNTIME_ARGS)
 PARALLEL(GOMP_parallel_loop_nonmonotonic_runtime, RUNTIME_DECL, RUNTIME_ARGS)
 PARALLEL(GOMP_parallel_loop_maybe_nonmonotonic_runtime, RUNTIME_DECL, RUNTIME_ARGS)
+
+/* A parallel with task reductions (reduction(task, ...)): libgomp reads
+ * their descriptor from the first word of DATA, hence the closure's
+ * copy.  Its return value is the team's size. */
+EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void *), void *data, unsigned num_threads,
+					 unsigned flags)
+{
+	typedef unsigned fork_fn(void (*)(void *), void *, unsigned, unsigned);
+	struct closure c;
+	struct end_slot slots[END_SLOTS];
+	if (!fork_begin(&c, fn, data, slots))
+		return REAL(fork_fn, GOMP_parallel_reductions)(fn, data, num_threads, flags);
+	c.reductions = *(void **)data;
+	unsigned n = REAL(fork_fn, GOMP_parallel_reductions)(trampoline, &c, num_threads, flags);
+	fork_end(&c);
+	return n;
+}
+
+/* A teams construct on the host: libgomp runs FN once per team, one
+ * after the other, in this thread; recorded as the region "omp teams F"
+ * around them (no wait of its own). */
+EXPORT void GOMP_teams_reg(void (*fn)(void *), void *data, unsigned num_teams,
+			   unsigned thread_limit, unsigned flags)
+{
+	typedef void teams_fn(void (*)(void *), void *, unsigned, unsigned, unsigned);
+	if (!recording()) {
+		REAL(teams_fn, GOMP_teams_reg)(fn, data, num_teams, thread_limit, flags);
+		return;
+	}
+	const struct selinst_region *r = parallel_region((void *)fn, SELINST_OMP_TEAMS);
+	__selinst_enter(r);
+	REAL(teams_fn, GOMP_teams_reg)(fn, data, num_teams, thread_limit, flags);
+	__selinst_exit(r);
+}

@@ -18,6 +18,8 @@ packages=(
 	python3 python3-yaml		# test assertions on YAML and JSON
 	graphviz valgrind chromium	# report exports checked by dot, callgrind_annotate, Chromium (~120 MB, ~10 s)
 	libopenmpi-dev openmpi-bin	# the MPI layer (mpicc, mpif90) and its tests (mpirun)
+	libmpich-dev mpich		# t-mpi-layer: the layer built against MPICH too (mpicc.mpich;
+					# alternatives priority 40 < Open MPI's 50: mpicc stays Open MPI)
 	clang-14			# make fuzz-report (libFuzzer)
 	nodejs				# t-report-speedscope runs speedscope's importer
 	libclang-rt-14-dev llvm-14	# make bench: XRay runtime, llvm-xray (columns skipped without)

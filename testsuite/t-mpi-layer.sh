@@ -6,11 +6,14 @@
 # the least time there; MPI calls are counted exactly, MPI_Send/MPI_Recv's
 # bytes too; MPI_Initialized before MPI_Init and MPI_Finalized after
 # MPI_Finalize are recorded; the same program linked without the layer
-# runs as before, with no MPI regions.  The Fortran twin (mpif.h, linked
-# with libselinst-mpif) gives the same figures.  MPI_THREAD_MULTIPLE
+# runs as before, with no MPI regions.  The Fortran twins (mpif.h and
+# use mpi_f08, linked with libselinst-mpif) give the same figures.  MPI_THREAD_MULTIPLE
 # (programs/mpi_threads.c, one process): each thread's calls and bytes in
-# its own profile, exactly.  The vector collectives' bytes (programs/
-# mpi_vcoll.c) exactly, rank by rank.
+# its own profile, exactly.  The vector, *w and neighborhood collectives'
+# bytes (programs/mpi_vcoll.c: a Cartesian and a distributed graph
+# communicator) exactly, rank by rank.  With MPICH installed beside Open
+# MPI (mpicc.mpich), the C layer built against it gives the same bytes
+# and figures.
 . "$(dirname "$0")/lib.sh"
 need mpicc
 need mpirun
@@ -34,7 +37,9 @@ run4() {
 OMPI_CC=gcc mpicc -O2 $SI_CFLAGS "$T/programs/mpi_vcoll.c" -o vcoll \
 	-L"$SELINST_BUILD" -lselinst-mpi $SI_LIBS || fail "mpicc vcoll"
 run4 vcoll vc "ok 4"
-python3 - vc.*.prof <<'PY' || fail "vector collectives' bytes"
+# check_vcoll PROFILE...: each rank's bytes
+check_vcoll() {
+python3 - "$@" <<'PY' || fail "vector collectives' bytes ($1)"
 import sys, yaml
 want = {  # MPI function: (sent, received) of rank r
     "MPI_Alltoallv": lambda r: (40, 16 * (r + 1)),
@@ -42,6 +47,15 @@ want = {  # MPI function: (sent, received) of rank r
     "MPI_Scatterv": lambda r: (40 if r == 0 else 0, 4 * (r + 1)),
     "MPI_Allgatherv": lambda r: (16 * (r + 1), 40),
     "MPI_Reduce_scatter": lambda r: (40, 4 * (r + 1)),
+    # to rank j j+1 elements, 4 bytes for even j, 8 for odd
+    "MPI_Alltoallw": lambda r: (64, 4 * (r + 1) * (8 if r % 2 else 4)),
+    # a line of 4: the edge ranks have one neighbour
+    "MPI_Neighbor_allgather": lambda r: ((12, 12) if r in (0, 3) else (24, 24)),
+    "MPI_Neighbor_alltoallv": lambda r: ((8, 4), (12, 12), (12, 12), (4, 8))[r],
+    # rank r sends to the 3-r ranks above it, receives from the r below
+    "MPI_Neighbor_alltoall": lambda r: (8 * (3 - r), 8 * r),
+    "MPI_Ineighbor_allgather": lambda r: (8 * (3 - r), 8 * r),
+    "MPI_Neighbor_alltoallw": lambda r: ((60, 0), (44, 16), (32, 24), (0, 96))[r],
 }
 for f in sys.argv[1:]:
     p = yaml.safe_load(open(f))
@@ -52,6 +66,8 @@ for f in sys.argv[1:]:
         got = (sum(n.get("bytes_sent", 0) for n in ns), sum(n.get("bytes_received", 0) for n in ns))
         assert got == exp(r), (f, name, got, exp(r))
 PY
+}
+check_vcoll vc.*.prof
 
 # threshold=0: sync_step, reduce_step and ring_step are regions.
 OMPI_CC=gcc mpicc -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$P" -o layer \
@@ -151,5 +167,45 @@ if command -v mpif90 >/dev/null && [ -f "$SELINST_BUILD/libselinst-mpif.so" ]; t
 	run4 flayer fapp "size 4 sum 50"
 	"$REPORT" --format=json fapp.*.prof > fall.json || fail "json exit $?"
 	check_mpi fall.json mpi_imbalance
+	# use mpi_f08: its bindings call the C library's ompi_*_f past both
+	# the C and the mpif.h wrappers; libselinst-mpif wraps mpi_send_f08_.
+	# The twin made from the mpif.h one: handles of derived types, a
+	# type(MPI_Status), and MPI_Barrier's optional ierror left out.
+	sed -e "/^module steps/a\\  use mpi_f08" -e "/include 'mpif.h'/d" \
+		-e 's/, st(MPI_STATUS_SIZE)/\n    type(MPI_Status) :: st/' \
+		-e 's/MPI_Barrier(MPI_COMM_WORLD, ierr)/MPI_Barrier(MPI_COMM_WORLD)/' \
+		"${P%.c}.f90" > mpi_imbalance_f08.f90
+	OMPI_FC=gfortran mpif90 -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 \
+		mpi_imbalance_f08.f90 -o f08layer -L"$SELINST_BUILD" -lselinst-mpif $SI_LIBS \
+		|| fail "mpif90 (mpi_f08) with the layer failed"
+	run4 f08layer f08app "size 4 sum 50"
+	"$REPORT" --format=json f08app.*.prof > f08all.json || fail "json exit $?"
+	check_mpi f08all.json mpi_imbalance
+fi
+# MPICH (beside Open MPI: mpicc.mpich): the same generated wrappers and
+# layer.c built against its mpi.h (its handle conversions are macros, not
+# wrapped), the vector/w/neighborhood bytes and the imbalance figures.
+if command -v mpicc.mpich >/dev/null && command -v mpirun.mpich >/dev/null; then
+	export MPICH_CC=gcc
+	python3 "$T/../mpi/gen-wrappers.py" "$T/../mpi/functions.list" > mpich-wrappers.c
+	mpicc.mpich -O2 -Wall -Wextra -Werror -std=gnu11 -fPIC -fvisibility=hidden \
+		-I"$T/../include" -I"$T/../mpi" -shared -o libselinst-mpi.so mpich-wrappers.c \
+		"$T/../mpi/layer.c" -L"$SELINST_BUILD" -lselinst || fail "layer against MPICH"
+	# run4m PROGRAM PREFIX OUTPUT: run4 with MPICH's mpirun
+	run4m() {
+		LD_LIBRARY_PATH=$WORK:$SELINST_BUILD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+			SELINST_OUTPUT="$WORK/$2.%r.prof" timeout 300 mpirun.mpich -np 4 "./$1" \
+			> "$2.txt" 2>&1 || { cat "$2.txt"; fail "mpirun.mpich $1 failed"; }
+		expect_eq "$1 output (MPICH)" "$3" "$(cat "$2.txt")"
+	}
+	mpicc.mpich -O2 $SI_CFLAGS "$T/programs/mpi_vcoll.c" -o mvcoll -L. -lselinst-mpi $SI_LIBS \
+		|| fail "mpicc.mpich vcoll"
+	run4m mvcoll mvc "ok 4"
+	check_vcoll mvc.*.prof
+	mpicc.mpich -O2 $SI_CFLAGS -fplugin-arg-selinst-threshold=0 "$P" -o mlayer -L. -lselinst-mpi \
+		$SI_LIBS || fail "mpicc.mpich with the layer failed"
+	run4m mlayer mapp "size 4 sum 50 finalized 1"
+	"$REPORT" --format=json mapp.*.prof > mall.json || fail "json exit $?"
+	check_mpi mall.json main c
 fi
 echo ok

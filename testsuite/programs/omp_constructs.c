@@ -53,11 +53,47 @@ static void parallel_sections(void)
 	}
 }
 
+/* Each thread's task adds its thread number + 1: 10 with 4 threads. */
+static int task_reduction(void)
+{
+	int r = 0;
+#pragma omp parallel reduction(task, + : r)
+	{
+		int me = omp_get_thread_num() + 1;
+#pragma omp task in_reduction(+ : r)
+		r += me;
+	}
+	return r;
+}
+
+/* Two teams on the host, each adds its number + 1: 3. */
+static int teams(void)
+{
+	int t = 0;
+#pragma omp teams num_teams(2) reduction(+ : t)
+	t += omp_get_team_num() + 1;
+	return t;
+}
+
+/* 2 threads, each forking 2: 4. */
+static int nested(void)
+{
+	int n = 0;
+	omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(2) reduction(+ : n)
+	{
+#pragma omp parallel num_threads(2) reduction(+ : n)
+		n++;
+	}
+	return n;
+}
+
 int main(void)
 {
 	omp_init_lock(&lock);
 	constructs(1000);
 	parallel_sections();
-	printf("%d %d %d %d\n", a[4], a[5], a[6], a[7] + a[8]);
+	int r = task_reduction(), t = teams(), n = nested();
+	printf("%d %d %d %d %d %d %d\n", a[4], a[5], a[6], a[7] + a[8], r, t, n);
 	return 0;
 }
