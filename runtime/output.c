@@ -756,6 +756,8 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 		kint(m, "hz", (uint64_t)si_sample_hz());
 		kint(m, "signal", (uint64_t)si_sample_signal());
 		kraw(m, "clock", "thread_cpu");
+		if (si_sample_handler_lost())
+			kraw(m, "handler_replaced", "true");
 		map_end(m);
 	}
 }

@@ -31,6 +31,7 @@
 #include <dlfcn.h>
 #include <elfutils/libdwfl.h>
 #endif
+#include <pthread.h>
 
 #define SAMPLE_SLOTS	(1u << 14)	/* per thread: 256 KiB of address space */
 #define SAMPLE_MAX_HZ	100000
@@ -160,12 +161,96 @@ static void sample_init(void)
 	__atomic_store_n(&sample_on, 1, __ATOMIC_RELEASE);
 }
 
+/* The library's constructor (thread.c), after the global set-up: with
+ * sampling asked for, the main thread is set up now rather than at its
+ * first hook, so that a program with no hooks at all (built without the
+ * plugin and run with LD_PRELOAD=libselinst.so, or with nothing selected)
+ * is sampled too, its samples under the thread's root (sampling-only
+ * mode); other threads are set up as they start (pthread_create below). */
+void si_sample_ctor(void)
+{
+	const char *e = getenv("SELINST_SAMPLE");
+	if (!e || !*e)
+		return;
+	pthread_once(&sample_once, sample_init);
+	if (__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE))
+		si_thread_init();
+}
+
+#ifndef SI_STATIC
+/* pthread_create, interposed (shared library only, as exec.c's functions):
+ * while sampling, a new thread is set up, and its timer armed, before its
+ * start routine runs, hooks or not.  Otherwise, and for the final
+ * writer's thread, libc's own function unchanged. */
+struct sample_start { void *(*fn)(void *); void *arg; };
+
+static void *sampled_start(void *p)
+{
+	struct sample_start st = *(struct sample_start *)p;
+	free(p);
+	si_thread_init();
+	return st.fn(st.arg);
+}
+
+typedef int create_fn(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+SI_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			     void *arg)
+{
+	static create_fn *real;
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+	if (!real)
+		return EAGAIN;
+	struct sample_start *st = NULL;
+	if (__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE) && !si_final_written &&
+	    (st = malloc(sizeof *st)) != NULL) {
+		st->fn = fn;
+		st->arg = arg;
+		int rc = real(th, attr, sampled_start, st);
+		if (rc)
+			free(st);
+		return rc;
+	}
+	return real(th, attr, fn, arg);
+}
+#endif
+
+/* Whether the sampling signal still has the runtime's handler.  A handler
+ * the program installs on it after sampling started replaces ours and
+ * gets the timers' signals: nothing can call the program back, so this is
+ * checked where the runtime runs anyway (a thread's set-up and end, each
+ * write) and reported once; no new timer is armed after that. */
+static int handler_lost;
+
+static int handler_ours(void)
+{
+	struct sigaction cur;
+	if (__atomic_load_n(&handler_lost, __ATOMIC_RELAXED))
+		return 0;
+	if (sigaction(sample_signo, NULL, &cur) != 0 ||
+	    ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_sample))
+		return 1;
+	if (!__atomic_exchange_n(&handler_lost, 1, __ATOMIC_RELAXED)) {
+		char msg[320];	/* one write(): a write may run in a signal handler */
+		int n = snprintf(msg, sizeof msg, "selinst: the program installed its own handler "
+				 "on signal %d (SELINST_SAMPLE_SIGNAL) after sampling started: it "
+				 "gets the sampling timers' signals, and samples stop; pick another "
+				 "signal with SELINST_SAMPLE_SIGNAL=N\n", sample_signo);
+		if (n > 0 && write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1) < 0)
+			n = 0;
+	}
+	return 0;
+}
+
+int si_sample_handler_lost(void) { return handler_lost; }
+
 /* Thread set-up (thread.c, the fork child too): its table and its timer. */
 void si_sample_thread_start(struct si_thread *t)
 {
 	int saved = errno;
 	pthread_once(&sample_once, sample_init);
-	if (!__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE) || t->sample_armed)
+	if (!__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE) || t->sample_armed || !handler_ours())
 		goto out;
 	if (!t->samples && !(t->samples = si_mmap(sizeof *t->samples +
 						 SAMPLE_SLOTS * sizeof(struct si_sample_slot))))
@@ -201,6 +286,7 @@ void si_sample_thread_stop(struct si_thread *t)
 	int saved = errno;
 	timer_delete(t->sample_timer);
 	t->sample_armed = 0;
+	handler_ours();
 	if (t->samples && !t->samples->total) {
 		munmap(t->samples, sizeof *t->samples + SAMPLE_SLOTS * sizeof(struct si_sample_slot));
 		t->samples = NULL;
@@ -270,7 +356,10 @@ static struct si_map *names;	/* pc -> malloc'd name */
 void si_sample_write_begin(void)
 {
 #ifndef SI_STATIC
-	if (!sample_on || !load_libdw())
+	if (!sample_on)
+		return;
+	handler_ours();
+	if (!load_libdw())
 		return;
 	dwfl = dw.dwfl_begin(&dwfl_callbacks);
 	if (dwfl) {
