@@ -222,11 +222,17 @@ static void sum_inclusive(pthr *th)
 	free(kids);
 }
 
-/* The region of sampled function FN ("~FN", kind sampled), made on first
- * sight; regions grow in the arena (the old array is left there). */
-static uint32_t sampled_region(ctx *c, const char *fn)
+/* The region of sampled function FN ("~FN", kind sampled), or of FN's
+ * uninstrumented loop LOOP ("file:LINE": "~loop file:LINE"), made on
+ * first sight; regions grow in the arena (the old array is left there). */
+static uint32_t sampled_region(ctx *c, const char *fn, const char *loop)
 {
 	profile *p = c->p;
+	char lname[320];
+	if (loop) {
+		snprintf(lname, sizeof lname, "loop %s", loop);
+		fn = lname;
+	}
 	uint64_t key = hash_bytes(fn, strlen(fn) + 1, 0x5a);
 	if (key == UINT64_MAX)
 		key = 0;	/* reserved by u64map */
@@ -252,6 +258,14 @@ static uint32_t sampled_region(ctx *c, const char *fn)
 		memcpy(name + 1, fn, len + 1);
 		r->name = name;
 		r->file = "";
+		const char *colon = loop ? strrchr(loop, ':') : NULL;
+		if (colon) {	/* a loop's file and line, as loop regions have */
+			char *file = arena_alloc(&p->mem, (size_t)(colon - loop) + 1);
+			memcpy(file, loop, (size_t)(colon - loop));
+			file[colon - loop] = 0;
+			r->file = file;
+			r->line = (uint32_t)strtoul(colon + 1, NULL, 10);
+		}
 		r->kind = K_SAMPLED;
 		*slot = (uint32_t)p->nregions;
 		return (uint32_t)p->nregions++;
@@ -294,12 +308,15 @@ static uint64_t add_sampled(ctx *c, pthr *th, uint32_t pidx, const ynode *seq, c
 	for (const ynode *e = seq->first; e; e = e->next) {
 		const char *fn = ymap_get(e, "function")->s;
 		uint64_t cnt = to_u64(c, ymap_get(e, "count"), "count");
-		if (!cnt || (own && !strcmp(fn, own)))
+		const ynode *lp = ymap_get(e, "loop");
+		if (lp && lp->type != Y_SCALAR)
+			bad(c, lp->line, "'loop' of a sample entry must be a string");
+		if (!cnt || (own && !lp && !strcmp(fn, own)))
 			continue;
 		pnode *n = &th->nodes[th->nnodes++];
 		memset(n, 0, sizeof *n);
 		n->pidx = pidx;
-		n->region = sampled_region(c, fn);
+		n->region = sampled_region(c, fn, lp ? lp->s : NULL);
 		n->excl = (uint64_t)((unsigned __int128)time * cnt / total);
 		n->incl = n->excl;
 		n->samples = cnt;

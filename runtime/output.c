@@ -519,6 +519,8 @@ static void emit_samples(struct em *m, const char *key, uint64_t o,
 	for (; *r < end && (*r)->node == o; (*r)++) {
 		map_start(m, 1);
 		kstr(m, "function", (*r)->function);
+		if ((*r)->loop)
+			kstr(m, "loop", (*r)->loop);
 		kint(m, "count", (*r)->count);
 		map_end(m);
 	}

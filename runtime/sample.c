@@ -322,7 +322,10 @@ int si_sample_signal(void) { return sample_signo; }
 	X(const char *, dwfl_module_addrname, (Dwfl_Module *, GElf_Addr)) \
 	X(const char *, dwfl_module_info, (Dwfl_Module *, void ***,	\
 		Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *,	\
-		const char **, const char **))
+		const char **, const char **))				\
+	X(Dwfl_Line *, dwfl_module_getsrc, (Dwfl_Module *, Dwarf_Addr))	\
+	X(const char *, dwfl_lineinfo, (Dwfl_Line *, Dwarf_Addr *, int *, \
+		int *, Dwarf_Word *, Dwarf_Word *))
 #define DW_MEMBER(ret, name, args) ret (*name) args;
 static struct { DW_FUNCS(DW_MEMBER) } dw;
 #undef DW_MEMBER
@@ -352,6 +355,7 @@ static int load_libdw(void)
 
 /* The writer holds the registry lock: one write at a time. */
 static struct si_map *names;	/* pc -> malloc'd name */
+static struct si_map *loops;	/* (pc, function descriptor) -> malloc'd "file:LINE", or 0 */
 
 void si_sample_write_begin(void)
 {
@@ -373,14 +377,20 @@ void si_sample_write_begin(void)
 #endif
 }
 
+static void free_strings(struct si_map **m)
+{
+	if (*m)
+		for (size_t i = 0; i <= (*m)->mask; i++)
+			if ((*m)->slot[i].a)
+				free((char *)(*m)->slot[i].value);
+	si_map_free(*m);
+	*m = NULL;
+}
+
 void si_sample_write_end(void)
 {
-	if (names)
-		for (size_t i = 0; i <= names->mask; i++)
-			if (names->slot[i].a)
-				free((char *)names->slot[i].value);
-	si_map_free(names);
-	names = NULL;
+	free_strings(&names);
+	free_strings(&loops);
 #ifndef SI_STATIC
 	if (dwfl)
 		dw.dwfl_end(dwfl);
@@ -427,12 +437,105 @@ static const char *pc_name(uintptr_t pc)
 	return (const char *)si_map_find(names, pc, 1, NULL, NULL)->value;
 }
 
+/* PC's source line in its module's DWARF line table (innermost inlined
+ * code's), with its file's base name; 0 when unknown. */
+static int pc_line(uintptr_t pc, const char **base)
+{
+#ifndef SI_STATIC
+	Dwfl_Module *mod = dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
+	Dwfl_Line *l = mod ? dw.dwfl_module_getsrc(mod, (Dwarf_Addr)pc) : NULL;
+	int line = 0;
+	const char *file = l ? dw.dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+	if (!file)
+		return 0;
+	const char *slash = strrchr(file, '/');
+	*base = slash ? slash + 1 : file;
+	return line;
+#else
+	(void)pc;
+	(void)base;
+	return 0;
+#endif
+}
+
+/* The uninstrumented loop of function F (a descriptor with a loop table)
+ * that PC's source line lies in, innermost (the narrowest range), as a
+ * "file:LINE" string; NULL when none.  Lines are matched in F's own file
+ * (base names compared), so code of another file inlined into a loop
+ * stays F's own. */
+static char *find_loop(uintptr_t pc, const struct selinst_region *f)
+{
+	const char *file, *fbase = strrchr(f->file, '/');
+	fbase = fbase ? fbase + 1 : f->file;
+	int line = pc_line(pc, &file);
+	if (!line || strcmp(file, fbase))
+		return NULL;
+	long best = 0, best_len = -1;
+	for (const char *p = f->function; *p;) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (end == p)
+			break;	/* not a table this runtime reads */
+		if (a <= line && line <= b && (best_len < 0 || b - a < best_len)) {
+			best = a;
+			best_len = b - a;
+		}
+		p = end + strspn(end, " ");
+	}
+	if (best_len < 0)
+		return NULL;
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s:%ld", fbase, best);
+	return strdup(buf);
+}
+
+static const char *pc_loop(uintptr_t pc, const struct selinst_region *f)
+{
+	if (!f)
+		return NULL;
+	struct si_mslot *x = si_map_find(loops, pc, (uintptr_t)f, NULL, NULL);
+	if (x)
+		return (const char *)x->value;
+	char *l = find_loop(pc, f);
+	if (!si_map_add(&loops, pc, (uintptr_t)f, (uintptr_t)l, 0)) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+/* The function descriptor with a loop table whose code node ID's samples
+ * run in: the node's own function, or for a loop node the function node
+ * above it that the loop belongs to; NULL when none (the root, manual
+ * and other regions, a function without a table). */
+static const struct selinst_region *table_of(const struct si_snap *s, uint64_t id)
+{
+	const struct selinst_region *r = id && id < s->nn ? s->nodes[id].region : NULL;
+	const char *want = r && r->kind == SELINST_KIND_LOOP ? r->function : NULL;
+	while (r && r->kind == SELINST_KIND_LOOP) {
+		id = s->nodes[id].parent;
+		r = id && id < s->nn ? s->nodes[id].region : NULL;
+	}
+	if (!r || r->kind != SELINST_KIND_FUNCTION || !(r->reserved & SELINST_REGION_LOOP_TABLE) ||
+	    !r->function || (want && strcmp(want, r->name)))
+		return NULL;
+	return r;
+}
+
+static int strcmp0(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
 static int row_cmp(const void *pa, const void *pb)
 {
 	const struct si_sample_row *a = pa, *b = pb;
 	if (a->node != b->node)
 		return a->node < b->node ? -1 : 1;
-	return strcmp(a->function, b->function);
+	int c = strcmp(a->function, b->function);
+	return c ? c : strcmp0(a->loop, b->loop);
 }
 
 /* S's samples as rows (output node OMAP[id], function, count), sorted by
@@ -454,13 +557,14 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 			continue;	/* a node the copy does not have yet */
 		r[k].node = x->node ? omap[x->node] : 0;
 		r[k].function = pc_name(x->pc);
+		r[k].loop = pc_loop(x->pc, table_of(s, x->node));
 		r[k].count = x->count;
 		k++;
 	}
 	qsort(r, k, sizeof *r, row_cmp);
 	size_t m = 0;
 	for (size_t i = 0; i < k; i++) {
-		if (m && r[m - 1].node == r[i].node && strcmp(r[m - 1].function, r[i].function) == 0)
+		if (m && row_cmp(&r[m - 1], &r[i]) == 0)
 			r[m - 1].count += r[i].count;
 		else
 			r[m++] = r[i];
