@@ -29,6 +29,7 @@
 #include "internal.h"
 #ifndef SI_STATIC
 #include <dlfcn.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #endif
 #include <pthread.h>
@@ -324,6 +325,11 @@ int si_sample_signal(void) { return sample_signo; }
 		Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *,	\
 		const char **, const char **))				\
 	X(Dwfl_Line *, dwfl_module_getsrc, (Dwfl_Module *, Dwarf_Addr))	\
+	X(Dwarf_Die *, dwfl_module_addrdie, (Dwfl_Module *, Dwarf_Addr,	\
+		Dwarf_Addr *))						\
+	X(int, dwarf_getscopes, (Dwarf_Die *, Dwarf_Addr, Dwarf_Die **))	\
+	X(int, dwarf_tag, (Dwarf_Die *))				\
+	X(const char *, dwarf_diename, (Dwarf_Die *))			\
 	X(const char *, dwfl_lineinfo, (Dwfl_Line *, Dwarf_Addr *, int *, \
 		int *, Dwarf_Word *, Dwarf_Word *))
 #define DW_MEMBER(ret, name, args) ret (*name) args;
@@ -398,15 +404,44 @@ void si_sample_write_end(void)
 #endif
 }
 
-/* PC's function name, "[module]" when the module has no symbol there,
- * "0x..." when no module is known (or in the static library, which has
- * no libdw). */
+#ifndef SI_STATIC
+/* The source function whose code PC is, from the module's DWARF: the
+ * innermost inlined function there, else the function (its source name:
+ * a clone such as x_solve.constprop.0 is x_solve, as its region is).
+ * NULL without debug information. */
+static char *dwarf_function(Dwfl_Module *mod, uintptr_t pc)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dw.dwfl_module_addrdie(mod, (Dwarf_Addr)pc, &bias);
+	Dwarf_Die *scopes = NULL;
+	int n = cu ? dw.dwarf_getscopes(cu, (Dwarf_Addr)pc - bias, &scopes) : 0;
+	char *name = NULL;
+	for (int i = 0; i < n && !name; i++) {
+		int tag = dw.dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+			const char *d = dw.dwarf_diename(&scopes[i]);
+			if (d)
+				name = strdup(d);
+			break;
+		}
+	}
+	free(scopes);
+	return name;
+}
+#endif
+
+/* PC's function name (see dwarf_function; else the symbol table's),
+ * "[module]" when the module has no symbol there, "0x..." when no module
+ * is known (or in the static library, which has no libdw). */
 static char *name_pc(uintptr_t pc)
 {
 	char buf[64];
 	snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)pc);
 #ifndef SI_STATIC
 	Dwfl_Module *mod = dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
+	char *src = mod ? dwarf_function(mod, pc) : NULL;
+	if (src)
+		return src;
 	if (mod) {
 		const char *fn = dw.dwfl_module_addrname(mod, (GElf_Addr)pc);
 		if (fn)
