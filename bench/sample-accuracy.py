@@ -7,9 +7,9 @@ inside them) against two references, per bench workload:
   full       the same source with every function and loop instrumented
              (threshold=0, loop-threshold=0), no sampling: exact times,
              but the hooks' own cost lands in the small functions' times;
-  callgrind  the plain -O2 build under valgrind's callgrind: exact
-             instruction counts per function (no hooks at all), but
-             instructions, not time.
+  callgrind  the plain -O2 -fno-inline build under valgrind's callgrind:
+             exact instruction counts per function (no hooks at all), but
+             instructions, not time (and calls where -O2 inlines).
 
 Accuracy as the loop-profiling paper (Moseley et al. 2007, eq. 1) defines
 it, over the regions R above 1% of the run in the reference:
@@ -33,7 +33,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from overhead import BUILD, LINK_RT, MEDIUM, REPORT, ROOT, sel  # noqa: E402
 
-LOOP = re.compile(r"^(~loop )?[^;:]+:\d+$")
+LOOP = re.compile(r"^(~loop )?[^;:]+:\d+(#\d+)?$")	# loop frames (#N: the Nth at a line)
 CLONE = re.compile(r"(\.(constprop|isra|part|cold|lto_priv)\.\d+)+$")
 
 
@@ -136,7 +136,9 @@ def measure(wl, size, hz, tmp, verbose):
     exe = {v: os.path.join(d, v) for v in ("sel", "full", "plain")}
     build(src, exe["sel"], sel("threshold=204800") + LINK_RT)
     build(src, exe["full"], sel("threshold=0", "loop-threshold=0") + LINK_RT)
-    build(src, exe["plain"], [])
+    # No inlining in the callgrind reference: callgrind names code by the
+    # symbol it lies in, while samples name inlined functions (DWARF).
+    build(src, exe["plain"], ["-fno-inline"])
     env = dict(os.environ, SELINST_SAMPLE=str(hz), SELINST_OUTPUT=os.path.join(d, "sel.prof"))
     run([exe["sel"]] + size, env)
     env = dict(os.environ, SELINST_OUTPUT=os.path.join(d, "full.prof"))
@@ -170,6 +172,7 @@ def main():
     ap.add_argument("--size", default="medium", help="medium (about 1 s plain) or 'N [STEPS]'")
     ap.add_argument("--hz", type=int, default=1000)
     ap.add_argument("-v", "--verbose", action="store_true", help="print the top shares")
+    ap.add_argument("--keep", help="keep the programs and profiles in this folder")
     a = ap.parse_args()
     cols = ["full: regions excl", "full: functions excl", "callgrind: functions excl",
             "callgrind: functions incl", "full vs callgrind: functions excl"]
@@ -177,6 +180,9 @@ def main():
           "reference; n regions; worst difference in points)" % a.hz)
     print("%-7s" % "" + "".join("%-30s" % c for c in cols))
     with tempfile.TemporaryDirectory(prefix="selinst-acc.") as tmp:
+        if a.keep:
+            os.makedirs(a.keep, exist_ok=True)
+            tmp = a.keep
         for wl in a.workloads.split(","):
             size = MEDIUM[wl] if a.size == "medium" else a.size.split()
             row = measure(wl, size, a.hz, tmp, a.verbose)
