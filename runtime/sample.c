@@ -580,13 +580,17 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 {
 	*n = 0;
 	const struct si_samples *t = s->samples;
-	if (!t || !t->used)
+	/* Read once: a live thread's handler goes on adding slots while this
+	 * runs (re-reading it let the copy run past the rows allocated:
+	 * heap corruption, seen as an abort in libdw's dwfl_end). */
+	uint32_t used = t ? __atomic_load_n(&t->used, __ATOMIC_RELAXED) : 0;
+	if (!used)
 		return NULL;
-	struct si_sample_row *r = malloc(t->used * sizeof *r);
+	struct si_sample_row *r = malloc(used * sizeof *r);
 	if (!r)
 		return NULL;
 	size_t k = 0;
-	for (uint32_t i = 0; i < SAMPLE_SLOTS && k < t->used; i++) {
+	for (uint32_t i = 0; i < SAMPLE_SLOTS && k < used; i++) {
 		const struct si_sample_slot *x = &t->slot[i];
 		if (!x->pc || x->node >= s->nn)
 			continue;	/* a node the copy does not have yet */
