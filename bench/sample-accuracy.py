@@ -5,8 +5,9 @@ build run with SELINST_SAMPLE (exact regions, sampled leaves and loops
 inside them) against two references, per bench workload:
 
   full       the same source with every function and loop instrumented
-             (threshold=0, loop-threshold=0), no sampling: exact times,
-             but the hooks' own cost lands in the small functions' times;
+             (threshold=0, loop-threshold=0), SELINST_THROTTLE=off, no
+             sampling: exact times, but the hooks' own cost lands in the
+             small functions' times;
   callgrind  the plain -O2 -fno-inline build under valgrind's callgrind:
              exact instruction counts per function (no hooks at all), but
              instructions, not time (and calls where -O2 inlines).
@@ -144,9 +145,13 @@ def measure(wl, size, hz, tmp, verbose, reuse):
     if not reuse:
         env = dict(os.environ, SELINST_SAMPLE=str(hz), SELINST_OUTPUT=os.path.join(d, "sel.prof"))
         run([exe["sel"]] + size, env)
-        env = dict(os.environ, SELINST_OUTPUT=os.path.join(d, "full.prof"))
+    if not reuse or not os.path.exists(os.path.join(d, "full.prof")):
+        # The throttle off: by default it switches the hot tiny regions
+        # off, and their time would go to their callers.
+        env = dict(os.environ, SELINST_OUTPUT=os.path.join(d, "full.prof"), SELINST_THROTTLE="off")
         env.pop("SELINST_SAMPLE", None)
         run([exe["full"]] + size, env)
+    if not reuse:
         subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg, exe["plain"]]
                        + size, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     exact = exact_functions(os.path.join(d, "sel.prof"))
@@ -178,7 +183,8 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true", help="print the top shares")
     ap.add_argument("--keep", help="keep the programs and profiles in this folder")
     ap.add_argument("--reuse", action="store_true",
-                    help="with --keep: read the profiles a former run kept, run nothing")
+                    help="with --keep: read the profiles a former run kept (runs only a "
+                    "missing full.prof)")
     a = ap.parse_args()
     cols = ["full: regions excl", "full: functions excl", "callgrind: functions excl",
             "callgrind: functions incl", "full vs callgrind: functions excl"]
