@@ -7,7 +7,11 @@
 # the innermost such loop the line lies in: a `loop: "file:LINE"` key in
 # the profile's samples, a `~loop file:LINE` sampled region in the report.
 # At -O2, two inner loops with no hooks do 3:1 work inside the hooked
-# outer loop of work(): their shares must be 75% and 25% within 5 points.
+# outer loop of work(): their shares must be 75% and 25% within 6 points.
+# (A pass of an inner loop takes microseconds, far below the kernel's
+# tick on which CPU timers fire: which loop a signal lands in is random,
+# so the share's error is binomial over the signals, about 600 here, 1.8
+# points of standard deviation: 6 points is over 3 of them.)
 # And a function inlined into a hooked loop is named as itself.
 . "$(dirname "$0")/lib.sh"
 cat >loops.c <<'EOF'
@@ -38,10 +42,10 @@ __attribute__((noinline)) double work2(int n)
 }
 int main(int argc, char **argv)
 {
-	int n = argc > 1 ? atoi(argv[1]) : 60000;
+	int n = argc > 1 ? atoi(argv[1]) : 240000;
 	for (int i = 0; i < 4096; i++)
 		a[i] = i * 0.001;
-	printf("%g %g\n", work(n), work2(n * 1024));
+	printf("%g %g\n", work(n), work2(n * 256));
 	return 0;
 }
 EOF
@@ -70,7 +74,7 @@ assert tot >= 300, s
 inner = s.get("loops.c:8", 0) + s.get("loops.c:10", 0)
 assert inner >= 0.9 * tot, s
 share = 100.0 * s.get("loops.c:8", 0) / inner
-assert abs(share - 75) <= 5, (share, s)
+assert abs(share - 75) <= 6, (share, s)
 # An inlined function is named from the DWARF inline records: mix's code
 # inlined into work2's loop is ~mix, not work2's own.
 (wl,) = [n for n in t["nodes"] if regions[n["region"]].get("function") == "work2"]
