@@ -14,6 +14,7 @@ run_section compile-time.sh
 run_section phases.sh
 run_section mpi.sh
 run_section omp.sh
+run_section sample.sh
 # Real projects from Debian's sources (network once, about half an hour):
 # part of `make bench`, never of CI; SELINST_BENCH_REAL=0 leaves it out.
 [ "${SELINST_BENCH_REAL:-1}" = 0 ] || run_section real-projects.sh

@@ -45,6 +45,9 @@ enum selinst_region_kind {
 #define SELINST_REGION_ITERATE   8u	/* set by the runtime: the loop SELINST_ITERATE names */
 #define SELINST_REGION_FLOW     16u	/* set by the runtime: entries recorded in the
 					   predecessor graph (SELINST_FLOW) */
+#define SELINST_REGION_LOOP_TABLE 32u	/* set by the plugin on a function's descriptor:
+					   its `function` field holds the lines of the
+					   function's loops that have no hooks (see below) */
 
 /* Every unit the plugin compiles carries one ELF note (section
  * .note.selinst, so in the PT_NOTE segment): name SELINST_NOTE_NAME, type
@@ -77,7 +80,11 @@ struct selinst_region {
 				   "bar [omp parallel at x.c:12]", "x.c:16" */
 	const char *file;	/* source file as given to the compiler */
 	const char *function;	/* loops: the enclosing function's name;
-				   otherwise NULL */
+				   a function with SELINST_REGION_LOOP_TABLE:
+				   its uninstrumented loops in its own file,
+				   "LINE-LAST LINE-LAST ..." (keyword line, the
+				   body's last line), for SELINST_SAMPLE to name
+				   the loop a sample fell in; otherwise NULL */
 };
 
 /* ---- Hook ABI: calls inserted by the plugin ---------------------------- */

@@ -236,6 +236,27 @@ static gcall *hook_call(enum selinst_hook which, tree descriptor, location_t loc
 	return call;
 }
 
+/* FN's loops that get no hooks, in FN's own file, as "LINE-LAST ...": the
+ * runtime names the loop a sample of FN's exclusive time fell in by the
+ * sample's source line (SELINST_REGION_LOOP_TABLE); NULL when none.
+ * Loops of another file (a macro's, an included body's) are left out:
+ * the runtime matches lines in FN's file only. */
+static char *uninstrumented_loop_table(const struct selinst_function *fn)
+{
+	char *table = NULL;
+	for (unsigned i = 0; i < fn->nloops; i++) {
+		const struct selinst_loop *l = &fn->loops[i];
+		if (l->instrument || l->made_by_openmp || !l->file || !fn->file ||
+		    strcmp(l->file, fn->file))
+			continue;
+		char *more = xasprintf("%s%s%d-%d", table ? table : "", table ? " " : "",
+				       l->line, l->last_line);
+		free(table);
+		table = more;
+	}
+	return table;
+}
+
 /* Constructs whose exits the hooks cannot all see. */
 const char *selinst_cannot_instrument(tree decl, function *body)
 {
@@ -485,8 +506,11 @@ void selinst_instrument_function(struct selinst_function *fn,
 				 const struct selinst_function *all, size_t nall)
 {
 	location_t loc = DECL_SOURCE_LOCATION(fn->decl);
+	char *loops = uninstrumented_loop_table(fn);
 	tree descriptor = selinst_region_descriptor(SELINST_KIND_FUNCTION, fn->name,
-						    fn->file, fn->line, NULL, 0);
+						    fn->file, fn->line, loops,
+						    loops ? SELINST_REGION_LOOP_TABLE : 0);
+	free(loops);
 
 	/* Collect first, insert after: insertion splits blocks. */
 	auto_vec<gimple *> returns, noreturns;

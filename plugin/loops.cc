@@ -612,6 +612,8 @@ void selinst_measure_loops(struct selinst_function *fn,
 		expanded_location x = expand_location(named);
 		l->file = x.file ? x.file : fn->file;
 		l->line = x.file ? x.line : fn->line;
+		auto ll = last_line_of.find(get_pure_location(named));
+		l->last_line = x.file && ll != last_line_of.end() ? MAX(ll->second, l->line) : l->line;
 		l->name = xasprintf("%s:%d", lbasename(l->file), l->line);
 		basic_block *body = get_loop_body(loop);
 		for (unsigned i = 0; i < loop->num_nodes; i++) {

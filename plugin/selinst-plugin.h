@@ -39,6 +39,7 @@ struct selinst_loop {
 	char *name;		/* "<file>:<line>" of the loop keyword */
 	const char *file;
 	int line;
+	int last_line;		/* the body's last source line (>= line) */
 	unsigned long basic_blocks, statements, call_sites;
 	unsigned long instrumented_call_sites;
 	int depth;		/* d = function's call depth + nest - 1 */

@@ -224,11 +224,17 @@ static void sum_inclusive(pthr *th)
 	free(kids);
 }
 
-/* The region of sampled function FN ("~FN", kind sampled), made on first
- * sight; regions grow in the arena (the old array is left there). */
-static uint32_t sampled_region(ctx *c, const char *fn)
+/* The region of sampled function FN ("~FN", kind sampled), or of FN's
+ * uninstrumented loop LOOP ("file:LINE": "~loop file:LINE"), made on
+ * first sight; regions grow in the arena (the old array is left there). */
+static uint32_t sampled_region(ctx *c, const char *fn, const char *loop)
 {
 	profile *p = c->p;
+	char lname[320];
+	if (loop) {
+		snprintf(lname, sizeof lname, "loop %s", loop);
+		fn = lname;
+	}
 	uint64_t key = hash_bytes(fn, strlen(fn) + 1, 0x5a);
 	if (key == UINT64_MAX)
 		key = 0;	/* reserved by u64map */
@@ -254,6 +260,14 @@ static uint32_t sampled_region(ctx *c, const char *fn)
 		memcpy(name + 1, fn, len + 1);
 		r->name = name;
 		r->file = "";
+		const char *colon = loop ? strrchr(loop, ':') : NULL;
+		if (colon) {	/* a loop's file and line, as loop regions have */
+			char *file = arena_alloc(&p->mem, (size_t)(colon - loop) + 1);
+			memcpy(file, loop, (size_t)(colon - loop));
+			file[colon - loop] = 0;
+			r->file = file;
+			r->line = (uint32_t)strtoul(colon + 1, NULL, 10);
+		}
 		r->kind = K_SAMPLED;
 		*slot = (uint32_t)p->nregions;
 		return (uint32_t)p->nregions++;
@@ -269,14 +283,12 @@ static const char *own_function(const profile *p, const pnode *n)
 	return r->kind == K_FUNCTION ? r->name : r->kind == K_LOOP ? r->function : NULL;
 }
 
-/* Node I's samples: [{function: F, count: N}, ...].  Each function other
- * than the node's own becomes a child node of kind sampled whose time is
- * its share of the node's samples times the node's exclusive time (an
- * estimate), taken out of the node's exclusive time; calls 0. */
-static void read_samples(ctx *c, pthr *th, uint32_t i, const ynode *seq)
+/* The sum of the counts of a samples list [{function: F, count: N}, ...],
+ * each entry checked. */
+static uint64_t samples_total(ctx *c, const ynode *seq, const char *what)
 {
 	if (seq->type != Y_SEQ)
-		bad(c, seq->line, "'samples' of node must be a list");
+		bad(c, seq->line, "'%s' must be a list", what);
 	uint64_t total = 0;
 	for (const ynode *e = seq->first; e; e = e->next) {
 		if (e->type != Y_MAP)
@@ -285,25 +297,69 @@ static void read_samples(ctx *c, pthr *th, uint32_t i, const ynode *seq)
 		if (__builtin_add_overflow(total, get_u64(c, e, "count", "sample entry"), &total))
 			bad(c, e->line, "sample counts of one node overflow 64 bits");
 	}
-	if (!profile_samples || !total)
-		return;
-	const char *own = own_function(c->p, &th->nodes[i]);
-	uint64_t excl = th->nodes[i].excl, taken = 0;
+	return total;
+}
+
+/* Sampled children of node PIDX (UINT32_MAX: the thread's root) from the
+ * list SEQ, but OWN's: each gets TIME * count / TOTAL.  Returns the time
+ * given out (floors: never more than TIME). */
+static uint64_t add_sampled(ctx *c, pthr *th, uint32_t pidx, const ynode *seq, const char *own,
+			    uint64_t time, uint64_t total)
+{
+	uint64_t taken = 0;
 	for (const ynode *e = seq->first; e; e = e->next) {
 		const char *fn = ymap_get(e, "function")->s;
 		uint64_t cnt = to_u64(c, ymap_get(e, "count"), "count");
-		if (!cnt || (own && !strcmp(fn, own)))
+		const ynode *lp = ymap_get(e, "loop");
+		if (lp && lp->type != Y_SCALAR)
+			bad(c, lp->line, "'loop' of a sample entry must be a string");
+		if (!cnt || (own && !lp && !strcmp(fn, own)))
 			continue;
 		pnode *n = &th->nodes[th->nnodes++];
 		memset(n, 0, sizeof *n);
-		n->pidx = i;
-		n->region = sampled_region(c, fn);
-		n->excl = (uint64_t)((unsigned __int128)excl * cnt / total);
+		n->pidx = pidx;
+		n->region = sampled_region(c, fn, lp ? lp->s : NULL);
+		n->excl = (uint64_t)((unsigned __int128)time * cnt / total);
 		n->incl = n->excl;
 		n->samples = cnt;
-		taken += n->excl;	/* floors: never more than excl */
+		taken += n->excl;
 	}
-	th->nodes[i].excl = excl - taken;
+	return taken;
+}
+
+/* Node I's samples.  Each function other than the node's own becomes a
+ * child node of kind sampled whose time is its share of the node's
+ * samples times the node's exclusive time (an estimate), taken out of the
+ * node's exclusive time; calls 0. */
+static void read_samples(ctx *c, pthr *th, uint32_t i, const ynode *seq)
+{
+	uint64_t total = samples_total(c, seq, "samples' of node");
+	if (!profile_samples || !total)
+		return;
+	const char *own = own_function(c->p, &th->nodes[i]);
+	uint64_t excl = th->nodes[i].excl;
+	th->nodes[i].excl = excl - add_sampled(c, th, i, seq, own, excl, total);
+}
+
+/* The thread's root_samples: CPU time outside every region, which no node
+ * measured (all of it in a program without hooks: sampling-only mode).
+ * Each function becomes a sampled node at the top of the thread's tree,
+ * its time its share of all the thread's samples times the thread's CPU
+ * time (or its samples over the rate when the CPU time is unknown). */
+static void read_root_samples(ctx *c, const ynode *t, pthr *th, const ynode *seq)
+{
+	uint64_t total = samples_total(c, seq, "root_samples' of thread");
+	if (!profile_samples || !total)
+		return;
+	ynode *all = ymap_get(t, "samples");
+	uint64_t n = all ? to_u64(c, all, "samples") : 0;
+	if (n < total)
+		n = total;
+	if (th->cpu_ns >= 0)
+		add_sampled(c, th, UINT32_MAX, seq, NULL, (uint64_t)th->cpu_ns, n);
+	else if (c->p->sample_hz)
+		add_sampled(c, th, UINT32_MAX, seq, NULL, 1000000000u * total / c->p->sample_hz,
+			    total);
 }
 
 /* Sample entries in the nodes of NODES (room for their sampled children). */
@@ -537,17 +593,21 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 	ynode *cpu = ymap_get(t, "cpu_ns");	/* optional, may be null */
 	th->cpu_ns = cpu && !is_null(cpu) ? (int64_t)(to_u64(c, cpu, "cpu_ns") & INT64_MAX) : -1;
 	ynode *nodes = need(c, t, "nodes", 0, "thread");
-	if (is_null(nodes))
+	ynode *rs = ymap_get(t, "root_samples");
+	if (rs && is_null(rs))
+		rs = NULL;
+	if (is_null(nodes) && !rs)
 		return;
-	if (nodes->type != Y_SEQ)
+	if (!is_null(nodes) && nodes->type != Y_SEQ)
 		bad(c, nodes->line, "'nodes' of thread must be a list");
-	th->nnodes = nodes->n;
-	size_t room = nodes->n + count_samples(nodes);
+	th->nnodes = is_null(nodes) ? 0 : nodes->n;
+	size_t room = th->nnodes + (th->nnodes ? count_samples(nodes) : 0) +
+		      (rs && rs->type == Y_SEQ ? rs->n : 0);
 	th->nodes = arena_alloc(&p->mem, (room ? room : 1) * sizeof *th->nodes);
 	c->ids.n = 0;
 	memset(c->ids.keys, 0xff, c->ids.cap * sizeof *c->ids.keys);
 	uint32_t i = 0;
-	for (ynode *m = nodes->first; m; m = m->next, i++) {
+	for (ynode *m = th->nnodes ? nodes->first : NULL; m; m = m->next, i++) {
 		if (m->type != Y_MAP)
 			bad(c, m->line, "each node must be a mapping");
 		pnode *n = &th->nodes[i];
@@ -600,11 +660,13 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 			add_trips(c, n, tc);
 	}
 	i = 0;
-	for (ynode *m = nodes->first; m; m = m->next, i++) {
+	for (ynode *m = th->nnodes ? nodes->first : NULL; m; m = m->next, i++) {
 		ynode *sm = ymap_get(m, "samples");
 		if (sm && !is_null(sm))
 			read_samples(c, th, i, sm);
 	}
+	if (rs)
+		read_root_samples(c, t, th, rs);
 	ynode *its = ymap_get(t, "iterations");
 	if (its)
 		read_iterations(c, th, its);

@@ -88,7 +88,8 @@ static void header(FILE *out, const view *v, const char *what)
 	if (v->sampled)
 		fprintf(out, "note: ~name, kind smp: a function seen by SELINST_SAMPLE's samples in its\n"
 			"  parent; its times are estimates (the parent's exclusive time split by\n"
-			"  sample counts, 'N smp' in the calls column)\n");
+			"  sample counts, 'N smp' in the calls column; outside every region, the\n"
+			"  thread's CPU time split by sample counts)\n");
 	if (v->nprograms > 1) {
 		fprintf(out, "note: %zu programs merged:", v->nprograms);
 		for (size_t i = 0; i < v->nprograms; i++)

@@ -356,13 +356,20 @@ struct si_samples {
 	uint32_t used;
 	struct si_sample_slot slot[];
 };
+SI_HIDDEN void si_sample_ctor(void);
 SI_HIDDEN void si_sample_thread_start(struct si_thread *t);
 SI_HIDDEN void si_sample_thread_stop(struct si_thread *t);
 SI_HIDDEN int si_sample_hz(void);
 SI_HIDDEN int si_sample_signal(void);
+SI_HIDDEN int si_sample_handler_lost(void);
 SI_HIDDEN void si_sample_write_begin(void);
 SI_HIDDEN void si_sample_write_end(void);
-struct si_sample_row { uint64_t node; const char *function; uint64_t count; };
+struct si_sample_row {
+	uint64_t node;
+	const char *function;
+	const char *loop;	/* the function's uninstrumented loop, "file:LINE"; or NULL */
+	uint64_t count;
+};
 SI_HIDDEN struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *omap,
 					       size_t *n);
 

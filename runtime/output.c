@@ -520,6 +520,8 @@ static void emit_samples(struct em *m, const char *key, uint64_t o,
 	for (; *r < end && (*r)->node == o; (*r)++) {
 		map_start(m, 1);
 		kstr(m, "function", (*r)->function);
+		if ((*r)->loop)
+			kstr(m, "loop", (*r)->loop);
 		kint(m, "count", (*r)->count);
 		map_end(m);
 	}
@@ -758,6 +760,8 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 		kint(m, "hz", (uint64_t)si_sample_hz());
 		kint(m, "signal", (uint64_t)si_sample_signal());
 		kraw(m, "clock", "thread_cpu");
+		if (si_sample_handler_lost())
+			kraw(m, "handler_replaced", "true");
 		map_end(m);
 	}
 }

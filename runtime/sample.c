@@ -29,8 +29,10 @@
 #include "internal.h"
 #ifndef SI_STATIC
 #include <dlfcn.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #endif
+#include <pthread.h>
 
 #define SAMPLE_SLOTS	(1u << 14)	/* per thread: 256 KiB of address space */
 #define SAMPLE_MAX_HZ	100000
@@ -160,12 +162,96 @@ static void sample_init(void)
 	__atomic_store_n(&sample_on, 1, __ATOMIC_RELEASE);
 }
 
+/* The library's constructor (thread.c), after the global set-up: with
+ * sampling asked for, the main thread is set up now rather than at its
+ * first hook, so that a program with no hooks at all (built without the
+ * plugin and run with LD_PRELOAD=libselinst.so, or with nothing selected)
+ * is sampled too, its samples under the thread's root (sampling-only
+ * mode); other threads are set up as they start (pthread_create below). */
+void si_sample_ctor(void)
+{
+	const char *e = getenv("SELINST_SAMPLE");
+	if (!e || !*e)
+		return;
+	pthread_once(&sample_once, sample_init);
+	if (__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE))
+		si_thread_init();
+}
+
+#ifndef SI_STATIC
+/* pthread_create, interposed (shared library only, as exec.c's functions):
+ * while sampling, a new thread is set up, and its timer armed, before its
+ * start routine runs, hooks or not.  Otherwise, and for the final
+ * writer's thread, libc's own function unchanged. */
+struct sample_start { void *(*fn)(void *); void *arg; };
+
+static void *sampled_start(void *p)
+{
+	struct sample_start st = *(struct sample_start *)p;
+	free(p);
+	si_thread_init();
+	return st.fn(st.arg);
+}
+
+typedef int create_fn(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+SI_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			     void *arg)
+{
+	static create_fn *real;
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+	if (!real)
+		return EAGAIN;
+	struct sample_start *st = NULL;
+	if (__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE) && !si_final_written &&
+	    (st = malloc(sizeof *st)) != NULL) {
+		st->fn = fn;
+		st->arg = arg;
+		int rc = real(th, attr, sampled_start, st);
+		if (rc)
+			free(st);
+		return rc;
+	}
+	return real(th, attr, fn, arg);
+}
+#endif
+
+/* Whether the sampling signal still has the runtime's handler.  A handler
+ * the program installs on it after sampling started replaces ours and
+ * gets the timers' signals: nothing can call the program back, so this is
+ * checked where the runtime runs anyway (a thread's set-up and end, each
+ * write) and reported once; no new timer is armed after that. */
+static int handler_lost;
+
+static int handler_ours(void)
+{
+	struct sigaction cur;
+	if (__atomic_load_n(&handler_lost, __ATOMIC_RELAXED))
+		return 0;
+	if (sigaction(sample_signo, NULL, &cur) != 0 ||
+	    ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_sample))
+		return 1;
+	if (!__atomic_exchange_n(&handler_lost, 1, __ATOMIC_RELAXED)) {
+		char msg[320];	/* one write(): a write may run in a signal handler */
+		int n = snprintf(msg, sizeof msg, "selinst: the program installed its own handler "
+				 "on signal %d (SELINST_SAMPLE_SIGNAL) after sampling started: it "
+				 "gets the sampling timers' signals, and samples stop; pick another "
+				 "signal with SELINST_SAMPLE_SIGNAL=N\n", sample_signo);
+		if (n > 0 && write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1) < 0)
+			n = 0;
+	}
+	return 0;
+}
+
+int si_sample_handler_lost(void) { return handler_lost; }
+
 /* Thread set-up (thread.c, the fork child too): its table and its timer. */
 void si_sample_thread_start(struct si_thread *t)
 {
 	int saved = errno;
 	pthread_once(&sample_once, sample_init);
-	if (!__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE) || t->sample_armed)
+	if (!__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE) || t->sample_armed || !handler_ours())
 		goto out;
 	if (!t->samples && !(t->samples = si_mmap(sizeof *t->samples +
 						 SAMPLE_SLOTS * sizeof(struct si_sample_slot))))
@@ -201,6 +287,7 @@ void si_sample_thread_stop(struct si_thread *t)
 	int saved = errno;
 	timer_delete(t->sample_timer);
 	t->sample_armed = 0;
+	handler_ours();
 	if (t->samples && !t->samples->total) {
 		munmap(t->samples, sizeof *t->samples + SAMPLE_SLOTS * sizeof(struct si_sample_slot));
 		t->samples = NULL;
@@ -229,19 +316,37 @@ int si_sample_signal(void) { return sample_signo; }
 	X(int, dwfl_linux_proc_report, (Dwfl *, pid_t))			\
 	X(int, dwfl_linux_proc_find_elf, (Dwfl_Module *, void **, const char *, \
 		Dwarf_Addr, char **, Elf **))				\
-	X(int, dwfl_standard_find_debuginfo, (Dwfl_Module *, void **,	\
-		const char *, Dwarf_Addr, const char *, const char *,	\
-		GElf_Word, char **))					\
 	X(Dwfl_Module *, dwfl_addrmodule, (Dwfl *, Dwarf_Addr))		\
 	X(const char *, dwfl_module_addrname, (Dwfl_Module *, GElf_Addr)) \
 	X(const char *, dwfl_module_info, (Dwfl_Module *, void ***,	\
 		Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *,	\
-		const char **, const char **))
+		const char **, const char **))				\
+	X(Dwfl_Line *, dwfl_module_getsrc, (Dwfl_Module *, Dwarf_Addr))	\
+	X(Dwarf_Die *, dwfl_module_addrdie, (Dwfl_Module *, Dwarf_Addr,	\
+		Dwarf_Addr *))						\
+	X(int, dwarf_getscopes, (Dwarf_Die *, Dwarf_Addr, Dwarf_Die **))	\
+	X(int, dwarf_tag, (Dwarf_Die *))				\
+	X(const char *, dwarf_diename, (Dwarf_Die *))			\
+	X(const char *, dwfl_lineinfo, (Dwfl_Line *, Dwarf_Addr *, int *, \
+		int *, Dwarf_Word *, Dwarf_Word *))
 #define DW_MEMBER(ret, name, args) ret (*name) args;
 static struct { DW_FUNCS(DW_MEMBER) } dw;
 #undef DW_MEMBER
 static Dwfl *dwfl;
 static Dwfl_Callbacks dwfl_callbacks;
+
+/* Separate debug files (/usr/lib/debug, debuginfod) are not looked for:
+ * a module's own DWARF (a program or library built with -g) is used, and
+ * its symbol tables otherwise.  Loading libc's and libm's debug files,
+ * where a -dbg package installs them, took about 50 ms of CPU at each
+ * write, whatever the run's length (ft: +5% of a 1-second run). */
+static int no_debuginfo(Dwfl_Module *mod, void **user, const char *modname, Dwarf_Addr base,
+			const char *file, const char *debuglink, GElf_Word crc, char **path)
+{
+	(void)mod, (void)user, (void)modname, (void)base, (void)file, (void)debuglink;
+	(void)crc, (void)path;
+	return -1;
+}
 
 /* libdw's functions into dw (once); 0 when libdw cannot be loaded. */
 static int load_libdw(void)
@@ -258,7 +363,7 @@ static int load_libdw(void)
 	DW_FUNCS(DW_LOAD)
 #undef DW_LOAD
 	dwfl_callbacks.find_elf = dw.dwfl_linux_proc_find_elf;
-	dwfl_callbacks.find_debuginfo = dw.dwfl_standard_find_debuginfo;
+	dwfl_callbacks.find_debuginfo = no_debuginfo;
 	state = 1;
 	return 1;
 }
@@ -266,11 +371,15 @@ static int load_libdw(void)
 
 /* The writer holds the registry lock: one write at a time. */
 static struct si_map *names;	/* pc -> malloc'd name */
+static struct si_map *loops;	/* (pc, function descriptor) -> malloc'd "file:LINE", or 0 */
 
 void si_sample_write_begin(void)
 {
 #ifndef SI_STATIC
-	if (!sample_on || !load_libdw())
+	if (!sample_on)
+		return;
+	handler_ours();
+	if (!load_libdw())
 		return;
 	dwfl = dw.dwfl_begin(&dwfl_callbacks);
 	if (dwfl) {
@@ -284,14 +393,20 @@ void si_sample_write_begin(void)
 #endif
 }
 
+static void free_strings(struct si_map **m)
+{
+	if (*m)
+		for (size_t i = 0; i <= (*m)->mask; i++)
+			if ((*m)->slot[i].a)
+				free((char *)(*m)->slot[i].value);
+	si_map_free(*m);
+	*m = NULL;
+}
+
 void si_sample_write_end(void)
 {
-	if (names)
-		for (size_t i = 0; i <= names->mask; i++)
-			if (names->slot[i].a)
-				free((char *)names->slot[i].value);
-	si_map_free(names);
-	names = NULL;
+	free_strings(&names);
+	free_strings(&loops);
 #ifndef SI_STATIC
 	if (dwfl)
 		dw.dwfl_end(dwfl);
@@ -299,15 +414,44 @@ void si_sample_write_end(void)
 #endif
 }
 
-/* PC's function name, "[module]" when the module has no symbol there,
- * "0x..." when no module is known (or in the static library, which has
- * no libdw). */
+#ifndef SI_STATIC
+/* The source function whose code PC is, from the module's DWARF: the
+ * innermost inlined function there, else the function (its source name:
+ * a clone such as x_solve.constprop.0 is x_solve, as its region is).
+ * NULL without debug information. */
+static char *dwarf_function(Dwfl_Module *mod, uintptr_t pc)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dw.dwfl_module_addrdie(mod, (Dwarf_Addr)pc, &bias);
+	Dwarf_Die *scopes = NULL;
+	int n = cu ? dw.dwarf_getscopes(cu, (Dwarf_Addr)pc - bias, &scopes) : 0;
+	char *name = NULL;
+	for (int i = 0; i < n && !name; i++) {
+		int tag = dw.dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+			const char *d = dw.dwarf_diename(&scopes[i]);
+			if (d)
+				name = strdup(d);
+			break;
+		}
+	}
+	free(scopes);
+	return name;
+}
+#endif
+
+/* PC's function name (see dwarf_function; else the symbol table's),
+ * "[module]" when the module has no symbol there, "0x..." when no module
+ * is known (or in the static library, which has no libdw). */
 static char *name_pc(uintptr_t pc)
 {
 	char buf[64];
 	snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)pc);
 #ifndef SI_STATIC
 	Dwfl_Module *mod = dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
+	char *src = mod ? dwarf_function(mod, pc) : NULL;
+	if (src)
+		return src;
 	if (mod) {
 		const char *fn = dw.dwfl_module_addrname(mod, (GElf_Addr)pc);
 		if (fn)
@@ -338,12 +482,105 @@ static const char *pc_name(uintptr_t pc)
 	return (const char *)si_map_find(names, pc, 1, NULL, NULL)->value;
 }
 
+/* PC's source line in its module's DWARF line table (innermost inlined
+ * code's), with its file's base name; 0 when unknown. */
+static int pc_line(uintptr_t pc, const char **base)
+{
+#ifndef SI_STATIC
+	Dwfl_Module *mod = dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
+	Dwfl_Line *l = mod ? dw.dwfl_module_getsrc(mod, (Dwarf_Addr)pc) : NULL;
+	int line = 0;
+	const char *file = l ? dw.dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+	if (!file)
+		return 0;
+	const char *slash = strrchr(file, '/');
+	*base = slash ? slash + 1 : file;
+	return line;
+#else
+	(void)pc;
+	(void)base;
+	return 0;
+#endif
+}
+
+/* The uninstrumented loop of function F (a descriptor with a loop table)
+ * that PC's source line lies in, innermost (the narrowest range), as a
+ * "file:LINE" string; NULL when none.  Lines are matched in F's own file
+ * (base names compared), so code of another file inlined into a loop
+ * stays F's own. */
+static char *find_loop(uintptr_t pc, const struct selinst_region *f)
+{
+	const char *file, *fbase = strrchr(f->file, '/');
+	fbase = fbase ? fbase + 1 : f->file;
+	int line = pc_line(pc, &file);
+	if (!line || strcmp(file, fbase))
+		return NULL;
+	long best = 0, best_len = -1;
+	for (const char *p = f->function; *p;) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (end == p)
+			break;	/* not a table this runtime reads */
+		if (a <= line && line <= b && (best_len < 0 || b - a < best_len)) {
+			best = a;
+			best_len = b - a;
+		}
+		p = end + strspn(end, " ");
+	}
+	if (best_len < 0)
+		return NULL;
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s:%ld", fbase, best);
+	return strdup(buf);
+}
+
+static const char *pc_loop(uintptr_t pc, const struct selinst_region *f)
+{
+	if (!f)
+		return NULL;
+	struct si_mslot *x = si_map_find(loops, pc, (uintptr_t)f, NULL, NULL);
+	if (x)
+		return (const char *)x->value;
+	char *l = find_loop(pc, f);
+	if (!si_map_add(&loops, pc, (uintptr_t)f, (uintptr_t)l, 0)) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+/* The function descriptor with a loop table whose code node ID's samples
+ * run in: the node's own function, or for a loop node the function node
+ * above it that the loop belongs to; NULL when none (the root, manual
+ * and other regions, a function without a table). */
+static const struct selinst_region *table_of(const struct si_snap *s, uint64_t id)
+{
+	const struct selinst_region *r = id && id < s->nn ? s->nodes[id].region : NULL;
+	const char *want = r && r->kind == SELINST_KIND_LOOP ? r->function : NULL;
+	while (r && r->kind == SELINST_KIND_LOOP) {
+		id = s->nodes[id].parent;
+		r = id && id < s->nn ? s->nodes[id].region : NULL;
+	}
+	if (!r || r->kind != SELINST_KIND_FUNCTION || !(r->reserved & SELINST_REGION_LOOP_TABLE) ||
+	    !r->function || (want && strcmp(want, r->name)))
+		return NULL;
+	return r;
+}
+
+static int strcmp0(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
 static int row_cmp(const void *pa, const void *pb)
 {
 	const struct si_sample_row *a = pa, *b = pb;
 	if (a->node != b->node)
 		return a->node < b->node ? -1 : 1;
-	return strcmp(a->function, b->function);
+	int c = strcmp(a->function, b->function);
+	return c ? c : strcmp0(a->loop, b->loop);
 }
 
 /* S's samples as rows (output node OMAP[id], function, count), sorted by
@@ -353,25 +590,30 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 {
 	*n = 0;
 	const struct si_samples *t = s->samples;
-	if (!t || !t->used)
+	/* Read once: a live thread's handler goes on adding slots while this
+	 * runs (re-reading it let the copy run past the rows allocated:
+	 * heap corruption, seen as an abort in libdw's dwfl_end). */
+	uint32_t used = t ? __atomic_load_n(&t->used, __ATOMIC_RELAXED) : 0;
+	if (!used)
 		return NULL;
-	struct si_sample_row *r = malloc(t->used * sizeof *r);
+	struct si_sample_row *r = malloc(used * sizeof *r);
 	if (!r)
 		return NULL;
 	size_t k = 0;
-	for (uint32_t i = 0; i < SAMPLE_SLOTS && k < t->used; i++) {
+	for (uint32_t i = 0; i < SAMPLE_SLOTS && k < used; i++) {
 		const struct si_sample_slot *x = &t->slot[i];
 		if (!x->pc || x->node >= s->nn)
 			continue;	/* a node the copy does not have yet */
 		r[k].node = x->node ? omap[x->node] : 0;
 		r[k].function = pc_name(x->pc);
+		r[k].loop = pc_loop(x->pc, table_of(s, x->node));
 		r[k].count = x->count;
 		k++;
 	}
 	qsort(r, k, sizeof *r, row_cmp);
 	size_t m = 0;
 	for (size_t i = 0; i < k; i++) {
-		if (m && r[m - 1].node == r[i].node && strcmp(r[m - 1].function, r[i].function) == 0)
+		if (m && row_cmp(&r[m - 1], &r[i]) == 0)
 			r[m - 1].count += r[i].count;
 		else
 			r[m++] = r[i];

@@ -238,6 +238,7 @@ void si_global_init(void)
 __attribute__((constructor)) static void selinst_ctor(void)
 {
 	si_global_init();
+	si_sample_ctor();	/* sampling-only mode: the main thread now */
 }
 
 static int grow_stack_to(struct si_thread *t, uint32_t cap)

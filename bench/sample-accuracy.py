@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Accuracy of hybrid sampling (issue 14, point 3): the default selective
+build run with SELINST_SAMPLE (exact regions, sampled leaves and loops
+inside them) against two references, per bench workload:
+
+  full       the same source with every function and loop instrumented
+             (threshold=0, loop-threshold=0), SELINST_THROTTLE=off, no
+             sampling: exact times, but the hooks' own cost lands in the
+             small functions' times;
+  callgrind  the plain -O2 -fno-inline build under valgrind's callgrind:
+             exact instruction counts per function (no hooks at all), but
+             instructions, not time (and calls where -O2 inlines).
+
+Accuracy as the loop-profiling paper (Moseley et al. 2007, eq. 1) defines
+it, over the regions R above 1% of the run in the reference:
+
+  accuracy = sum_R (1 - |ref_R - test_R|) * ref_R / sum_R ref_R
+
+(shares as fractions of the run; normalised by the set's total share so
+that identical profiles give 100%).  Shares: exclusive ("self") per
+region (functions and loops: full only, callgrind has no loops) and per
+function (a loop's time counted in its function), and inclusive per
+function.  Prints a table; figures, not a test.
+"""
+import argparse
+import collections
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from overhead import BUILD, LINK_RT, MEDIUM, REPORT, ROOT, sel  # noqa: E402
+
+LOOP = re.compile(r"^(~loop )?[^;:]+:\d+(#\d+)?$")	# loop frames (#N: the Nth at a line)
+CLONE = re.compile(r"(\.(constprop|isra|part|cold|lto_priv)\.\d+)+$")
+
+
+def base_name(frame):
+    """A frame's region name without the report's sampled markers."""
+    f = frame[1:] if frame.startswith("~") else frame
+    return f[5:] if f.startswith("loop ") else f
+
+
+def fn_name(name):
+    return CLONE.sub("", name)
+
+
+def folded_shares(prof, exact=None):
+    """(region excl, function excl, function incl) shares from a profile.
+    EXACT: the functions that are regions of the default build; a loop of
+    any other function counts as its function in the region shares (the
+    default build cannot name such a loop: its function has no hooks)."""
+    out = subprocess.run([REPORT, "--format=folded", prof], check=True,
+                         capture_output=True, text=True).stdout
+    reg, fex, finc = (collections.Counter() for _ in range(3))
+    total = 0
+    for line in out.splitlines():
+        path, _, ns = line.rpartition(" ")
+        ns = int(ns)
+        total += ns
+        frames = path.split(";")
+        owners, owner = [], None
+        for f in frames:
+            if not LOOP.match(f) or owner is None:
+                owner = fn_name(base_name(f))
+            owners.append(owner)
+        last = frames[-1]
+        loop = LOOP.match(last) and (exact is None or owners[-1] in exact)
+        reg[base_name(last) if loop else owners[-1]] += ns
+        fex[owners[-1]] += ns
+        for o in set(owners):
+            finc[o] += ns
+    return tuple({k: v / total for k, v in c.items()} for c in (reg, fex, finc))
+
+
+CG_LINE = re.compile(r"^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?):([^:\s]+) \[(.*)\]$")
+
+
+def exact_functions(prof):
+    """The function regions of a profile (frames of the folded view that
+    are neither sampled nor loops)."""
+    out = subprocess.run([REPORT, "--format=folded", "--no-samples", prof], check=True,
+                         capture_output=True, text=True).stdout
+    return {fn_name(f) for line in out.splitlines() for f in line.rpartition(" ")[0].split(";")
+            if not LOOP.match(f)}
+
+
+def callgrind_shares(out_file, exe):
+    """(function excl, function incl) instruction shares from callgrind, of
+    the functions of program EXE (libc's and the loader's left out: their
+    inclusive shares, _start's 100%, have no counterpart in a profile)."""
+    res = []
+    for inclusive in ("no", "yes"):
+        text = subprocess.run(["callgrind_annotate", "--inclusive=" + inclusive,
+                               "--threshold=100", out_file], check=True,
+                              capture_output=True, text=True).stdout
+        tot = int(re.search(r"^([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS", text, re.M)
+                  .group(1).replace(",", ""))
+        c = collections.Counter()
+        for line in text.splitlines():
+            m = CG_LINE.match(line)
+            if m and m.group(4) == exe:
+                n, fn = int(m.group(1).replace(",", "")), fn_name(m.group(3))
+                c[fn] = c[fn] + n if inclusive == "no" else max(c[fn], n)
+        res.append({k: v / tot for k, v in c.items()})
+    return tuple(res)
+
+
+def accuracy(ref, test, floor=0.01):
+    """Paper's eq. 1 over REF's regions above FLOOR; (percent, n, worst
+    difference in points, its region)."""
+    keys = [k for k, v in ref.items() if v > floor]
+    w = sum(ref[k] for k in keys)
+    if not keys or not w:
+        return None
+    acc = sum((1 - abs(ref[k] - test.get(k, 0.0))) * ref[k] for k in keys) / w
+    worst = max(keys, key=lambda k: abs(ref[k] - test.get(k, 0.0)))
+    return 100 * acc, len(keys), 100 * abs(ref[worst] - test.get(worst, 0.0)), worst
+
+
+def build(src, out, args):
+    subprocess.run(["gcc", "-O2", "-g", src, "-o", out, "-lm"] + args, check=True,
+                   stderr=subprocess.DEVNULL)
+
+
+def run(cmd, env=None, cwd=None):
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
+
+
+def measure(wl, size, hz, tmp, verbose, reuse):
+    src = os.path.join(ROOT, "bench", "workloads", wl + ".c")
+    d = os.path.join(tmp, wl)
+    os.makedirs(d, exist_ok=True)
+    exe = {v: os.path.join(d, v) for v in ("sel", "full", "plain")}
+    if not reuse:
+        build(src, exe["sel"], sel("threshold=204800") + LINK_RT)
+        build(src, exe["full"], sel("threshold=0", "loop-threshold=0") + LINK_RT)
+        # No inlining in the callgrind reference: callgrind names code by
+        # the symbol it lies in, while samples name inlined functions.
+        build(src, exe["plain"], ["-fno-inline"])
+    cg = os.path.join(d, "callgrind.out")
+    if not reuse:
+        env = dict(os.environ, SELINST_SAMPLE=str(hz), SELINST_OUTPUT=os.path.join(d, "sel.prof"))
+        run([exe["sel"]] + size, env)
+    if not reuse or not os.path.exists(os.path.join(d, "full.prof")):
+        # The throttle off: by default it switches the hot tiny regions
+        # off, and their time would go to their callers.
+        env = dict(os.environ, SELINST_OUTPUT=os.path.join(d, "full.prof"), SELINST_THROTTLE="off")
+        env.pop("SELINST_SAMPLE", None)
+        run([exe["full"]] + size, env)
+    if not reuse:
+        subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg, exe["plain"]]
+                       + size, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    exact = exact_functions(os.path.join(d, "sel.prof"))
+    s = folded_shares(os.path.join(d, "sel.prof"))
+    f = folded_shares(os.path.join(d, "full.prof"), exact)
+    c = callgrind_shares(cg, exe["plain"])
+    row = {
+        "full: regions excl": accuracy(f[0], s[0]),
+        "full: functions excl": accuracy(f[1], s[1]),
+        "callgrind: functions excl": accuracy(c[0], s[1]),
+        # Inclusive: of the functions that are regions of the default
+        # build only (a sample names no caller that has no hooks).
+        "callgrind: functions incl": accuracy({k: v for k, v in c[1].items() if k in exact}, s[2]),
+        "full vs callgrind: functions excl": accuracy(c[0], f[1]),
+    }
+    if verbose:
+        for name, ref, test in (("full excl", f[1], s[1]), ("callgrind excl", c[0], s[1])):
+            print("  %s %s:" % (wl, name))
+            for k in sorted(ref, key=ref.get, reverse=True)[:12]:
+                print("    %-28s ref %5.1f%%  sampled %5.1f%%" % (k, 100 * ref[k], 100 * s[1].get(k, 0)))
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--workloads", default="bt,cg,ft,mg,interp")
+    ap.add_argument("--size", default="medium", help="medium (about 1 s plain) or 'N [STEPS]'")
+    ap.add_argument("--hz", type=int, default=1000)
+    ap.add_argument("-v", "--verbose", action="store_true", help="print the top shares")
+    ap.add_argument("--keep", help="keep the programs and profiles in this folder")
+    ap.add_argument("--reuse", action="store_true",
+                    help="with --keep: read the profiles a former run kept (runs only a "
+                    "missing full.prof)")
+    a = ap.parse_args()
+    cols = ["full: regions excl", "full: functions excl", "callgrind: functions excl",
+            "callgrind: functions incl", "full vs callgrind: functions excl"]
+    print("accuracy of SELINST_SAMPLE=%d on the default build (%%, regions above 1%% of the "
+          "reference; n regions; worst difference in points)" % a.hz)
+    print("%-7s" % "" + "".join("%-30s" % c for c in cols))
+    with tempfile.TemporaryDirectory(prefix="selinst-acc.") as tmp:
+        if a.keep:
+            os.makedirs(a.keep, exist_ok=True)
+            tmp = a.keep
+        for wl in a.workloads.split(","):
+            size = MEDIUM[wl] if a.size == "medium" else a.size.split()
+            row = measure(wl, size, a.hz, tmp, a.verbose, a.reuse)
+            cells = []
+            for c in cols:
+                r = row[c]
+                cells.append("%-30s" % ("-" if r is None else "%5.1f (%d; %.1f %s)" % (r[0], r[1], r[2], r[3][:12])))
+            print("%-7s" % wl + "".join(cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Sampling-only mode (issue 14, point 5): a program with no hooks at all,
+# built without the plugin and run with LD_PRELOAD=libselinst.so, or built
+# with the plugin but nothing selected and linked with -lselinst, gets a
+# function profile from SELINST_SAMPLE's samples alone: the runtime sets
+# the main thread up in its constructor and other threads as they start
+# (pthread_create), and the report shows the samples outside every region
+# as ~function regions at the top of each thread's tree.  hot1 does three
+# times hot2's work in the main thread; a second thread runs only hot2:
+# the shares must come out within 5 points.
+. "$(dirname "$0")/lib.sh"
+cat >plain.c <<'EOF'
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((noinline)) double hot1(double x, long n)
+{
+	for (long i = 0; i < n; i++)
+		x = x * 1.0000001 + 1e-9;
+	return x;
+}
+__attribute__((noinline)) double hot2(double x, long n)
+{
+	for (long i = 0; i < n; i++)
+		x = x * 1.0000001 + 1e-9;
+	return x;
+}
+static long n = 100000000;
+static void *thr(void *a) { (void)a; static volatile double s; s = hot2(1, n); return 0; }
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		n = atol(argv[1]);
+	double x = 1;
+	pthread_t t;
+	pthread_create(&t, 0, thr, 0);
+	for (int k = 0; k < 4; k++) {
+		x = hot1(x, 3 * n / 4);
+		x = hot2(x, n / 4);
+	}
+	pthread_join(t, 0);
+	printf("%g\n", x);
+	return 0;
+}
+EOF
+
+# check PROFILE: per thread, the root's sampled functions in the expected
+# shares (CPU-time samples: load does not change them).
+check() {
+	python3 - "$1" <<'PY' || fail "$2: shares from samples: $(cat "$1")"
+import sys, yaml
+p = yaml.safe_load(open(sys.argv[1]))
+assert p["sampling"]["hz"] == 1000, p.get("sampling")
+assert not p["regions"], p["regions"]
+th = sorted(p["threads"], key=lambda t: t["index"])
+assert len(th) == 2, len(th)
+def shares(t):
+    s = {x["function"]: x["count"] for x in t.get("root_samples", [])}
+    tot = sum(s.values())
+    assert tot >= 100, (t["index"], s)
+    return {k: 100.0 * v / tot for k, v in s.items()}
+m, o = shares(th[0]), shares(th[1])
+assert abs(m.get("hot1", 0) - 75) <= 5 and abs(m.get("hot2", 0) - 25) <= 5, m
+assert o.get("hot2", 0) >= 95, o
+PY
+}
+
+gcc -O2 -pthread plain.c -o plain || fail "compile without the plugin"
+SELINST_SAMPLE=1000 LD_PRELOAD=$SELINST_BUILD/libselinst.so ./plain >out.txt 2>err.txt ||
+	fail "LD_PRELOAD run: $(cat err.txt)"
+[ -s err.txt ] && fail "stderr: $(cat err.txt)"
+check plain.prof "LD_PRELOAD"
+
+# The report: ~hot1 and ~hot2 at the top, estimated from the threads'
+# CPU time; hot1 3/5 of the whole (main runs 4 n, the other thread n).
+"$REPORT" --format=json plain.prof >j.json || fail "report json"
+python3 - j.json <<'PY' || fail "report: $(cat j.json)"
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = {x["name"]: x for x in j["regions"]}
+assert set(r) == {"~hot1", "~hot2"}, list(r)
+assert all(x["kind"] == "sampled" and x["estimated"] for x in r.values())
+tot = j["total_seconds"]
+assert tot > 0
+share = 100 * r["~hot1"]["exclusive_seconds"] / tot
+assert abs(share - 60) <= 5, share
+assert r["~hot2"]["threads"] == 2, r["~hot2"]
+PY
+"$REPORT" --tree plain.prof >tree.txt || fail "tree"
+grep -Eq '^ +[0-9.]+ +[0-9.]+% +[0-9.]+ +[0-9]+ smp ~hot1$' tree.txt || fail "tree: no top-level ~hot1: $(cat tree.txt)"
+"$REPORT" --format=folded plain.prof >f.txt || fail "folded"
+grep -Eq '^~hot1 [0-9]+$' f.txt || fail "folded: $(cat f.txt)"
+"$REPORT" --no-samples --format=json plain.prof >n.json || fail "--no-samples"
+jget n.json 'len(d["regions"])' | grep -qx 0 || fail "--no-samples shows sampled regions"
+SELINST_REPORT_LIBYAML=1 "$REPORT" --format=folded plain.prof >slow.txt || fail "libyaml path"
+cmp -s f.txt slow.txt || fail "the fast YAML path and libyaml differ"
+
+# Without SELINST_SAMPLE the preloaded runtime sets nothing up.
+LD_PRELOAD=$SELINST_BUILD/libselinst.so ./plain >/dev/null 2>err.txt || fail "run without sampling"
+yget plain.prof '"sampling" in d or len(d["threads"])' | grep -qx 0 ||
+	fail "threads or sampling without SELINST_SAMPLE"
+
+# Built with the plugin, nothing selected, linked with the runtime.
+si_cc -O2 -pthread -fplugin-arg-selinst-threshold=1000000000000 plain.c -o sel ||
+	fail "compile with nothing selected"
+SELINST_SAMPLE=1000 ./sel >/dev/null 2>err.txt || fail "linked run: $(cat err.txt)"
+check sel.prof "nothing selected"
+exit 0
