@@ -721,7 +721,7 @@ static const struct selinst_region **region_table(const struct snaps *ss, struct
 }
 
 static void emit_header(struct em *m, int final, int signo, double npt, double tps,
-			uint64_t wall_ns, size_t nregions)
+			uint64_t wall_ns)
 {
 	char buf[64];
 	map_start(m, 0);
@@ -748,7 +748,7 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 	if (signo)
 		kint(m, "signal", (uint64_t)signo);
 	emit_throttle_setting(m);
-	si_emit_unit_settings(m, final, nregions);
+	si_emit_unit_settings(m, final);
 	si_emit_iterate_setting(m, final);
 	if (si_hook_pair_ns > 0) {
 		snprintf(buf, sizeof buf, "%.2f", si_hook_pair_ns);
@@ -846,7 +846,7 @@ static int emit_profile(struct sink *k, int final, int signo)
 	yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1);
 	ev(&m, &e);
 	si_iterate_choose((const struct si_snap *const *)ss.all, ss.nall);
-	emit_header(&m, final, signo, npt, tps, wall_ns, nu);
+	emit_header(&m, final, signo, npt, tps, wall_ns);
 	emit_regions(&m, uniq, nu, &rt, npt);
 	plain(&m, "threads");
 	seq_start(&m);

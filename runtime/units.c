@@ -72,27 +72,13 @@ static int scan_object(struct dl_phdr_info *info, size_t n, void *arg)
 	return 0;
 }
 
-/* A program linked with the runtime in which no region ran and no unit
- * carries a note was most likely compiled without the plugin, or with
- * -flto and the plugin given only at the link (where it does nothing). */
-static void say_no_units(void)
-{
-	fprintf(stderr, "selinst: no region ran, and no unit of this program was compiled with "
-		"the plugin (-fplugin=selinst.so); with -flto give the plugin when compiling the "
-		"units: at link time it does nothing\n");
-}
-
-void si_emit_unit_settings(struct em *m, int final, size_t regions)
+void si_emit_unit_settings(struct em *m, int final)
 {
 	static int said;
 	struct scan sc = { .n = 0 };
 	dl_iterate_phdr(scan_object, &sc);
-	if (!sc.n) {
-		if (final && !regions && !si_sample_hz() &&
-		    !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-			say_no_units();
+	if (!sc.n)
 		return;
-	}
 	plain(m, "plugin_settings");
 	flow_seq_start(m);
 	for (size_t i = 0; i < sc.n; i++) {
