@@ -106,19 +106,25 @@ si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp)
  * The frame leaves the stack first (one store); a cut after that loses
  * this activation's times, never counts them twice.  The frame below
  * loses the time before F's node gains it, and inclusive before self,
- * so a cut never leaves any node's self above its inclusive. */
-static inline __attribute__((always_inline)) void
+ * so a cut never leaves any node's self above its inclusive.  Returns
+ * the region's throttle countdown (si_tally): below 0, the exit hooks
+ * call si_throttle_check. */
+static inline __attribute__((always_inline)) int64_t
 pop_frame(struct si_thread *t, struct si_frame *f, uint64_t now)
 {
 	t->top = f - 1;
 	barrier();
 	struct si_node *n = f->node;
+	struct si_tally *y = n->tally;
 	uint64_t dur = now - f->start;
 	__asm__("" : "+r"(dur));	/* one register: GCC would also compute start - now */
 	f[-1].node->self -= dur;
-	if (likely(--n->active == 0))
+	if (likely(--n->active == 0)) {
 		n->incl += dur;
+		y->incl += dur;
+	}
 	n->self += dur;
+	return --y->left;
 }
 
 void si_loop_count(struct si_loop *l, uint64_t n)
@@ -295,13 +301,13 @@ __attribute__((noinline)) static void exit_traced(const struct selinst_region *r
 		t->in_hook = 0;
 		return;
 	}
-	pop_frame(t, f, now);
+	int64_t left = pop_frame(t, f, now);
 	struct si_node *n = f->node;
 	if (likely(si_trace_in_window(now)))
 		si_trace_put(t, now, si_tev_word(region, SI_TEV_LEAVE, 0));
 	barrier();
 	t->in_hook = 0;
-	if (unlikely(n->calls > si_hot.throttle_calls))
+	if (unlikely(left < 0))
 		si_throttle_check(n);
 }
 
@@ -382,12 +388,12 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 	struct si_frame *f = t->top;
 	if (unlikely(f->region != region))
 		return exit_not_top(t, region, now);
-	pop_frame(t, f, now);
+	int64_t left = pop_frame(t, f, now);
 	struct si_node *n = f->node;	/* pop_frame's (no barrier between); the slot
 					   is free once in_hook is 0 */
 	barrier();
 	t->in_hook = 0;
-	if (unlikely(n->calls > si_hot.throttle_calls))
+	if (unlikely(left < 0))
 		si_throttle_check(n);
 nested:
 	return;
@@ -518,10 +524,10 @@ loop_exit_cold(const struct selinst_region *region, uint64_t iterations)
 			struct si_frame *f = t->top;
 			if (si_tracing)	/* the count si_trace_left reads */
 				*si_loop_cell(t, d - 1) = iterations;
-			pop_frame(t, f, now);	/* first: see pop_frame */
+			int64_t left = pop_frame(t, f, now);	/* first: see pop_frame */
 			if (f->node->loop)
 				si_loop_count(f->node->loop, iterations);
-			if (unlikely(f->node->calls > si_hot.throttle_calls))
+			if (unlikely(left < 0))
 				si_throttle_check(f->node);
 		} else {
 			uint32_t i = si_frame_of(t, region);
@@ -569,7 +575,7 @@ loop_exit_traced(const struct selinst_region *region, uint64_t iterations)
 		t->in_hook = 0;
 		return loop_exit_cold(region, iterations);
 	}
-	pop_frame(t, f, now);	/* first: see pop_frame */
+	int64_t left = pop_frame(t, f, now);	/* first: see pop_frame */
 	struct si_node *n = f->node;
 	if (likely(n->loop != NULL))
 		si_loop_count(n->loop, iterations);
@@ -577,7 +583,7 @@ loop_exit_traced(const struct selinst_region *region, uint64_t iterations)
 		si_trace_put_loop_leave(t, now, region, iterations);
 	barrier();
 	t->in_hook = 0;
-	if (unlikely(n->calls > si_hot.throttle_calls))
+	if (unlikely(left < 0))
 		si_throttle_check(n);
 }
 
@@ -598,13 +604,13 @@ SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint
 		t->in_hook = 0;
 		goto cold;
 	}
-	pop_frame(t, f, now);	/* first: see pop_frame */
+	int64_t left = pop_frame(t, f, now);	/* first: see pop_frame */
 	struct si_node *n = f->node;
 	if (likely(n->loop != NULL))
 		si_loop_count(n->loop, iterations);
 	barrier();
 	t->in_hook = 0;
-	if (unlikely(n->calls > si_hot.throttle_calls))
+	if (unlikely(left < 0))
 		si_throttle_check(n);
 nested:
 	return;
