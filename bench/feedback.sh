@@ -9,7 +9,7 @@
 #   pred feedback  after the drops plus this unit's additions
 #                  (predicted_kept + predicted_added)
 #   pred rerun     the feedback build's own profile, by the same rule
-#                  (calls x hook_pair_ns / (run time - that)): checks the
+#                  (calls x hook_pair_ns / (CPU time - that)): checks the
 #                  estimates
 # Predictions are shares of time, measurements of instructions; with
 # TIME_RUNS=N (N >= 1) the two builds' overheads are also measured in time,
@@ -40,20 +40,23 @@ instr() { # EXE: instructions executed under callgrind
 	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$log"
 }
 # PROFILE: predicted hook cost in percent, the plugin's rule ((calls x
-# hook_pair_ns + iterations x 0.2 ns) over the run time less that).
+# hook_pair_ns + iterations x 0.2 ns) over the threads' CPU time less that).
 predicted() {
 	python3 - "$1" <<'PY'
 import sys, yaml
 d = yaml.load(open(sys.argv[1]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 pair = d.get("hook_pair_ns") or 20.0
-calls = iters = excl = 0
+calls = iters = run = 0
 for t in d["threads"]:
+    excl = 0
     for n in t["nodes"]:
         calls += n["calls"]
         iters += n.get("iterations", 0)
         excl += n["exclusive_ns"]
+    cpu = t.get("cpu_ns")  # the thread's CPU time, at most its wall clock
+    run += cpu if isinstance(cpu, int) and 0 < cpu <= excl else excl
 hooks = calls * pair + iters * 0.2  # FB_ITER_NS, plugin/feedback.cc
-print("%.2f" % (100.0 * hooks / max(excl - hooks, excl / 10, 1)))
+print("%.2f" % (100.0 * hooks / max(run - hooks, run / 10, 1)))
 PY
 }
 # RUNS SIZE PLAIN DEFAULT FEEDBACK: median CPU-time overhead of DEFAULT and
