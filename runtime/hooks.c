@@ -109,8 +109,8 @@ si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp)
  * so a cut never leaves any node's self above its inclusive.  Returns
  * the region's throttle countdown (si_tally): below 0, the exit hooks
  * call si_throttle_check. */
-static inline __attribute__((always_inline)) int64_t
-pop_frame(struct si_thread *t, struct si_frame *f, uint64_t now)
+static inline __attribute__((always_inline)) struct si_tally *
+pop_frame_times(struct si_thread *t, struct si_frame *f, uint64_t now)
 {
 	t->top = f - 1;
 	barrier();
@@ -124,8 +124,28 @@ pop_frame(struct si_thread *t, struct si_frame *f, uint64_t now)
 		y->incl += dur;
 	}
 	n->self += dur;
-	return --y->left;
+	return y;
 }
+
+static inline __attribute__((always_inline)) int64_t
+pop_frame(struct si_thread *t, struct si_frame *f, uint64_t now)
+{
+	return --pop_frame_times(t, f, now)->left;
+}
+
+/* The fast exits' countdown of tally Y, then si_throttle_check(N) when it
+ * went below 0: a decrement in memory and a branch on its sign (GCC
+ * makes a load, subtract, store and test of `--y->left < 0`).  After
+ * in_hook is cleared: one instruction, so a signal handler's hook comes
+ * before or after it, never inside. */
+#define COUNT_DOWN(y, n)							\
+	do {									\
+		__asm__ goto("subq $1, %0\n\tjs %l[check_]" :: "m"((y)->left)	\
+			     : "memory", "cc" : check_);				\
+		break;								\
+	check_:									\
+		si_throttle_check(n);						\
+	} while (0)
 
 void si_loop_count(struct si_loop *l, uint64_t n)
 {
@@ -388,13 +408,12 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 	struct si_frame *f = t->top;
 	if (unlikely(f->region != region))
 		return exit_not_top(t, region, now);
-	int64_t left = pop_frame(t, f, now);
+	struct si_tally *y = pop_frame_times(t, f, now);
 	struct si_node *n = f->node;	/* pop_frame's (no barrier between); the slot
 					   is free once in_hook is 0 */
 	barrier();
 	t->in_hook = 0;
-	if (unlikely(left < 0))
-		si_throttle_check(n);
+	COUNT_DOWN(y, n);
 nested:
 	return;
 mono:
@@ -604,14 +623,13 @@ SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint
 		t->in_hook = 0;
 		goto cold;
 	}
-	int64_t left = pop_frame(t, f, now);	/* first: see pop_frame */
+	struct si_tally *y = pop_frame_times(t, f, now);	/* first: see pop_frame */
 	struct si_node *n = f->node;
 	if (likely(n->loop != NULL))
 		si_loop_count(n->loop, iterations);
 	barrier();
 	t->in_hook = 0;
-	if (unlikely(left < 0))
-		si_throttle_check(n);
+	COUNT_DOWN(y, n);
 nested:
 	return;
 cold:
