@@ -15,7 +15,11 @@
 # TIME_RUNS=N (N >= 1) the two builds' overheads are also measured in time,
 # the unit of the prediction: the median user + system CPU time of N runs
 # of plain, default and feedback alternating (all with SELINST_THROTTLE=off,
-# as the profiles), columns "default cpu" and "feedback cpu".
+# as the profiles), columns "default cpu" and "feedback cpu".  TIME_SIZE
+# times plain and feedback at another size than the profile's ("medium":
+# bench/overhead.py's, about 1 s plain), where the runtime's fixed cost
+# (start-up, calibration, profile write: a few ms) no longer counts; the
+# default build is then not timed ("-").
 # Environment: BENCH_SIZE (default small), BENCH_WORKLOADS (bt,cg,ft,mg,interp),
 # BUDGET (default 1), BASE (plugin arguments of both builds, e.g.
 # "threshold=0 loop-threshold=0": start from full instrumentation).
@@ -105,7 +109,13 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 	d=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-default" $size)
 	f=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-feedback" $size)
 	cpu=
-	[ "$runs" -gt 0 ] && cpu=$(printf '\t%s\t%s' $(cputime "$runs" "$size" "$out/$wl-plain" "$out/$wl-default" "$out/$wl-feedback"))
+	if [ "$runs" -gt 0 ] && [ -z "${TIME_SIZE:-}" ]; then
+		cpu=$(printf '\t%s\t%s' $(cputime "$runs" "$size" "$out/$wl-plain" "$out/$wl-default" "$out/$wl-feedback"))
+	elif [ "$runs" -gt 0 ]; then
+		ts=$TIME_SIZE
+		[ "$ts" = medium ] && ts=$(python3 -c "import sys; sys.path.insert(0, '$root/bench'); import overhead; print(' '.join(overhead.MEDIUM['$wl']))")
+		cpu=$(printf '\t-\t%s' $(cputime "$runs" "$ts" "$out/$wl-plain" "$out/$wl-feedback"))
+	fi
 	printf "%s\t%s\t%s\t%s\t%s\t%s\t%+.2f%%\t%+.2f%%\t%s%%\t%s%%\t%s%%%s\n" "$wl" "$size" \
 		"$(count "$out/$wl-default.yaml")" "$(count "$out/$wl-feedback.yaml")" "$(changes "$out/$wl-feedback.yaml")" "$p" \
 		"$(echo "($d / $p - 1) * 100" | bc -l)" "$(echo "($f / $p - 1) * 100" | bc -l)" \
