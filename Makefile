@@ -60,10 +60,12 @@ $(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-static
 # program's own (perhaps instrumented, perhaps other-version) libyaml.
 # libdw (elfutils, SELINST_SAMPLE's symbolizer) is dlopen'ed when a profile
 # with samples is written, not linked: programs that do not sample never
-# map it; the static library has no symbolizer (runtime/sample.c).
+# map it; the static library has no symbolizer (runtime/sample.c).  zlib
+# likewise, when a long series of iterations is packed (runtime/output_pack.c);
+# libm for its logarithms.
 $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
 	$(CC) -shared -pthread -o $@ $^ -Wl,-Bstatic -lyaml -Wl,-Bdynamic \
-		-Wl,--exclude-libs,libyaml.a -ldl
+		-Wl,--exclude-libs,libyaml.a -ldl -lm
 # The OTF2 trace writer: a library of its own, dlopen'ed by the runtime
 # only when a trace is written (runtime/trace.c), so that libotf2 is never
 # mapped into programs that do not trace.
@@ -102,7 +104,7 @@ $(B)/libselinst-mpif.a: $(B)/mpi/fwrappers.o $(B)/mpi/layer.o
 	rm -f $@; ar rcs $@ $^
 
 $(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) VERSION | $(B)
-	$(CC) $(REPORT_CFLAGS) -DSELINST_VERSION='"$(VERSION)"' -o $@ $(REPORT_SRC) -lyaml -lotf2 -lm
+	$(CC) $(REPORT_CFLAGS) -DSELINST_VERSION='"$(VERSION)"' -o $@ $(REPORT_SRC) -lyaml -lotf2 -lz -lm
 
 # The example the README's first command runs.
 demo: all
@@ -179,7 +181,7 @@ FUZZ_SECONDS ?= 600
 fuzz-report: | $(B)
 	clang-14 -g -O1 -std=gnu11 -Ireport -fsanitize=fuzzer,address,undefined \
 		-o $(B)/fuzz-report testsuite/fuzz/fuzz_profile.c \
-		$(filter-out report/main.c,$(REPORT_SRC)) -lyaml -lotf2 -lm
+		$(filter-out report/main.c,$(REPORT_SRC)) -lyaml -lotf2 -lz -lm
 	mkdir -p $(B)/fuzz-corpus
 	$(B)/fuzz-report -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
 		-dict=testsuite/fuzz/profile.dict $(B)/fuzz-corpus testsuite/fuzz/corpus

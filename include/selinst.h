@@ -46,6 +46,15 @@ enum selinst_region_kind {
 #define SELINST_REGION_FLOW     16u	/* set by the runtime: entries recorded in the
 					   predecessor graph (SELINST_FLOW) */
 
+/* Every unit the plugin compiles carries one ELF note (section
+ * .note.selinst, so in the PT_NOTE segment): name SELINST_NOTE_NAME, type
+ * SELINST_NOTE_SETTINGS, its description the NUL-terminated settings its
+ * decisions were made under ("model=default threshold=204800 ...").  The
+ * runtime reads the notes of every loaded object and reports units linked
+ * together that were compiled under different settings. */
+#define SELINST_NOTE_NAME     "selinst"
+#define SELINST_NOTE_SETTINGS 1u
+
 /*
  * Static, read-only descriptor of one instrumented region.  The plugin
  * emits one per region into the object that holds the code; hooks receive

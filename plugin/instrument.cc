@@ -188,6 +188,45 @@ tree selinst_region_descriptor(uint32_t kind, const char *name, const char *file
 	return var;
 }
 
+/* The unit's ELF note of its settings (selinst.h, SELINST_NOTE_NAME), so
+ * that the runtime can tell units compiled under different settings
+ * apart.  Host byte order: the plugin and the runtime are built for one
+ * target, as for the descriptors.  Kept though nothing refers to it. */
+void selinst_emit_settings_note(void)
+{
+	static bool done;
+	if (done)
+		return;
+	done = true;
+	const char *text = selinst_settings_text();
+	uint32_t head[3] = { sizeof SELINST_NOTE_NAME, (uint32_t)strlen(text) + 1,
+			     SELINST_NOTE_SETTINGS };
+	size_t name_room = (sizeof SELINST_NOTE_NAME + 3) & ~(size_t)3;
+	size_t size = sizeof head + name_room + ((head[1] + 3) & ~(size_t)3);
+	char *bytes = XCNEWVEC(char, size);
+	memcpy(bytes, head, sizeof head);
+	memcpy(bytes + sizeof head, SELINST_NOTE_NAME, sizeof SELINST_NOTE_NAME);
+	memcpy(bytes + sizeof head + name_room, text, head[1]);
+	tree type = build_array_type(char_type_node, build_index_type(size_int(size - 1)));
+	tree init = build_string((int)size, bytes);
+	TREE_TYPE(init) = type;
+	XDELETEVEC(bytes);
+	tree var = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__selinst_note"), type);
+	TREE_STATIC(var) = 1;
+	TREE_PUBLIC(var) = 0;
+	TREE_READONLY(var) = 1;
+	TREE_USED(var) = 1;
+	DECL_ARTIFICIAL(var) = 1;
+	DECL_IGNORED_P(var) = 1;
+	DECL_PRESERVE_P(var) = 1;
+	SET_DECL_ALIGN(var, 32);
+	DECL_USER_ALIGN(var) = 1;
+	DECL_INITIAL(var) = init;
+	set_decl_section_name(var, ".note.selinst");
+	varpool_node::add(var);
+	varpool_node::get(var)->force_output = 1;
+}
+
 static gcall *hook_call(enum selinst_hook which, tree descriptor, location_t loc)
 {
 	gcall *call = descriptor

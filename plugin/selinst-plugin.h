@@ -146,6 +146,10 @@ extern const struct ggc_root_tab selinst_gc_roots[];
 
 /* sites.cc: call sites from other units (sites=FILE, sites-out=FILE) */
 bool selinst_sites_read(const char *path);
+/* The unit's settings as its .note.selinst says them (selinst.cc), and the
+ * note itself, emitted once per unit (instrument.cc). */
+const char *selinst_settings_text(void);
+void selinst_emit_settings_note(void);
 int selinst_sites_depth(const char *symbol);
 void selinst_sites_write(const char *path, const char *const *symbols,
 			 const int *depths, size_t n);

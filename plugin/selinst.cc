@@ -112,12 +112,12 @@ static bool set_loops(const char *, const char *value)
 	return false;
 }
 
-static const char *config_path, *profile_paths;
-static bool set_sites(const char *, const char *v) { return selinst_sites_read(v); }
+static const char *config_path, *profile_paths, *sites_path, *budget_value;
+static bool set_sites(const char *, const char *v) { sites_path = v; return selinst_sites_read(v); }
 static bool set_sites_out(const char *, const char *v) { selinst_opts.sites_out = xstrdup(v); return true; }
 static bool set_config(const char *, const char *v) { config_path = v; return true; }
 static bool set_profile(const char *, const char *v) { profile_paths = v; return true; }
-static bool set_budget(const char *, const char *v) { return selinst_feedback_budget(v); }
+static bool set_budget(const char *, const char *v) { budget_value = v; return selinst_feedback_budget(v); }
 static bool set_verbose(const char *, const char *) { selinst_opts.verbose = true; return true; }
 static bool set_decisions(const char *, const char *value)
 {
@@ -287,6 +287,64 @@ static bool parse_arguments(struct plugin_name_args *info)
 	return ok;
 }
 
+/* The file part of PATH (the settings compare files by name: units built
+ * in different folders name the same file differently). */
+static const char *file_part(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The settings the unit's decisions depend on, as its .note.selinst says
+ * them: effective values, so "threshold=204800" and no argument agree;
+ * output-only arguments (decisions, verbose, sites-out) left out. */
+const char *selinst_settings_text(void)
+{
+	static char *text;
+	if (text)
+		return text;
+	char *thr = mpz_get_str(NULL, 10, selinst_opts.model.threshold);
+	char *lthr = mpz_get_str(NULL, 10, selinst_opts.loop_threshold);
+	char *bw = mpz_get_str(NULL, 10, selinst_opts.model.block_weight);
+	char *lb = mpz_get_str(NULL, 10, selinst_opts.model.loop_base);
+	char *lu = mpz_get_str(NULL, 10, selinst_opts.model.loop_unit);
+	char *cu = mpz_get_str(NULL, 10, selinst_opts.model.call_unit);
+	text = xasprintf("model=%s threshold=%s loop-threshold=%s loops=%s block-weight=%s "
+			 "loop-base=%s loop-unit=%s call-unit=%s%s%s%s%s%s%s%s%s",
+			 selinst_opts.model.refined ? CM_MODEL_DEFAULT_NAME : CM_MODEL_PAPER_NAME,
+			 thr, lthr, selinst_opts.loops ? "on" : "off", bw, lb, lu, cu,
+			 config_path ? " config=" : "", config_path ? file_part(config_path) : "",
+			 profile_paths ? " profile=" : "", profile_paths ? profile_paths : "",
+			 profile_paths ? " budget=" : "",
+			 profile_paths ? (budget_value ? budget_value : "1") : "",
+			 sites_path ? " sites=" : "", sites_path ? file_part(sites_path) : "");
+	free(thr), free(lthr), free(bw), free(lb), free(lu), free(cu);
+	return text;
+}
+
+/* Loaded into lto1 (the link of -flto objects), the plugin does nothing:
+ * units are scored and instrumented when they are compiled.  A link none
+ * of whose units was compiled with the plugin would silently give a
+ * program without regions (and, linked --as-needed, without the runtime):
+ * say so, once, from the first pass gate of the whole-program stage (WPA,
+ * or lto1 without partitions), where every unit's variables are in view
+ * and the units' notes (instrument.cc) mark the plugin's units. */
+static void check_lto_link(void *, void *)
+{
+	static bool checked;
+	if (checked || !in_lto_p || flag_ltrans)
+		return;
+	checked = true;
+	varpool_node *v;
+	FOR_EACH_VARIABLE(v)
+		if (DECL_NAME(v->decl) && strcmp(IDENTIFIER_POINTER(DECL_NAME(v->decl)),
+						 "__selinst_note") == 0)
+			return;
+	warning(0, "selinst: no unit of this link was compiled with the plugin, so nothing is "
+		"instrumented; with %<-flto%>, give %<-fplugin=selinst.so%> when compiling the "
+		"units (at link time it does nothing)");
+}
+
 /* __attribute__((selinst_instrument)): no arguments, functions only. */
 static tree handle_instrument_attribute(tree *node, tree name, tree, int,
 					bool *no_add_attrs)
@@ -346,5 +404,6 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	register_callback(info->base_name, PLUGIN_PRE_GENERICIZE,
 			  selinst_remember_loop_keywords, NULL);
 	register_callback(info->base_name, PLUGIN_PRAGMAS, selinst_register_pragmas, NULL);
+	register_callback(info->base_name, PLUGIN_OVERRIDE_GATE, check_lto_link, NULL);
 	return 0;
 }

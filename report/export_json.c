@@ -18,6 +18,14 @@ void export_json(FILE *out, const view *v, const opts *o)
 	fprintf(out, "  \"complete\": %s,\n  \"overflow\": %s,\n",
 		v->incomplete ? "false" : "true", v->overflow ? "true" : "false");
 	fprintf(out, "  \"call_paths\": %zu,\n", v->nnodes - 1);
+	fprintf(out, "  \"plugin_settings\": [");
+	for (size_t i = 0; i < v->nsettings; i++) {
+		fprintf(out, "%s{\"units\": %llu, \"settings\": ", i ? ", " : "",
+			(unsigned long long)v->settings_units[i]);
+		json_str(out, v->settings[i]);
+		fputc('}', out);
+	}
+	fprintf(out, "],\n");
 	fprintf(out, "  \"files\": [");
 	for (size_t i = 0; i < v->nprocs; i++) {
 		const procinfo *p = &v->procs[i];

@@ -182,6 +182,26 @@ static void scratch_free(struct merge_scratch *s)
 	free(s->touched);
 }
 
+/* P's plugin settings into V's distinct ones.  Processes of one program
+ * count the same units again: the note names settings, not programs. */
+static void add_settings(view *v, const profile *p)
+{
+	for (size_t i = 0; i < p->nsettings; i++) {
+		size_t j = 0;
+		while (j < v->nsettings && strcmp(v->settings[j], p->settings[i]))
+			j++;
+		if (j == v->nsettings) {
+			v->settings = xrealloc(v->settings, (j + 1) * sizeof *v->settings);
+			v->settings_units = xrealloc(v->settings_units, (j + 1) * sizeof *v->settings_units);
+			v->settings[j] = xstrdup(p->settings[i]);
+			v->settings_units[j] = 0;
+			v->nsettings++;
+		}
+		if (p->settings_units[i] > v->settings_units[j])
+			v->settings_units[j] = p->settings_units[i];
+	}
+}
+
 /* V's record of the process P (its index). */
 static uint32_t add_process(view *v, const profile *p)
 {
@@ -198,6 +218,7 @@ static uint32_t add_process(view *v, const profile *p)
 		v->incomplete = true;
 	if (p->overflow)
 		v->overflow = true;
+	add_settings(v, p);
 	if (p->hook_pair_ns > 0) {
 		v->pair_ns_sum += p->hook_pair_ns;
 		v->pair_ns_files++;
@@ -766,6 +787,10 @@ void view_free(view *v)
 		free((char *)v->regions[i].file);
 		free((char *)v->regions[i].function);
 	}
+	for (size_t i = 0; i < v->nsettings; i++)
+		free(v->settings[i]);
+	free(v->settings);
+	free(v->settings_units);
 	for (size_t i = 0; i < v->nprocs; i++) {
 		free((char *)v->procs[i].path);
 		free((char *)v->procs[i].program);

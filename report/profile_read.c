@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <zlib.h>
 
 bool profile_samples = true;
 
@@ -358,6 +360,98 @@ static void read_iter_calls(ctx *c, const ynode *seq, piter *it)
 		    (unsigned long long)done, (unsigned long long)it->recorded);
 }
 
+/* base64 TEXT into OUT (room for strlen(TEXT) / 4 * 3 bytes): the bytes
+ * decoded, or -1 when TEXT is no base64. */
+static long base64_decode(const char *text, unsigned char *out)
+{
+	size_t n = strlen(text), o = 0;
+	if (n % 4)
+		return -1;
+	for (size_t i = 0; i < n; i += 4) {
+		uint32_t w = 0;
+		int pad = 0;
+		for (int k = 0; k < 4; k++) {
+			const char *at = text[i + k] ? strchr(selinst_base64_alphabet, text[i + k]) : NULL;
+			if (text[i + k] == '=' && i + 4 == n && k >= 2 && (k == 3 || text[i + 3] == '='))
+				pad++;
+			else if (!at || pad)
+				return -1;
+			w = w << 6 | (uint32_t)(at ? at - selinst_base64_alphabet : 0);
+		}
+		out[o++] = (unsigned char)(w >> 16);
+		if (pad < 2)
+			out[o++] = (unsigned char)(w >> 8);
+		if (pad < 1)
+			out[o++] = (unsigned char)w;
+	}
+	return (long)o;
+}
+
+/* rows_packed (selinst-profile.h): the rows back, each value to 0.2%. */
+static void read_rows_packed(ctx *c, const ynode *pk, piter *it)
+{
+	if (pk->type != Y_MAP)
+		bad(c, pk->line, "'rows_packed' of iterations must be a mapping");
+	uint64_t width = 1 + it->ncol, values = get_u64(c, pk, "values", "rows_packed");
+	uint64_t bytes = get_u64(c, pk, "bytes", "rows_packed"), scale[1 + 64];
+	if (values != it->recorded * width)
+		bad(c, pk->line, "'rows_packed' holds %llu values, not the %llu of %llu iterations",
+		    (unsigned long long)values, (unsigned long long)(it->recorded * width),
+		    (unsigned long long)it->recorded);
+	if (bytes < values || bytes > 3 * values)
+		bad(c, pk->line, "'rows_packed': %llu bytes cannot hold %llu values",
+		    (unsigned long long)bytes, (unsigned long long)values);
+	read_u64_list(c, need(c, pk, "scale", Y_SEQ, "rows_packed"), "'scale' of rows_packed",
+		      width, scale);
+	const ynode *z = need(c, pk, "zlib", Y_SCALAR, "rows_packed");
+	unsigned char *zbuf = arena_alloc(&c->dom, strlen(z->s) / 4 * 3 + 1);
+	unsigned char *raw = arena_alloc(&c->dom, bytes + 1);
+	long zn = base64_decode(z->s, zbuf);
+	if (zn < 0)
+		bad(c, z->line, "'zlib' of rows_packed is not base64");
+	uLongf got = (uLongf)bytes;
+	if (uncompress(raw, &got, zbuf, (uLong)zn) != Z_OK || got != bytes)
+		bad(c, z->line, "'zlib' of rows_packed does not inflate to its %llu bytes",
+		    (unsigned long long)bytes);
+	size_t at = 0;
+	for (uint64_t k = 0; k < values; k++) {
+		uint64_t code = 0;
+		for (unsigned sh = 0;; sh += 7) {
+			if (at >= bytes || sh > 14)
+				bad(c, z->line, "'zlib' of rows_packed: value %llu is cut or too long",
+				    (unsigned long long)k + 1);
+			code |= (uint64_t)(raw[at] & 0x7f) << sh;
+			if (!(raw[at++] & 0x80))
+				break;
+		}
+		double v = code ? (double)scale[k % width] * exp(selinst_iter_exponent(code)) : 0;
+		it->rows[k] = v < 1.8e19 ? (uint64_t)(v + 0.5) : UINT64_MAX;
+	}
+	if (at != bytes)
+		bad(c, z->line, "'zlib' of rows_packed holds more than its %llu values",
+		    (unsigned long long)values);
+}
+
+/* plugin_settings: [{units: N, settings: TEXT}, ...] (optional). */
+static void read_settings(ctx *c, const ynode *seq)
+{
+	profile *p = c->p;
+	if (!seq)
+		return;
+	if (seq->type != Y_SEQ)
+		bad(c, seq->line, "'plugin_settings' must be a list");
+	p->settings = arena_alloc(&p->mem, (seq->n + 1) * sizeof *p->settings);
+	p->settings_units = arena_alloc(&p->mem, (seq->n + 1) * sizeof *p->settings_units);
+	for (const ynode *e = seq->first; e; e = e->next) {
+		if (e->type != Y_MAP)
+			bad(c, e->line, "each entry of 'plugin_settings' must be a mapping");
+		p->settings_units[p->nsettings] = get_u64(c, e, "units", "plugin_settings");
+		const char *t = get_str(c, e, "settings", "plugin_settings", true);
+		char *copy = arena_alloc(&p->mem, strlen(t) + 1);
+		p->settings[p->nsettings++] = strcpy(copy, t);
+	}
+}
+
 static void read_iteration_table(ctx *c, const ynode *m, const pthr *th, piter *it)
 {
 	profile *p = c->p;
@@ -387,6 +481,11 @@ static void read_iteration_table(ctx *c, const ynode *m, const pthr *th, piter *
 	it->calls = arena_alloc(&p->mem, (it->recorded * it->ncol + 1) * sizeof *it->calls);
 	it->rows = arena_alloc(&p->mem, (it->recorded * (1 + it->ncol) + 1) * sizeof *it->rows);
 	read_iter_calls(c, need(c, m, "calls", Y_SEQ, "iterations"), it);
+	const ynode *packed = ymap_get(m, "rows_packed");
+	if (packed) {
+		read_rows_packed(c, packed, it);
+		return;
+	}
 	const ynode *rows = need(c, m, "rows", Y_SEQ, "iterations");
 	if (rows->n != it->recorded)
 		bad(c, rows->line, "'rows' has %u rows, not the %llu iterations recorded", rows->n,
@@ -574,6 +673,7 @@ static int parse_doc(ctx *c, const ynode *root)
 		if (*rest || rest == hp->s || !(p->hook_pair_ns >= 0) || p->hook_pair_ns > 1e9)
 			bad(c, hp->line, "'hook_pair_ns' must be a non-negative number of nanoseconds");
 	}
+	read_settings(c, ymap_get(root, "plugin_settings"));
 	ynode *smp = ymap_get(root, "sampling");
 	if (smp && smp->type == Y_MAP && ymap_get(smp, "hz"))
 		p->sample_hz = to_u64(c, ymap_get(smp, "hz"), "hz");

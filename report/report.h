@@ -178,6 +178,9 @@ typedef struct profile {
 	size_t ntrips;
 	size_t capregions;	/* regions' room, grown for sampled functions */
 	uint64_t sample_hz;	/* SELINST_SAMPLE's rate; 0: not sampled */
+	const char **settings;	/* plugin_settings: each distinct text */
+	uint64_t *settings_units;	/* and its number of units */
+	size_t nsettings;
 	arena mem;
 } profile;
 /* Whether the reader turns samples into sampled children (--no-samples:
@@ -256,6 +259,9 @@ typedef struct view {
 	size_t nmpi, capmpi;
 	double pair_ns_sum;		/* hook_pair_ns over the files that have it */
 	uint32_t pair_ns_files;
+	char **settings;		/* distinct plugin settings over the processes */
+	uint64_t *settings_units;	/* units under each (summed over processes) */
+	size_t nsettings;
 } view;
 void view_init(view *v, bool keep_trees);
 /* Adds P to V; -1 with ERR = "FILE: message" when a sum of P's times or

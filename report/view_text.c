@@ -78,6 +78,13 @@ static void header(FILE *out, const view *v, const char *what)
 	if (v->overflow)
 		fprintf(out, "note: a thread hit the node limit; see the [overflow] region\n");
 	view_throttled_note(out, v, NULL);
+	if (v->nsettings > 1) {
+		fprintf(out, "note: units compiled with different plugin settings; their regions were "
+			"chosen by\n  different rules:\n");
+		for (size_t i = 0; i < v->nsettings; i++)
+			fprintf(out, "  %llu unit%s: %s\n", (unsigned long long)v->settings_units[i],
+				v->settings_units[i] == 1 ? "" : "s", v->settings[i]);
+	}
 	if (v->sampled)
 		fprintf(out, "note: ~name, kind smp: a function seen by SELINST_SAMPLE's samples in its\n"
 			"  parent; its times are estimates (the parent's exclusive time split by\n"

@@ -279,9 +279,14 @@ exit_not_top(struct si_thread *t, const struct selinst_region *region, uint64_t 
 	t->in_hook = 0;
 }
 
+/* The hooks' own paths: no frame pointer (see the fast paths below). */
+#define HOT __attribute__((noinline, optimize("omit-frame-pointer", "no-tree-slp-vectorize")))
+
 /* Enter while events are recorded (the gate is SI_GATE_TRACE alone): the
- * fast path's work and the event; anything unusual goes the cold way. */
-__attribute__((noinline)) static void enter_traced(const struct selinst_region *region, uintptr_t sp)
+ * fast path's work and the event (whether it is inside the trace window
+ * is checked the slow way: si_trace_put); anything unusual goes the cold
+ * way. */
+HOT static void enter_traced(const struct selinst_region *region, uintptr_t sp)
 {
 	struct si_thread *t = si_self;
 	if (unlikely(t->in_hook))	/* no thread yet, or a nested hook */
@@ -294,8 +299,7 @@ __attribute__((noinline)) static void enter_traced(const struct selinst_region *
 	if (likely(n != NULL) && likely(f < t->end)) {
 		uint64_t now = si_rdtsc();
 		push_frame(t, f, n, region, sp, now);
-		if (likely(si_trace_in_window(now)))
-			si_trace_put(t, now, si_tev_word(region, SI_TEV_ENTER, 0));
+		si_trace_put(t, now, n, SI_TEV_ENTER);
 	} else {
 		enter_noting(t, region, sp);
 	}
@@ -304,7 +308,7 @@ __attribute__((noinline)) static void enter_traced(const struct selinst_region *
 }
 
 /* Exit while events are recorded (as enter_traced). */
-__attribute__((noinline)) static void exit_traced(const struct selinst_region *region)
+HOT static void exit_traced(const struct selinst_region *region)
 {
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
@@ -323,8 +327,7 @@ __attribute__((noinline)) static void exit_traced(const struct selinst_region *r
 	}
 	int64_t left = pop_frame(t, f, now);
 	struct si_node *n = f->node;
-	if (likely(si_trace_in_window(now)))
-		si_trace_put(t, now, si_tev_word(region, SI_TEV_LEAVE, 0));
+	si_trace_put(t, now, n, SI_TEV_LEAVE);
 	barrier();
 	t->in_hook = 0;
 	if (unlikely(left < 0))
@@ -340,7 +343,6 @@ __attribute__((noinline)) static void exit_traced(const struct selinst_region *r
  * si_root_region, so "the region on top is ours" is one compare with no
  * depth test; the child comes from the thread's direct-mapped cache,
  * whatever the call pattern. */
-#define HOT __attribute__((noinline, optimize("omit-frame-pointer", "no-tree-slp-vectorize")))
 
 /* Enter: in_hook is set before anything of the thread is read (a
  * handler's hooks could otherwise move the stack under us), then one
@@ -482,7 +484,7 @@ loop_push(struct si_thread *t, const struct selinst_region *region, uintptr_t sp
 }
 
 /* Loop enter while events are recorded (as enter_traced). */
-__attribute__((noinline)) static uint64_t *
+HOT static uint64_t *
 loop_enter_traced(const struct selinst_region *region, uintptr_t sp)
 {
 	struct si_thread *t = si_self;
@@ -492,8 +494,8 @@ loop_enter_traced(const struct selinst_region *region, uintptr_t sp)
 	barrier();
 	uint64_t now;
 	uint64_t *cell = loop_push(t, region, sp, &now);
-	if (likely(cell != NULL) && likely(si_trace_in_window(now)))
-		si_trace_put(t, now, si_tev_word(region, SI_TEV_ENTER, 0));
+	if (likely(cell != NULL))
+		si_trace_put(t, now, t->top->node, SI_TEV_ENTER);
 	barrier();
 	t->in_hook = 0;
 	return cell ? cell : loop_enter_cold(region, sp);
@@ -579,7 +581,7 @@ loop_exit_flagged(const struct selinst_region *region, uint64_t iterations)
 }
 
 /* Loop exit while events are recorded (as exit_traced). */
-__attribute__((noinline)) static void
+HOT static void
 loop_exit_traced(const struct selinst_region *region, uint64_t iterations)
 {
 	uint64_t now = si_rdtsc();
@@ -598,8 +600,7 @@ loop_exit_traced(const struct selinst_region *region, uint64_t iterations)
 	struct si_node *n = f->node;
 	if (likely(n->loop != NULL))
 		si_loop_count(n->loop, iterations);
-	if (likely(si_trace_in_window(now)))
-		si_trace_put_loop_leave(t, now, region, iterations);
+	si_trace_put_loop_leave(t, now, n, iterations);
 	barrier();
 	t->in_hook = 0;
 	if (unlikely(left < 0))

@@ -495,17 +495,13 @@ SI_HIDDEN void si_trace_after_fork(void);
  * the events of the frames pushed or popped. */
 SI_HIDDEN void si_trace_entered(struct si_thread *t, uint32_t depth_before);
 SI_HIDDEN void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now);
-SI_HIDDEN void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w);
-static inline void si_trace_put(struct si_thread *t, uint64_t ts, uint64_t w);
-/* A loop's leave with its N iterations: one event, two when N is big. */
-static inline void si_trace_put_loop_leave(struct si_thread *t, uint64_t now,
-					   const struct selinst_region *r, uint64_t n)
-{
-	si_trace_put(t, now, si_tev_word(r, SI_TEV_LOOP_LEAVE, n < SI_TEV_BIG ? n : SI_TEV_BIG));
-	if (unlikely(n >= SI_TEV_BIG))
-		si_trace_put(t, n, si_tev_word(NULL, SI_TEV_COUNT, 0));
-}
-SI_HIDDEN void si_trace_write(const char *profile);
+/* Records that do not fit the fast way (si_trace_put); COUNT: a loop leave's. */
+SI_HIDDEN void si_trace_put_slow(struct si_thread *t, uint64_t ts, const struct si_node *n,
+				 unsigned kind, uint64_t count);
+/* FINAL: the exit's (or a fatal signal's) write, the last. */
+SI_HIDDEN void si_trace_write(const char *profile, int final);
+/* A thread's exit: its node ids' regions kept for the trace's write. */
+SI_HIDDEN void si_trace_thread_exit(struct si_thread *t);
 extern uint64_t si_trace_from, si_trace_until;	/* the window, ticks */
 /* Whether TS is inside the window; past its end, recording stops. */
 static inline int si_trace_in_window(uint64_t ts)
@@ -516,31 +512,66 @@ static inline int si_trace_in_window(uint64_t ts)
 		selinst_trace_off();
 	return 0;
 }
-/* One thread's events; never freed (a thread's structure is reused, its
- * buffer is not). */
+/* One thread's records (trace.h): a ring of chunks, each starting with
+ * its time base.  Trace mode fills up to SELINST_TRACE_MB of chunks, then
+ * writes the oldest to the thread's spill file before it fills it again;
+ * flight mode fills it again without.  Never freed (a thread's structure
+ * is reused, its buffer is not). */
 struct si_tbuf {
-	struct si_tev *pos, *end;	/* hot: the next slot, the chunk's end */
+	si_rec *pos, *end;		/* hot: the next slot, the chunk's end */
+	uint64_t base, span;		/* hot: the time base, ticks, and the records'
+					   span after it (the trace window's end
+					   or SI_REC_DT_LIMIT) */
 	struct si_tbuf *next;		/* all buffers, newest first */
+	struct si_thread *owner;	/* its nodes while owner->index == index */
+	const struct selinst_region **regions;	/* by node id, after the thread's exit */
+	uint64_t nregions;
 	uint32_t index;
 	pid_t tid;
 	uint64_t lost;
-	struct si_tev **chunks;		/* trace mode: chunk addresses */
-	size_t nchunks, max_chunks;
-	struct si_tev *ring;		/* flight mode */
-	size_t ring_events;
-	int wrapped;
+	si_rec **chunks;		/* the ring */
+	size_t nchunks, max_chunks, cur;
+	int flight, wrapped;		/* wrapped: the oldest chunk is cur + 1 */
+	int fd;				/* the spill file: -1 before the first */
+	int spill_err;			/* errno of its failure: recording stopped */
+	uint64_t spilled;		/* chunks in the spill file */
+	uint32_t gen;			/* odd while the oldest chunk is spilled */
 };
-static inline void si_trace_put(struct si_thread *t, uint64_t ts, uint64_t w)
+/* An event of node N at TS: 8 bytes, unless a new time base, a new chunk,
+ * an escaped id is needed, or TS is outside the trace window (one range
+ * check: the base is inside the window): si_trace_put_slow. */
+static inline void si_trace_put(struct si_thread *t, uint64_t ts, const struct si_node *n,
+				unsigned kind)
 {
 	struct si_tbuf *b = t->trace;
-	if (likely(b && b->pos != b->end)) {
-		b->pos->ts = ts;
-		b->pos->w = w;
-		barrier();	/* a dump reading pos meanwhile sees whole events */
-		b->pos++;
-		return;
+	if (likely(b != NULL)) {
+		uint64_t dt = ts - b->base;
+		if (likely(b->pos != b->end) && likely(dt < b->span) && likely(n->id < SI_REC_ESC)) {
+			*b->pos = si_rec_event(dt, n->id, kind);
+			barrier();	/* a dump reading pos meanwhile sees whole records */
+			b->pos++;
+			return;
+		}
 	}
-	si_trace_put_slow(t, ts, w);
+	si_trace_put_slow(t, ts, n, kind, 0);
+}
+/* A loop's leave with its N iterations: two records. */
+static inline void si_trace_put_loop_leave(struct si_thread *t, uint64_t ts,
+					   const struct si_node *node, uint64_t n)
+{
+	struct si_tbuf *b = t->trace;
+	if (likely(b != NULL)) {
+		uint64_t dt = ts - b->base;
+		if (likely(b->end - b->pos >= 2) && likely(dt < b->span) &&
+		    likely(node->id < SI_REC_ESC)) {
+			b->pos[0] = si_rec_event(dt, node->id, SI_TEV_LOOP_LEAVE);
+			b->pos[1] = si_rec_special(SI_REC_COUNT, n);
+			barrier();
+			b->pos += 2;
+			return;
+		}
+	}
+	si_trace_put_slow(t, ts, node, SI_TEV_LOOP_LEAVE, n);
 }
 
 /* signals.c */

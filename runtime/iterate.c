@@ -38,6 +38,7 @@ static int iterate_on;			/* ITERATE_NAMED or ITERATE_AUTO */
 #define ITERATE_AUTO 2
 static uint64_t iterate_max = 100000;	/* SELINST_ITERATE_MAX */
 static int iterate_found, iterate_iterable;
+static int iterate_exact;		/* SELINST_ITERATE_EXACT=1 */
 
 /* "FILE:LINE" into the settings; 0, or -1 when malformed. */
 static int parse_spec(const char *v)
@@ -65,12 +66,21 @@ void si_iterate_init(void)
 			fprintf(stderr, "selinst: SELINST_ITERATE=%s: expected FILE:LINE "
 				"(a loop region's file and line) or auto; no iterations recorded\n", v);
 	}
+	v = getenv("SELINST_ITERATE_EXACT");
+	if (v && *v && strcmp(v, "0") && strcmp(v, "1"))
+		fprintf(stderr, "selinst: SELINST_ITERATE_EXACT=%s: expected 0 or 1; using 0\n", v);
+	iterate_exact = v && !strcmp(v, "1");
 	v = getenv("SELINST_ITERATE_MAX");
 	if (v && *v && si_parse_decimal(v, 1, UINT32_MAX, &iterate_max) != 0) {
 		fprintf(stderr, "selinst: SELINST_ITERATE_MAX=%s: expected a number from 1 "
 			"to %u; using 100000\n", v, UINT32_MAX);
 		iterate_max = 100000;
 	}
+}
+
+int si_iterate_exact(void)
+{
+	return iterate_exact;
 }
 
 /* Does the region's FILE name ITERATE_FILE: the same path, or one ending

@@ -26,6 +26,7 @@
 #include "internal.h"
 #include "emit.h"
 #include "output_iterations.h"
+#include "units.h"
 
 int si_forked_child;
 volatile int si_final_written;
@@ -718,7 +719,7 @@ static const struct selinst_region **region_table(const struct snaps *ss, struct
 }
 
 static void emit_header(struct em *m, int final, int signo, double npt, double tps,
-			uint64_t wall_ns)
+			uint64_t wall_ns, size_t nregions)
 {
 	char buf[64];
 	map_start(m, 0);
@@ -745,6 +746,7 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 	if (signo)
 		kint(m, "signal", (uint64_t)signo);
 	emit_throttle_setting(m);
+	si_emit_unit_settings(m, final, nregions);
 	si_emit_iterate_setting(m, final);
 	if (si_hook_pair_ns > 0) {
 		snprintf(buf, sizeof buf, "%.2f", si_hook_pair_ns);
@@ -840,7 +842,7 @@ static int emit_profile(struct sink *k, int final, int signo)
 	yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1);
 	ev(&m, &e);
 	si_iterate_choose((const struct si_snap *const *)ss.all, ss.nall);
-	emit_header(&m, final, signo, npt, tps, wall_ns);
+	emit_header(&m, final, signo, npt, tps, wall_ns, nu);
 	emit_regions(&m, uniq, nu, &rt, npt);
 	plain(&m, "threads");
 	seq_start(&m);
@@ -1023,7 +1025,7 @@ done:
 	if (rc != 0)
 		fprintf(stderr, "selinst: cannot write profile %s: %s (SELINST_OUTPUT=PATH sets where)\n",
 			path, strerror(err ? err : EIO));
-	si_trace_write(path);	/* reports its own failure */
+	si_trace_write(path, final);	/* reports its own failure */
 	if (rc != 0) {
 		errno = err ? err : EIO;
 		return -1;

@@ -30,6 +30,7 @@
 #include "internal.h"
 #include "emit.h"
 #include "output_iterations.h"
+#include "selinst-profile.h"
 
 #define SI_ITER_COLUMNS 6
 
@@ -164,23 +165,76 @@ static void emit_calls(struct em *m, const struct si_snap *s, const struct si_se
 	seq_end(m);
 }
 
+/* The series' values in ns, row by row: wall, then each column's
+ * exclusive time; NULL when out of memory. */
+static uint64_t *row_values(const struct si_snap *s, const struct si_series *se,
+			    const uint64_t *omap, const uint64_t *col, size_t ncol, double npt,
+			    size_t *nrows)
+{
+	uint64_t calls[SI_ITER_COLUMNS], excl[SI_ITER_COLUMNS];
+	size_t width = 1 + ncol, n = __atomic_load_n(&se->recorded, __ATOMIC_ACQUIRE), i = 0;
+	uint64_t *v = malloc((n ? n : 1) * width * sizeof *v);
+	if (!v)
+		return NULL;
+	struct walk wk;
+	walk_start(&wk, se);
+	for (const uint64_t *r; i < n && (r = next_record(&wk)); i++) {
+		per_column(s, omap, r, col, ncol, calls, excl);
+		v[i * width] = (uint64_t)((double)r[0] * npt + 0.5);
+		for (size_t j = 0; j < ncol; j++)
+			v[i * width + 1 + j] = (uint64_t)((double)excl[j] * npt + 0.5);
+	}
+	*nrows = i;
+	return v;
+}
+
+/* rows_packed: {values, bytes, scale, zlib} (selinst-profile.h); 0, or -1
+ * when it cannot be packed (the caller writes text rows). */
+static int emit_rows_packed(struct em *m, const uint64_t *v, size_t n, size_t width)
+{
+	uint64_t scale[1 + SI_ITER_COLUMNS];
+	size_t raw;
+	char *text = NULL;
+	if (si_pack_rows(v, n, width, scale, &raw, &text) != 0)
+		return -1;
+	plain(m, "rows_packed");
+	map_start(m, 0);
+	kint(m, "values", n * width);
+	kint(m, "bytes", raw);
+	plain(m, "scale");
+	flow_seq_start(m);
+	for (size_t j = 0; j < width; j++)
+		uint_scalar(m, scale[j]);
+	seq_end(m);
+	kraw(m, "zlib", text);
+	map_end(m);
+	free(text);
+	return 0;
+}
+
+/* The rows as text, or packed beyond SELINST_ITER_PACK_MIN iterations
+ * (unless SELINST_ITERATE_EXACT=1). */
 static void emit_rows(struct em *m, const struct si_snap *s, const struct si_series *se,
 		      const uint64_t *omap, const uint64_t *col, size_t ncol, double npt)
 {
-	uint64_t calls[SI_ITER_COLUMNS], excl[SI_ITER_COLUMNS];
-	plain(m, "rows");
-	flow_seq_start(m);
-	struct walk wk;
-	walk_start(&wk, se);
-	for (const uint64_t *r; (r = next_record(&wk)) && m->ok;) {
-		per_column(s, omap, r, col, ncol, calls, excl);
+	size_t n, width = 1 + ncol;
+	uint64_t *v = row_values(s, se, omap, col, ncol, npt, &n);
+	if (!v) {
+		m->ok = 0;
+		return;
+	}
+	if (n <= SELINST_ITER_PACK_MIN || si_iterate_exact() || emit_rows_packed(m, v, n, width)) {
+		plain(m, "rows");
 		flow_seq_start(m);
-		uint_scalar(m, (uint64_t)((double)r[0] * npt + 0.5));
-		for (size_t j = 0; j < ncol; j++)
-			uint_scalar(m, (uint64_t)((double)excl[j] * npt + 0.5));
+		for (size_t i = 0; i < n && m->ok; i++) {
+			flow_seq_start(m);
+			for (size_t j = 0; j < width; j++)
+				uint_scalar(m, v[i * width + j]);
+			seq_end(m);
+		}
 		seq_end(m);
 	}
-	seq_end(m);
+	free(v);
 }
 
 /* Whether the profile keeps SE: phases, the named loop, auto's choice. */

@@ -15,6 +15,13 @@ SI_HIDDEN void si_emit_flow(struct em *m, const struct si_snap *s, const uint64_
 /* SELINST_ITERATE=auto: choose the loop the profile keeps, from the
  * records of the N threads' copies SNAPS (before the header is written). */
 SI_HIDDEN void si_iterate_choose(const struct si_snap *const *snaps, size_t n);
+/* Packs NROWS rows of WIDTH values (selinst-profile.h, `rows_packed`):
+ * SCALE[WIDTH] and the varints' length RAW_BYTES out, and the base64 text
+ * (malloc'ed); -1 when zlib cannot be loaded or memory runs out. */
+SI_HIDDEN int si_pack_rows(const uint64_t *vals, size_t nrows, size_t width, uint64_t *scale,
+			   size_t *raw_bytes, char **text);
+/* SELINST_ITERATE_EXACT=1: every series' rows stay exact text. */
+SI_HIDDEN int si_iterate_exact(void);
 /* The header's `iterate` entry, when SELINST_ITERATE is set. */
 SI_HIDDEN void si_emit_iterate_setting(struct em *m, int final);
 

@@ -171,6 +171,7 @@ static void thread_exit(void *arg)
 	struct si_snap *s = malloc(sizeof *s);
 	int locked = si_registry_lock(-1);
 	if (s && si_snap_take(t, s) == 0) {
+		si_trace_thread_exit(t);
 		retire(t, s);
 		t->samples = NULL;	/* the copy keeps them */
 		si_self = &si_nothread;

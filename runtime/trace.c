@@ -5,20 +5,27 @@
  *
  * Recording: while the gate's SI_GATE_TRACE bit is set the hooks take
  * their out-of-line paths (hooks.c), so profile mode's fast paths are the
- * same instructions as without tracing; those paths append 16-byte events
- * (trace.h) to the thread's own buffer: no lock, no atomic, memory from
- * mmap only (a hook may run in a signal handler).  Trace mode fills 1 MiB
- * chunks up to SELINST_TRACE_MB per thread, then counts the events it
- * drops; flight mode overwrites the oldest events of one ring of
- * SELINST_FLIGHT_MB per thread.  Buffers outlive their threads (the
- * thread structure is recycled, its buffer is not): a global list,
- * pushed with one compare-and-swap.
+ * same instructions as without tracing; those paths append 8-byte records
+ * (trace.h: node id, ticks since the chunk's time base) to the thread's
+ * own buffer: no lock, no atomic, memory from mmap only (a hook may run
+ * in a signal handler).  The buffer is a ring of 64 KiB chunks.  Trace
+ * mode grows it to SELINST_TRACE_MB, then the thread itself write()s its
+ * oldest chunk to its spill file (unnamed, in SELINST_TRACE_SPILL_DIR or
+ * the profile's folder) before it fills it again; when that fails the
+ * thread stops recording and counts the events it drops.  Flight mode's
+ * ring is SELINST_FLIGHT_MB and writes over its oldest chunk.  Halving
+ * the old 16-byte events halved trace mode's main cost: memory touched
+ * for the first time (10 to 15 ns per 32 bytes on the project's VM).
+ * Buffers outlive their threads (the thread structure is recycled, its
+ * buffer is not): a global list, pushed with one compare-and-swap; an
+ * ending thread leaves its node ids' regions behind.
  *
  * Writing: after each profile write (exit, selinst_dump, fatal signal),
  * PROFILE.trace/traces.otf2 (PROFILE's ".prof" dropped) by
  * libselinst-otf2.so, dlopen'ed then and only then, like libdw
  * (sample.c): each library mapped from the start widens glibc's atfork
- * window at exit.  A failure is reported once; the exit status is the
+ * window at exit.  The records are decoded then into the writer's
+ * events (trace.h).  A failure is reported once; the exit status is the
  * program's.
  */
 #define _GNU_SOURCE
@@ -30,19 +37,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
 
-#define CHUNK_BYTES (1u << 20)
-#define CHUNK_EVENTS (CHUNK_BYTES / sizeof(struct si_tev))
+/* A ring's chunk: 8,192 records, each chunk decoded from its start. */
+#define CHUNK_BYTES (64u << 10)
+#define CHUNK_RECS (CHUNK_BYTES / sizeof(si_rec))
 
 
 int si_trace_mode;			/* SI_MODE_* */
 uint64_t si_trace_from, si_trace_until = UINT64_MAX;	/* the window, ticks */
 static uint64_t trace_mb = 256, flight_mb = 4;
 static struct si_tbuf *buffers;
+static char spill_dir[PATH_MAX];	/* the profile's folder; "": none */
 
 /* ---- settings -------------------------------------------------------- */
 
@@ -77,6 +88,36 @@ static int read_seconds(const char *name, uint64_t *ticks)
 	return 0;
 }
 
+/* Where threads spill: SELINST_TRACE_SPILL_DIR, or the profile's folder
+ * (SELINST_OUTPUT's at the start); absolute: the program may change its
+ * working folder before a chunk is spilled. */
+static void set_spill_dir(void)
+{
+	struct si_naming nm;
+	char path[PATH_MAX], cwd[PATH_MAX];
+	int keep;
+	const char *e = getenv("SELINST_TRACE_SPILL_DIR");
+	si_output_names(&nm);
+	if (e && *e)
+		snprintf(path, sizeof path, "%s", e);
+	else if (si_expand_output(path, sizeof path, getenv("SELINST_OUTPUT"), &nm, &keep) != 0)
+		return;
+	else {
+		char *slash = strrchr(path, '/');
+		if (slash == path)
+			path[1] = 0;
+		else if (slash)
+			*slash = 0;
+		else
+			strcpy(path, ".");
+	}
+	if (path[0] == '/')
+		snprintf(spill_dir, sizeof spill_dir, "%s", path);
+	else if (getcwd(cwd, sizeof cwd) &&
+		 (size_t)snprintf(spill_dir, sizeof spill_dir, "%s/%s", cwd, path) >= sizeof spill_dir)
+		spill_dir[0] = 0;
+}
+
 void si_trace_init(void)
 {
 	const char *m = getenv("SELINST_MODE");
@@ -97,6 +138,7 @@ void si_trace_init(void)
 	si_trace_from = si_start_ticks + after;
 	if (span != UINT64_MAX)
 		si_trace_until = si_trace_from + span;
+	set_spill_dir();
 	selinst_trace_on();
 }
 
@@ -114,26 +156,21 @@ SI_EXPORT void selinst_trace_off(void)
 /* ---- recording ------------------------------------------------------- */
 
 /* The buffer of T, its chunk table in the same pages (one page for the
- * default 256 chunks: a short thread costs few). */
+ * default flight ring, 4,096 untouched pointers for the default trace). */
 static struct si_tbuf *new_buffer(struct si_thread *t)
 {
 	int flight = si_trace_mode == SI_MODE_FLIGHT;
-	struct si_tbuf *b = si_mmap(sizeof *b + (flight ? 0 : trace_mb * sizeof *b->chunks));
+	size_t n = (flight ? flight_mb : trace_mb) * ((1u << 20) / CHUNK_BYTES);
+	struct si_tbuf *b = si_mmap(sizeof *b + n * sizeof *b->chunks);
 	if (!b)
 		return NULL;
 	b->index = t->index;
 	b->tid = t->tid;
-	if (flight) {
-		b->ring_events = flight_mb * CHUNK_EVENTS;
-		b->ring = si_mmap(b->ring_events * sizeof(struct si_tev));
-		if (!b->ring)
-			return NULL;
-		b->pos = b->ring;
-		b->end = b->ring + b->ring_events;
-	} else {
-		b->max_chunks = trace_mb;
-		b->chunks = (struct si_tev **)(b + 1);
-	}
+	b->owner = t;
+	b->fd = -1;
+	b->flight = flight;
+	b->max_chunks = n;
+	b->chunks = (si_rec **)(b + 1);
 	struct si_tbuf *head = __atomic_load_n(&buffers, __ATOMIC_RELAXED);
 	do
 		b->next = head;
@@ -145,11 +182,10 @@ static struct si_tbuf *new_buffer(struct si_thread *t)
 
 /* A chunk.  After a thread's first, with its pages already there: one
  * system call that faults them in is cheaper than a fault per page on the
- * hot path (about a tenth of a pair's cost otherwise).  The first is
- * faulted in as it fills: a short thread then holds only the pages it
- * used (30,000 short threads would otherwise keep 30 GB).  errno kept:
- * a hook may run anywhere. */
-static struct si_tev *chunk_mmap(int populate)
+ * hot path.  The first is faulted in as it fills: a short thread then
+ * holds only the pages it used (30,000 short threads would otherwise keep
+ * 2 GB).  errno kept: a hook may run anywhere. */
+static si_rec *chunk_mmap(int populate)
 {
 	int saved = errno;
 	void *p = mmap(NULL, CHUNK_BYTES, PROT_READ | PROT_WRITE,
@@ -158,36 +194,146 @@ static struct si_tev *chunk_mmap(int populate)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* si_trace_put when the chunk is full (or there is no buffer yet). */
-void si_trace_put_slow(struct si_thread *t, uint64_t ts, uint64_t w)
+/* The thread's spill file: unnamed where the file system allows it, so
+ * that nothing is left behind by a killed process. */
+static int spill_open(const struct si_tbuf *b)
 {
+	if (!spill_dir[0]) {
+		errno = ENOENT;
+		return -1;
+	}
+	int fd = open(spill_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		char p[PATH_MAX + 64];
+		snprintf(p, sizeof p, "%s/.selinst-spill.%d.%d", spill_dir, (int)getpid(), (int)b->tid);
+		fd = open(p, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			unlink(p);
+	}
+	return fd;
+}
+
+/* Chunk I appended to the spill file: 0, or the errno (the file then cut
+ * back to its whole chunks). */
+static int spill(struct si_tbuf *b, size_t i)
+{
+	if (b->fd < 0 && (b->fd = spill_open(b)) < 0)
+		return errno;
+	const char *p = (const char *)b->chunks[i];
+	size_t done = 0;
+	while (done < CHUNK_BYTES) {
+		ssize_t k = write(b->fd, p + done, CHUNK_BYTES - done);
+		if (k > 0)
+			done += (size_t)k;
+		else if (k == 0 || errno != EINTR) {
+			int err = k == 0 ? ENOSPC : errno;
+			if (done && ftruncate(b->fd, (off_t)(b->spilled * CHUNK_BYTES)) == 0)
+				lseek(b->fd, 0, SEEK_END);
+			return err;
+		}
+	}
+	b->spilled++;
+	return 0;
+}
+
+/* The time base TS (inside the trace window), and how far the fast way
+ * may record after it. */
+static void set_base(struct si_tbuf *b, uint64_t ts)
+{
+	b->base = ts;
+	b->span = si_trace_until - ts < SI_REC_DT_LIMIT ? si_trace_until - ts : SI_REC_DT_LIMIT;
+}
+
+/* Chunk I made the current one, starting with the time base TS. */
+static void start_chunk(struct si_tbuf *b, size_t i, uint64_t ts)
+{
+	si_rec *c = b->chunks[i];
+	c[0] = si_rec_special(SI_REC_BASE, ts);
+	set_base(b, ts);
+	b->cur = i;
+	b->end = c + CHUNK_RECS;
+	barrier();
+	__atomic_store_n(&b->pos, c + 1, __ATOMIC_RELEASE);
+}
+
+/* The next chunk, its time base TS: a new one while the ring grows, else
+ * the oldest, spilled first in trace mode.  0: none (events lost from now
+ * on).  gen is odd while a chunk is reused (collect). */
+static int next_chunk(struct si_tbuf *b, uint64_t ts)
+{
+	if (b->spill_err)
+		return 0;
+	if (b->nchunks < b->max_chunks) {
+		si_rec *c = chunk_mmap(b->nchunks > 0);
+		if (c) {
+			b->chunks[b->nchunks] = c;
+			start_chunk(b, b->nchunks++, ts);
+			return 1;
+		}
+		if (!b->nchunks)
+			return 0;
+		b->max_chunks = b->nchunks;	/* out of memory: a smaller ring */
+	}
+	size_t i = (b->cur + 1) % b->nchunks;
+	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
+	int saved = errno;
+	if (!b->flight && (b->spill_err = spill(b, i)) != 0) {
+		errno = saved;
+		b->pos = b->end;
+		__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	errno = saved;
+	b->wrapped = 1;
+	start_chunk(b, i, ts);
+	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
+	return 1;
+}
+
+/* si_trace_put or si_trace_put_loop_leave the slow way: first a new chunk
+ * or a new time base, and the region's address when N's id does not fit
+ * (one chunk holds them all: a chunk is decoded from its start). */
+void si_trace_put_slow(struct si_thread *t, uint64_t ts, const struct si_node *n, unsigned kind,
+		       uint64_t count)
+{
+	if (!si_trace_in_window(ts))
+		return;
 	struct si_tbuf *b = t->trace;
 	if (!b && !(b = new_buffer(t)))
 		return;
-	if (b->pos == b->end) {
-		if (b->ring) {
-			b->pos = b->ring;
-			b->wrapped = 1;
-		} else if (b->nchunks < b->max_chunks &&
-			   (b->chunks[b->nchunks] = chunk_mmap(b->nchunks > 0))) {
-			b->pos = b->chunks[b->nchunks++];
-			b->end = b->pos + CHUNK_EVENTS;
-		} else {
+	int esc = n->id >= SI_REC_ESC;
+	ptrdiff_t need = 1 + esc + (kind == SI_TEV_LOOP_LEAVE);
+	if (b->end - b->pos < need + 1) {
+		/* The slots left are cleared: a reused chunk holds its last
+		 * round's records there, and id 0 is read as no event. */
+		if (b->pos && b->pos < b->end)
+			memset(b->pos, 0, (size_t)(b->end - b->pos) * sizeof *b->pos);
+		if (!next_chunk(b, ts)) {
 			b->lost++;
 			return;
 		}
 	}
-	b->pos->ts = ts;
-	b->pos->w = w;
+	if (ts - b->base >= b->span) {
+		*b->pos++ = si_rec_special(SI_REC_BASE, ts);
+		set_base(b, ts);
+	}
+	si_rec r[3];
+	int k = 0;
+	if (esc)
+		r[k++] = si_rec_special(SI_REC_REGION, (uintptr_t)n->region);
+	r[k++] = si_rec_event(ts - b->base, esc ? SI_REC_ESC : n->id, kind);
+	if (kind == SI_TEV_LOOP_LEAVE)
+		r[k++] = si_rec_special(SI_REC_COUNT, count);
+	memcpy(b->pos, r, (size_t)k * sizeof *r);
 	barrier();
-	b->pos++;
+	b->pos += k;
 }
 
 void si_trace_entered(struct si_thread *t, uint32_t depth_before)
 {
 	struct si_frame *f = t->top;
 	if (si_depth(t) > depth_before && f->node != &t->paused && si_trace_in_window(f->start))
-		si_trace_put(t, f->start, si_tev_word(f->region, SI_TEV_ENTER, 0));
+		si_trace_put(t, f->start, f->node, SI_TEV_ENTER);
 }
 
 void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now)
@@ -198,17 +344,37 @@ void si_trace_left(struct si_thread *t, uint32_t depth_before, uint64_t now)
 		const struct si_frame *f = &t->stack[i];
 		if (f->node == &t->paused)
 			continue;
-		if (!f->node->loop) {
-			si_trace_put(t, now, si_tev_word(f->region, SI_TEV_LEAVE, 0));
-			continue;
-		}
-		si_trace_put_loop_leave(t, now, f->region, *si_loop_cell(t, i));
+		if (!f->node->loop)
+			si_trace_put(t, now, f->node, SI_TEV_LEAVE);
+		else
+			si_trace_put_loop_leave(t, now, f->node, *si_loop_cell(t, i));
 	}
 }
 
-/* In a forked child: the parent's events are the parent's. */
+/* T ends: the regions of its node ids, kept for the write (its structure
+ * and nodes are reused by a later thread).  Under the registry lock. */
+void si_trace_thread_exit(struct si_thread *t)
+{
+	struct si_tbuf *b = t->trace;
+	if (!b)
+		return;
+	uint64_t n = t->nnodes;
+	const struct selinst_region **r = malloc((n ? n : 1) * sizeof *r);
+	for (uint64_t id = 0; r && id < n; id++)
+		r[id] = si_node_by_id(t, id)->region;
+	b->regions = r;
+	b->nregions = r ? n : 0;
+	__atomic_store_n(&b->owner, NULL, __ATOMIC_RELEASE);
+	t->trace = NULL;
+}
+
+/* In a forked child: the parent's events are the parent's (and so are
+ * its spill files: their descriptors closed here). */
 void si_trace_after_fork(void)
 {
+	for (struct si_tbuf *b = buffers; b; b = b->next)
+		if (b->fd >= 0)
+			close(b->fd);
 	buffers = NULL;
 	struct si_thread *t = si_thread_get();
 	if (t)
@@ -245,28 +411,140 @@ static int make_dir(const char *dir)
 	return access(dir, W_OK | X_OK);
 }
 
-/* The segments of B, oldest first, into L; 0 or -1 (out of memory). */
-static int collect(const struct si_tbuf *b, struct si_trace_loc *l)
+/* Records of one thread turned into the writer's events (trace.h). */
+struct decoder {
+	const struct si_tbuf *b;
+	struct si_thread *owner;	/* B's thread, still running; else B->regions */
+	uint64_t base;
+	const struct selinst_region *esc;	/* the last SI_REC_REGION */
+	int release;			/* the last write: each chunk's pages
+					   given back once read */
+	struct si_tev *out;
+	size_t n, cap, loop;		/* loop: out[loop - 1] awaits its count */
+};
+
+static const struct selinst_region *region_of(const struct decoder *d, uint32_t id)
 {
-	struct si_tev *pos = __atomic_load_n(&b->pos, __ATOMIC_ACQUIRE);
+	if (id == 0)	/* the root, or the paused node: no region's event */
+		return NULL;
+	if (id == SI_REC_ESC)
+		return d->esc;
+	if (!d->owner)
+		return id < d->b->nregions ? d->b->regions[id] : NULL;
+	if (id >= __atomic_load_n(&d->owner->nnodes, __ATOMIC_ACQUIRE))
+		return NULL;
+	return si_node_by_id(d->owner, id)->region;
+}
+
+/* A loop leave's count: in its event, or in an SI_TEV_COUNT after it. */
+static void put_count(struct decoder *d, uint64_t count)
+{
+	struct si_tev *e = &d->out[d->loop - 1];
+	d->loop = 0;
+	e->w |= (count < SI_TEV_BIG ? count : SI_TEV_BIG) << 50;
+	if (count >= SI_TEV_BIG && d->n < d->cap)
+		d->out[d->n++] = (struct si_tev){ count, si_tev_word(NULL, SI_TEV_COUNT, 0) };
+}
+
+/* The N records at R, a chunk's (or its part up to the writing point). */
+static void decode(struct decoder *d, const si_rec *r, size_t n)
+{
+	for (size_t i = 0; i < n && d->n < d->cap; i++) {
+		si_rec x = r[i];
+		if (SI_REC_KIND(x) == SI_REC_SPECIAL) {
+			uint64_t p = SI_REC_PAYLOAD(x);
+			if (SI_REC_SUB(x) == SI_REC_BASE)
+				d->base = p;
+			else if (SI_REC_SUB(x) == SI_REC_REGION)
+				d->esc = (const struct selinst_region *)(uintptr_t)p;
+			else if (SI_REC_SUB(x) == SI_REC_COUNT && d->loop)
+				put_count(d, p);
+			continue;
+		}
+		d->loop = 0;
+		const struct selinst_region *reg = region_of(d, SI_REC_ID(x));
+		if (!reg)
+			continue;
+		d->out[d->n++] = (struct si_tev){ d->base + SI_REC_DT(x), si_tev_word(reg, SI_REC_KIND(x), 0) };
+		if (SI_REC_KIND(x) == SI_TEV_LOOP_LEAVE)
+			d->loop = d->n;
+	}
+}
+
+/* What the spill file holds, decoded: 0, or -1. */
+static int decode_spilled(struct decoder *d, uint64_t chunks)
+{
+	if (!chunks)
+		return 0;
+	size_t bytes = chunks * CHUNK_BYTES;
+	void *m = mmap(NULL, bytes, PROT_READ, MAP_SHARED, d->b->fd, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	for (uint64_t c = 0; c < chunks; c++)
+		decode(d, (const si_rec *)m + c * CHUNK_RECS, CHUNK_RECS);
+	munmap(m, bytes);
+	return 0;
+}
+
+/* One attempt at B's records, oldest first: the spill file, then the
+ * ring from its oldest chunk to the current one up to the writing point.
+ * 0 when B did not reuse a chunk meanwhile (a selinst_dump while the
+ * thread runs on), 1 when it did, -1 on failure. */
+static int decode_all(struct decoder *d)
+{
+	const struct si_tbuf *b = d->b;
+	uint32_t gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+	if (gen & 1)
+		return 1;
+	const si_rec *pos = __atomic_load_n(&b->pos, __ATOMIC_ACQUIRE);
+	size_t n = b->nchunks, cur = b->cur, first = b->wrapped ? (cur + 1) % n : 0;
+	d->n = d->loop = 0;
+	if (decode_spilled(d, b->spilled) != 0)
+		return -1;
+	for (size_t k = 0, i = first; k < n; k++, i = (i + 1) % n) {
+		const si_rec *c = b->chunks[i];
+		int last = i == cur;
+		decode(d, c, last && pos >= c && pos <= c + CHUNK_RECS ? (size_t)(pos - c) : CHUNK_RECS);
+		if (d->release)	/* peak memory: the decoded events, not both */
+			madvise((void *)c, CHUNK_BYTES, MADV_DONTNEED);
+		if (last)
+			break;
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&b->gen, __ATOMIC_RELAXED) != gen;
+}
+
+/* The events of B into L; 0 or -1 (out of memory, spill file unreadable).
+ * FINAL: the last write. */
+static int collect(const struct si_tbuf *b, struct si_trace_loc *l, int final)
+{
 	l->index = b->index;
 	l->tid = b->tid;
 	l->lost = b->lost;
 	l->nseg = 0;
-	l->seg = malloc((b->ring ? 2 : b->nchunks + 1) * sizeof *l->seg);
-	if (!l->seg)
-		return -1;
-	if (b->ring) {
-		if (b->wrapped)
-			l->seg[l->nseg++] = (struct si_trace_seg){ pos, (size_t)(b->end - pos) };
-		l->seg[l->nseg++] = (struct si_trace_seg){ b->ring, (size_t)(pos - b->ring) };
+	if (!b->nchunks)
 		return 0;
+	struct decoder d = { .b = b, .owner = __atomic_load_n(&b->owner, __ATOMIC_ACQUIRE) };
+	/* At the last write the exiting thread waits (si_at_exit) and a thread
+	 * still running records what nobody will read. */
+	d.release = final;
+	d.cap = (b->spilled + b->nchunks) * CHUNK_RECS;
+	l->seg = malloc(sizeof *l->seg);
+	d.out = malloc(d.cap * sizeof *d.out);
+	if (!l->seg || !d.out) {
+		free(d.out);
+		return -1;
 	}
-	for (size_t i = 0; i < b->nchunks; i++) {
-		struct si_tev *c = b->chunks[i];
-		size_t n = pos >= c && pos <= c + CHUNK_EVENTS ? (size_t)(pos - c) : CHUNK_EVENTS;
-		l->seg[l->nseg++] = (struct si_trace_seg){ c, n };
+	int rc = 1;
+	for (int tries = 0; rc == 1 && tries < 100; tries++)
+		if ((rc = decode_all(&d)) == 1)
+			sched_yield();
+	if (rc < 0) {
+		free(d.out);
+		return -1;
 	}
+	l->seg[0] = (struct si_trace_seg){ d.out, d.n };
+	l->nseg = 1;
 	return 0;
 }
 
@@ -328,7 +606,7 @@ static int loc_cmp(const void *a, const void *b)
 }
 
 /* Every thread's events, threads in their profile order. */
-static int collect_all(struct si_trace_out *o)
+static int collect_all(struct si_trace_out *o, int final)
 {
 	size_t n = 0;
 	for (struct si_tbuf *b = __atomic_load_n(&buffers, __ATOMIC_ACQUIRE); b; b = b->next)
@@ -336,10 +614,17 @@ static int collect_all(struct si_trace_out *o)
 	o->loc = calloc(n ? n : 1, sizeof *o->loc);
 	if (!o->loc)
 		return -1;
-	for (struct si_tbuf *b = __atomic_load_n(&buffers, __ATOMIC_ACQUIRE); b && o->nloc < n;
+	/* Held while the events are decoded: a thread ending meanwhile
+	 * (si_trace_thread_exit) hands its nodes over under it, and a new
+	 * thread that reuses the structure clears them. */
+	int locked = si_registry_lock(2000), rc = 0;
+	for (struct si_tbuf *b = __atomic_load_n(&buffers, __ATOMIC_ACQUIRE); b && o->nloc < n && !rc;
 	     b = b->next)
-		if (collect(b, &o->loc[o->nloc++]) != 0)
-			return -1;
+		rc = collect(b, &o->loc[o->nloc++], final);
+	if (locked)
+		si_registry_unlock();
+	if (rc)
+		return -1;
 	qsort(o->loc, o->nloc, sizeof *o->loc, loc_cmp);
 	return 0;
 }
@@ -365,12 +650,30 @@ static void fill_header(struct si_trace_out *o, const char *dir)
 
 #endif
 
-/* Write the trace beside the profile at PROFILE (written or not). */
-void si_trace_write(const char *profile)
+/* Events lost: a spill file that failed (the first thread's error), or
+ * no memory for a thread's first chunk. */
+static void report_losses(const char *dir, uint64_t lost)
 {
-	static int reported, writing;
-	if (si_trace_mode == SI_MODE_PROFILE || __atomic_exchange_n(&writing, 1, __ATOMIC_ACQUIRE))
-		return;	/* one write at a time: a dump racing the exit loses */
+	int err = 0;
+	for (struct si_tbuf *b = __atomic_load_n(&buffers, __ATOMIC_ACQUIRE); b && !err; b = b->next)
+		err = b->spill_err;
+	char why[PATH_MAX + 128] = "out of memory";
+	if (err)
+		snprintf(why, sizeof why, "cannot spill to %s: %s", spill_dir[0] ? spill_dir : "(no folder)",
+			 strerror(err));
+	if (lost)
+		fprintf(stderr, "selinst: trace %s: %llu events lost (%s)\n", dir,
+			(unsigned long long)lost, why);
+}
+
+/* Write the trace beside the profile at PROFILE (written or not). */
+void si_trace_write(const char *profile, int final)
+{
+	static int reported, writing, final_done;
+	if (si_trace_mode == SI_MODE_PROFILE || final_done ||
+	    __atomic_exchange_n(&writing, 1, __ATOMIC_ACQUIRE))
+		return;	/* one write at a time: a dump racing the exit loses; after
+			   the last, the buffers' pages are gone */
 	int saved = errno;
 	char dir[PATH_MAX], why[512] = "";
 	struct si_trace_out o;
@@ -388,23 +691,25 @@ void si_trace_write(const char *profile)
 		remove_old(dir);
 		fill_header(&o, dir);
 		si_otf2_write_fn *fn = load_writer(why, sizeof why);
-		if (fn && collect_all(&o) != 0)
-			snprintf(why, sizeof why, "out of memory");
+		if (fn && collect_all(&o, final) != 0)
+			snprintf(why, sizeof why, "reading the events back: %s", strerror(errno));
 		else if (fn && fn(&o) != 0)
 			snprintf(why, sizeof why, "%s", o.err);
 	}
 #endif
 	for (size_t i = 0; i < o.nloc; i++) {
 		lost += o.loc[i].lost;
+		if (o.loc[i].nseg)
+			free((void *)o.loc[i].seg[0].ev);
 		free(o.loc[i].seg);
 	}
 	free(o.loc);
+	final_done = final;
 	__atomic_store_n(&writing, 0, __ATOMIC_RELEASE);
 	if (why[0] && !reported) {
 		reported = 1;
 		fprintf(stderr, "selinst: cannot write trace %s: %s\n", dir, why);
-	} else if (lost)
-		fprintf(stderr, "selinst: trace %s: %llu events lost (SELINST_TRACE_MB=%llu per thread reached)\n",
-			dir, (unsigned long long)lost, (unsigned long long)trace_mb);
+	} else
+		report_losses(dir, lost);
 	errno = saved;
 }

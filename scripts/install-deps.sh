@@ -12,6 +12,7 @@ packages=(
 	gcc-11 g++-11 gfortran-11 gcc-11-plugin-dev	# the other GCC: make PLUGIN_GCC=gcc-11 (CI)
 	cmake autoconf pkg-config	# t-install builds CMake, autoconf and pkg-config projects
 	libgmp-dev libyaml-dev		# exact scores; profile/decision files
+	zlib1g-dev			# packed iteration rows (report; the runtime dlopens libz.so.1)
 	libdw-dev			# SELINST_SAMPLE: the runtime names sampled addresses (elfutils)
 	libotf2-trace-dev otf2-tools	# SELINST_MODE=trace: OTF2 archives (writer, report), otf2-print in tests
 	python3 python3-yaml		# test assertions on YAML and JSON

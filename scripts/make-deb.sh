@@ -20,7 +20,7 @@ full=$("$PLUGIN_GCC" -dumpfullversion)
 gccpkg=gcc-$major
 dpkg-query -W "$gccpkg" >/dev/null 2>&1 || { echo "make deb: $PLUGIN_GCC is not Debian's $gccpkg" >&2; exit 2; }
 next=${full%.*}.$((${full##*.} + 1))
-depends="$gccpkg (>= $full), $gccpkg (<< $next), libc6, libgmp10, libyaml-0-2, libdw1, libopen-trace-format2-10"
+depends="$gccpkg (>= $full), $gccpkg (<< $next), libc6, libgmp10, libyaml-0-2, libdw1, zlib1g, libopen-trace-format2-10"
 
 stage=$root/$B/deb
 rm -rf "$stage"

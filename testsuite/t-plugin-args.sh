@@ -43,7 +43,7 @@ compile -fplugin-arg-selinst-threshold=1000000000000000000000000000000 \
 	-fplugin-arg-selinst-decisions=big.yaml || fail "huge threshold rejected: $(cat err.txt)"
 expect_eq "threshold echoed exactly" 1000000000000000000000000000000 "$(yget big.yaml 'd["threshold"]')"
 expect_eq "nothing instrumented" "[False, False]" "$(yget big.yaml '[f["instrument"] for f in d["functions"]]')"
-nm p.o | grep -q __selinst && fail "hooks with a huge threshold"
+nm p.o | grep -v " __selinst_note" | grep -q __selinst && fail "hooks with a huge threshold"
 compile -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=zero.yaml || fail "threshold 0"
 expect_eq "all instrumented" "[True, True]" "$(yget zero.yaml '[f["instrument"] for f in d["functions"]]')"
 nm p.o | grep -q "U __selinst_enter" || fail "no hooks at threshold 0"

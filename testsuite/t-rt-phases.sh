@@ -184,6 +184,55 @@ PY
 "$REPORT" --phases damaged.prof >/dev/null 2>err.txt; rc=$?
 expect_eq "damaged: exit" 2 "$rc"
 grep -q "damaged.prof:$(cat line.txt): a row has" err.txt || { cat err.txt; fail "damaged: message"; }
+# 9. Packed rows: beyond 100 iterations each value is kept to 0.2% and the
+# rows are compressed (rows_packed); SELINST_ITERATE_EXACT=1 keeps them
+# text.  The same run's report agrees with the exact one to 0.2% per value
+# (the two runs differ, so compare each with its own profile's rows), and
+# 2,000 iterations cost under 3 bytes each instead of 10 or more.
+SELINST_ITERATE=phases.c:$line SELINST_OUTPUT=pk.prof ./ph steps 2000 >/dev/null || fail "run packed"
+SELINST_ITERATE=phases.c:$line SELINST_ITERATE_EXACT=1 SELINST_OUTPUT=ex.prof ./ph steps 2000 >/dev/null || fail "run exact"
+SELINST_OUTPUT=whole.prof ./ph steps 2000 >/dev/null || fail "run whole"
+grep -q '^ *rows_packed:' pk.prof || fail "no rows_packed beyond 100 iterations"
+grep -q '^ *rows: \[\[' ex.prof || fail "SELINST_ITERATE_EXACT=1 did not keep text rows"
+grep -q '^ *rows: \[\[' ph.prof || fail "50 iterations not kept as text"
+"$REPORT" --phases --format=json pk.prof >pk.json || fail "report packed"
+"$REPORT" --phases --format=json ex.prof >ex.json || fail "report exact"
+python3 - pk.prof pk.json ex.json whole.prof <<'PY' || fail "packed rows"
+import sys, os, json, zlib, base64, math
+p, j, e, w = sys.argv[1:]
+pk = [l for l in open(p) if l.strip().startswith(("scale:", "zlib:", "bytes:"))]
+scale = json.loads(pk[1].split(":", 1)[1]); raw = zlib.decompress(base64.b64decode(pk[2].split(":", 1)[1].strip()))
+assert len(raw) == int(pk[0].split(":")[1]), "bytes"
+codes, v, sh = [], 0, 0
+for b in raw:                                   # the format, decoded independently
+    v |= (b & 127) << sh; sh += 7
+    if b < 128: codes.append(v); v, sh = 0, 0
+W = len(scale)
+def val(k, c):
+    if c == 0: return 0
+    z = c - 1; q = -(z >> 1) - 1 if z & 1 else z >> 1
+    return scale[k % W] * math.exp(q / 256)
+jp = json.load(open(j))["phases"][0]["iterations"]
+assert len(jp) == 2000 and len(codes) == 2000 * W, (len(jp), len(codes))
+for i, it in enumerate(jp):
+    assert abs(it["seconds"] * 1e9 - val(i * W, codes[i * W])) <= 1, (i, it["seconds"])
+ex = json.load(open(e))["phases"][0]["iterations"]
+assert ex[16]["flagged"] and jp[16]["flagged"], "17 flagged in both"
+# quantization: every decoded wall time within 0.2% of a value the codes can hold
+for i in range(0, 2000 * W, W):
+    x = val(i, codes[i]); assert x == 0 or abs(math.log(x / scale[0]) * 256 - round(math.log(x / scale[0]) * 256)) < 1e-6
+size = lambda f: os.path.getsize(f)
+per = (size(p) - size(w)) / 2000; per_ex = (size(e) - size(w)) / 2000
+assert per < 3 and per_ex > 3 * per, (per, per_ex)
+print("packed %.2f B/iteration, exact %.2f" % (per, per_ex))
+PY
+# A damaged packed table is refused with file and line.
+sed 's/^\( *zlib: ....\)/\1*/' pk.prof >dpk.prof
+"$REPORT" --phases dpk.prof >/dev/null 2>err.txt && fail "damaged packed rows accepted"
+grep -q "dpk.prof:[0-9]*: 'zlib' of rows_packed is not base64" err.txt || { cat err.txt; fail "damaged packed: message"; }
+sed 's/^\( *bytes: \)\([0-9]*\)/\11\2/' pk.prof >dpk.prof
+"$REPORT" --phases dpk.prof >/dev/null 2>err.txt && fail "wrong byte count accepted"
+grep -q "dpk.prof:[0-9]*: .*rows_packed" err.txt || { cat err.txt; fail "wrong byte count: message"; }
 "$REPORT" --jitter 3 ph.prof >/dev/null 2>&1 && fail "--jitter without --phases accepted"
 "$REPORT" --phases --format=folded ph.prof >/dev/null 2>&1 && fail "--phases --format=folded accepted"
 # Threads in the svg: two heatmap rows of 20 cells.

@@ -8,7 +8,7 @@
 src=("$SELINST_ROOT"/runtime/*.c)
 sancc() { san=$1; out=$2; shift 2
 	gcc -O1 -g -std=gnu11 -fsanitize=$san -fno-omit-frame-pointer -I"$SELINST_ROOT/include" \
-		-I"$SELINST_ROOT/runtime" -I"$RT" "${src[@]}" "$@" -lyaml -ldw -pthread -o "$out"; }
+		-I"$SELINST_ROOT/runtime" -I"$RT" "${src[@]}" "$@" -lyaml -ldw -lm -pthread -o "$out"; }
 # sanplug SAN OUT PROGRAM.c...: the program's units built by the plugin,
 # the runtime's without it, all with the sanitizer.
 sanplug() { san=$1; out=$2; shift 2; objs=()

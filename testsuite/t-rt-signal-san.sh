@@ -23,7 +23,7 @@ sanbuild() { san=$1; out=$2; mkdir -p rt-$san
 			-c "$f" -o rt-$san/$(basename "$f" .c).o || return 1
 	done
 	gcc -O1 -g -fsanitize=$san -fno-omit-frame-pointer $SI_CFLAGS -fplugin-arg-selinst-threshold=0 \
-		-fplugin-arg-selinst-loops=off "$T/programs/signal_window.c" rt-$san/*.o -lyaml -ldw -pthread -o "$out"; }
+		-fplugin-arg-selinst-loops=off "$T/programs/signal_window.c" rt-$san/*.o -lyaml -ldw -lm -pthread -o "$out"; }
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
 export ASAN_OPTIONS="halt_on_error=1 exitcode=66 detect_leaks=1"
 # run SAN WHAT ARGS...: run the program, fail on a report or a bad status

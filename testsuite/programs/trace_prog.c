@@ -5,10 +5,12 @@
  *            (k = 0, 1, 2); work(n) runs a loop of n trips calling leaf()
  *   control  a() 10 times, trace off, b() 10 times, trace on, c() 10 times
  *   window   a() 100 times, sleep 1.5 s, b() 100 times
- *   flight   early() 50000 times, late() 1000 times, then selinst_dump to
+ *   flight   early() 100000 times, late() 1000 times, then selinst_dump to
  *            dump.prof; exits 3
  *   crash    late() 100 times, then abort()
- *   many     leaf() 100000 times; exits 3 */
+ *   many     leaf() 100000 times; exits 3
+ *   busy     a thread calls work(1) 300000 times while main writes
+ *            busy1.prof .. busy3.prof with selinst_dump */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,32 @@ static void control(void)
 		c();
 }
 
+static void *busy_thread(void *arg)
+{
+	for (int i = 0; i < 300000; i++)
+		work(1);
+	*(volatile int *)arg = 1;
+	return NULL;
+}
+
+/* Dumps while a thread records (and spills, with a small
+ * SELINST_TRACE_MB): each reads the thread's buffer as it goes on. */
+static void busy(void)
+{
+	pthread_t t;
+	volatile int done = 0;
+	pthread_create(&t, NULL, busy_thread, (void *)&done);
+	for (int k = 1; k <= 3; k++) {
+		struct timespec ts = { 0, 5000000 };
+		nanosleep(&ts, NULL);
+		char name[32] = "busy0.prof";
+		name[4] = (char)('0' + k);
+		selinst_dump(name);
+	}
+	pthread_join(t, NULL);
+	(void)done;
+}
+
 static void window(void)
 {
 	for (int i = 0; i < 100; i++)
@@ -77,8 +105,10 @@ int main(int argc, char **argv)
 		control();
 	else if (!strcmp(c, "window"))
 		window();
+	else if (!strcmp(c, "busy"))
+		busy();
 	else if (!strcmp(c, "flight") || !strcmp(c, "crash")) {
-		for (int i = 0; !strcmp(c, "flight") && i < 50000; i++)
+		for (int i = 0; !strcmp(c, "flight") && i < 100000; i++)
 			early();
 		for (int i = 0; i < (!strcmp(c, "flight") ? 1000 : 100); i++)
 			late();
