@@ -9,9 +9,17 @@
 #   pred feedback  after the drops plus this unit's additions
 #                  (predicted_kept + predicted_added)
 #   pred rerun     the feedback build's own profile, by the same rule
-#                  (calls x hook_pair_ns / (run time - that)): checks the
+#                  (calls x hook_pair_ns / (CPU time - that)): checks the
 #                  estimates
-# Predictions are shares of time, measurements of instructions.
+# Predictions are shares of time, measurements of instructions; with
+# TIME_RUNS=N (N >= 1) the two builds' overheads are also measured in time,
+# the unit of the prediction: the median user + system CPU time of N runs
+# of plain, default and feedback alternating (all with SELINST_THROTTLE=off,
+# as the profiles), columns "default cpu" and "feedback cpu".  TIME_SIZE
+# times plain and feedback at another size than the profile's ("medium":
+# bench/overhead.py's, about 1 s plain), where the runtime's fixed cost
+# (start-up, calibration, profile write: a few ms) no longer counts; the
+# default build is then not timed ("-").
 # Environment: BENCH_SIZE (default small), BENCH_WORKLOADS (bt,cg,ft,mg,interp),
 # BUDGET (default 1), BASE (plugin arguments of both builds, e.g.
 # "threshold=0 loop-threshold=0": start from full instrumentation).
@@ -36,20 +44,41 @@ instr() { # EXE: instructions executed under callgrind
 	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$log"
 }
 # PROFILE: predicted hook cost in percent, the plugin's rule ((calls x
-# hook_pair_ns + iterations x 0.2 ns) over the run time less that).
+# hook_pair_ns + iterations x 0.2 ns) over the threads' CPU time less that).
 predicted() {
 	python3 - "$1" <<'PY'
 import sys, yaml
 d = yaml.load(open(sys.argv[1]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 pair = d.get("hook_pair_ns") or 20.0
-calls = iters = excl = 0
+calls = iters = run = 0
 for t in d["threads"]:
+    excl = 0
     for n in t["nodes"]:
         calls += n["calls"]
         iters += n.get("iterations", 0)
         excl += n["exclusive_ns"]
+    cpu = t.get("cpu_ns")  # the thread's CPU time, at most its wall clock
+    run += cpu if isinstance(cpu, int) and 0 < cpu <= excl else excl
 hooks = calls * pair + iters * 0.2  # FB_ITER_NS, plugin/feedback.cc
-print("%.2f" % (100.0 * hooks / max(excl - hooks, excl / 10, 1)))
+print("%.2f" % (100.0 * hooks / max(run - hooks, run / 10, 1)))
+PY
+}
+# RUNS SIZE PLAIN DEFAULT FEEDBACK: median CPU-time overhead of DEFAULT and
+# FEEDBACK over PLAIN in percent, runs alternating (one line, two fields)
+cputime() {
+	python3 - "$@" <<'PY'
+import os, resource, statistics, subprocess, sys
+runs, size, exes = int(sys.argv[1]), sys.argv[2].split(), sys.argv[3:]
+env = dict(os.environ, SELINST_THROTTLE="off", SELINST_OUTPUT="/dev/null")
+cpu = {e: [] for e in exes}
+for _ in range(runs):
+    for e in exes:
+        a = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([e] + size, env=env, stdout=subprocess.DEVNULL, check=True)
+        b = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu[e].append(b.ru_utime + b.ru_stime - a.ru_utime - a.ru_stime)
+m = [statistics.median(cpu[e]) for e in exes]
+print(" ".join("%+.2f%%" % (100 * (x / m[0] - 1)) for x in m[1:]))
 PY
 }
 fb() { # DECISIONS KEY...: sum of the feedback summary's KEYs
@@ -62,8 +91,9 @@ changes() { # DECISIONS: dropped/added
 	echo "$(grep -c 'reason: "dropped' "$1")/$(grep -c 'added: in bottleneck' "$1")"
 }
 
-printf "workload\tsize\tregions default\tregions feedback\tdropped/added\tinstr plain\tdefault\tfeedback\tpred default\tpred feedback\tpred rerun\n" \
-	| tee "$tsv"
+runs=${TIME_RUNS:-0}
+printf "workload\tsize\tregions default\tregions feedback\tdropped/added\tinstr plain\tdefault\tfeedback\tpred default\tpred feedback\tpred rerun%s\n" \
+	"$([ "$runs" -gt 0 ] && printf '\tdefault cpu\tfeedback cpu')" | tee "$tsv"
 for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 	src=$root/bench/workloads/$wl.c
 	gcc -O2 -Wno-unknown-pragmas "$src" -o "$out/$wl-plain" -lm
@@ -78,10 +108,18 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 	p=$(instr "$out/$wl-plain" $size)
 	d=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-default" $size)
 	f=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-feedback" $size)
-	printf "%s\t%s\t%s\t%s\t%s\t%s\t%+.2f%%\t%+.2f%%\t%s%%\t%s%%\t%s%%\n" "$wl" "$size" \
+	cpu=
+	if [ "$runs" -gt 0 ] && [ -z "${TIME_SIZE:-}" ]; then
+		cpu=$(printf '\t%s\t%s' $(cputime "$runs" "$size" "$out/$wl-plain" "$out/$wl-default" "$out/$wl-feedback"))
+	elif [ "$runs" -gt 0 ]; then
+		ts=$TIME_SIZE
+		[ "$ts" = medium ] && ts=$(python3 -c "import sys; sys.path.insert(0, '$root/bench'); import overhead; print(' '.join(overhead.MEDIUM['$wl']))")
+		cpu=$(printf '\t-\t%s' $(cputime "$runs" "$ts" "$out/$wl-plain" "$out/$wl-feedback"))
+	fi
+	printf "%s\t%s\t%s\t%s\t%s\t%s\t%+.2f%%\t%+.2f%%\t%s%%\t%s%%\t%s%%%s\n" "$wl" "$size" \
 		"$(count "$out/$wl-default.yaml")" "$(count "$out/$wl-feedback.yaml")" "$(changes "$out/$wl-feedback.yaml")" "$p" \
 		"$(echo "($d / $p - 1) * 100" | bc -l)" "$(echo "($f / $p - 1) * 100" | bc -l)" \
 		"$(fb "$out/$wl-feedback.yaml" predicted_all)" \
 		"$(fb "$out/$wl-feedback.yaml" predicted_kept predicted_added)" \
-		"$(predicted "$out/$wl-feedback.prof")" | tee -a "$tsv"
+		"$(predicted "$out/$wl-feedback.prof")" "$cpu" | tee -a "$tsv"
 done

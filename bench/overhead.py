@@ -8,6 +8,8 @@ build/bench/, then measures either
   --mode=time          wall time (monotonic clock) of RUNS runs per variant,
                        variants alternating round-robin (A B C A B C ...),
                        median per variant, or
+  --mode=cpu           the same with each run's user + system CPU time
+                       (less sensitive to other load on the machine), or
   --mode=instructions  instructions executed, counted by valgrind's callgrind
                        (exact and repeatable: one run per variant),
 
@@ -39,6 +41,7 @@ import concurrent.futures
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -188,12 +191,17 @@ class Runner:
         if r.returncode != 0 or "VERIFICATION SUCCESSFUL" not in r.stdout:
             raise SystemExit("%s (%s) failed: rc %d\n%s%s" % (wl, v, r.returncode, r.stdout[-2000:], r.stderr[-2000:]))
 
-    def timed(self, wl, v, exe):
+    def timed(self, wl, v, exe, cpu=False):
+        """Wall seconds of one run, or with cpu its user + system CPU
+        seconds (the runs are sequential: RUSAGE_CHILDREN's growth is this
+        child's)."""
+        c = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         r = subprocess.run([exe] + self.args(wl), env=self.env(wl, v), capture_output=True, text=True)
         t = time.perf_counter() - t
+        d = resource.getrusage(resource.RUSAGE_CHILDREN)
         self.check(wl, v, r)
-        return t
+        return (d.ru_utime + d.ru_stime) - (c.ru_utime + c.ru_stime) if cpu else t
 
     def instructions(self, wl, v, exe):
         """Instructions of one run under callgrind, or (None, reason)."""
@@ -217,7 +225,7 @@ def fmt_pct(x):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mode", choices=["time", "instructions"], default="time")
+    ap.add_argument("--mode", choices=["time", "cpu", "instructions"], default="time")
     ap.add_argument("--size", default=None, help="small|medium|large|'N [STEPS]' (default: medium for time, small for instructions)")
     ap.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "5")))
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
@@ -227,7 +235,7 @@ def main():
     ap.add_argument("--max-selective", type=float, default=3.0, help="gate: max selective instruction overhead %%")
     ap.add_argument("--min-ratio", type=float, default=10.0, help="gate: min full/selective instruction-overhead ratio")
     a = ap.parse_args()
-    size = a.size or os.environ.get("BENCH_SIZE") or ("medium" if a.mode == "time" else "small")
+    size = a.size or os.environ.get("BENCH_SIZE") or ("small" if a.mode == "instructions" else "medium")
     wls = [w for w in a.workloads.split(",") if w]
     names = [v.strip() for v in a.variants.split(",") if v.strip()]
     for v in names:
@@ -269,13 +277,14 @@ def main():
         # Counts do not depend on what else runs: use every core.
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
             counted = dict(zip(jobs, ex.map(lambda j: run.instructions(j[0], j[1], built[j][0]), jobs)))
+    timed = a.mode != "instructions"
     for wl in wls:
         meas, spread, fail = {}, {}, {}
-        if a.mode == "time":
+        if a.mode != "instructions":
             samples = {v: [] for v in names}
             for rep in range(a.runs):
                 for v in names:
-                    samples[v].append(run.timed(wl, v, built[(wl, v)][0]))
+                    samples[v].append(run.timed(wl, v, built[(wl, v)][0], a.mode == "cpu"))
             for v in names:
                 meas[v] = statistics.median(samples[v])
                 spread[v] = 100 * (max(samples[v]) - min(samples[v])) / meas[v]
@@ -304,30 +313,31 @@ def main():
             # 0.1%, the size of code-generation differences) the selective
             # overhead is taken as that resolution and the ratio is a bound.
             f, s = by["selinst full"]["overhead"], by["selinst"]["overhead"]
-            floor = max(spread.get("plain", 0.0), 0.1) if a.mode == "time" else 0.1
+            floor = max(spread.get("plain", 0.0), 0.1) if timed else 0.1
             by["selinst full"]["ratio"] = f / max(s, floor)
             by["selinst full"]["ratio_bound"] = s < floor
     run_s = time.perf_counter() - t0
     shutil.rmtree(tmp, ignore_errors=True)
 
-    unit = "median s" if a.mode == "time" else "instructions"
-    what = ("wall time, median of %d alternating runs" % a.runs) if a.mode == "time" \
-        else "instructions (valgrind --tool=callgrind, whole process)"
+    unit = "median s" if timed else "instructions"
+    what = {"time": "wall time, median of %d alternating runs" % a.runs,
+            "cpu": "CPU time (user + system), median of %d alternating runs" % a.runs,
+            "instructions": "instructions (valgrind --tool=callgrind, whole process)"}[a.mode]
     print("## Overhead, %s, size %s" % (what, size))
     print()
-    hdr = ["workload", "variant", unit] + (["spread"] if a.mode == "time" else []) + \
+    hdr = ["workload", "variant", unit] + (["spread"] if timed else []) + \
         ["overhead", "full/sel", "regions", "below main"]
     print("| " + " | ".join(hdr) + " |")
     print("|" + "|".join(["---"] * 2 + ["---:"] * (len(hdr) - 2)) + "|")
     for r in rows:
         if r["value"] is None:
             val = "n/a: " + r["note"]
-        elif a.mode == "time":
+        elif timed:
             val = "%.3f" % r["value"]
         else:
             val = "{:,}".format(r["value"])
         cells = [r["workload"], r["variant"], val]
-        if a.mode == "time":
+        if timed:
             cells.append("" if r["spread"] is None else "%.1f%%" % r["spread"])
         cells.append("" if VARIANTS[r["variant"]][2] is None else fmt_pct(r["overhead"]))
         cells.append("" if r["ratio"] is None else ("%s%.0f" % (">= " if r["ratio_bound"] else "", r["ratio"])))

@@ -126,7 +126,7 @@ typedef struct pregion {
 	int kind;
 	uint32_t line;
 	bool throttled;		/* switched off by SELINST_THROTTLE: */
-	uint64_t thr_calls;	/* calls of the deciding context then */
+	uint64_t thr_calls;	/* the region's calls in the deciding thread then */
 	double thr_seconds;	/* when, from the runtime's start */
 } pregion;
 typedef struct trip { uint32_t bucket; uint64_t count; } trip;

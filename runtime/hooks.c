@@ -112,20 +112,46 @@ si_enter(struct si_thread *t, const struct selinst_region *r, uintptr_t sp)
  * The frame leaves the stack first (one store); a cut after that loses
  * this activation's times, never counts them twice.  The frame below
  * loses the time before F's node gains it, and inclusive before self,
- * so a cut never leaves any node's self above its inclusive. */
-static inline __attribute__((always_inline)) void
-pop_frame(struct si_thread *t, struct si_frame *f, uint64_t now)
+ * so a cut never leaves any node's self above its inclusive.  Returns
+ * the region's throttle countdown (si_tally): below 0, the exit hooks
+ * call si_throttle_check. */
+static inline __attribute__((always_inline)) struct si_tally *
+pop_frame_times(struct si_thread *t, struct si_frame *f, uint64_t now)
 {
 	t->top = f - 1;
 	barrier();
 	struct si_node *n = f->node;
+	struct si_tally *y = n->tally;
 	uint64_t dur = now - f->start;
 	__asm__("" : "+r"(dur));	/* one register: GCC would also compute start - now */
 	f[-1].node->self -= dur;
-	if (likely(--n->active == 0))
+	if (likely(--n->active == 0)) {
 		n->incl += dur;
+		y->incl += dur;
+	}
 	n->self += dur;
+	return y;
 }
+
+static inline __attribute__((always_inline)) int64_t
+pop_frame(struct si_thread *t, struct si_frame *f, uint64_t now)
+{
+	return --pop_frame_times(t, f, now)->left;
+}
+
+/* The fast exits' countdown of tally Y, then si_throttle_check(N) when it
+ * went below 0: a decrement in memory and a branch on its sign (GCC
+ * makes a load, subtract, store and test of `--y->left < 0`).  After
+ * in_hook is cleared: one instruction, so a signal handler's hook comes
+ * before or after it, never inside. */
+#define COUNT_DOWN(y, n)							\
+	do {									\
+		__asm__ goto("subq $1, %0\n\tjs %l[check_]" :: "m"((y)->left)	\
+			     : "memory", "cc" : check_);				\
+		break;								\
+	check_:									\
+		si_throttle_check(n);						\
+	} while (0)
 
 void si_loop_count(struct si_loop *l, uint64_t n)
 {
@@ -305,12 +331,12 @@ HOT static void exit_traced(const struct selinst_region *region)
 		t->in_hook = 0;
 		return;
 	}
-	pop_frame(t, f, now);
+	int64_t left = pop_frame(t, f, now);
 	struct si_node *n = f->node;
 	si_trace_put(t, now, n, SI_TEV_LEAVE);
 	barrier();
 	t->in_hook = 0;
-	if (unlikely(n->calls > si_hot.throttle_calls))
+	if (unlikely(left < 0))
 		si_throttle_check(n);
 }
 
@@ -390,13 +416,12 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 	struct si_frame *f = t->top;
 	if (unlikely(f->region != region))
 		return exit_not_top(t, region, now);
-	pop_frame(t, f, now);
+	struct si_tally *y = pop_frame_times(t, f, now);
 	struct si_node *n = f->node;	/* pop_frame's (no barrier between); the slot
 					   is free once in_hook is 0 */
 	barrier();
 	t->in_hook = 0;
-	if (unlikely(n->calls > si_hot.throttle_calls))
-		si_throttle_check(n);
+	COUNT_DOWN(y, n);
 nested:
 	return;
 mono:
@@ -526,10 +551,10 @@ loop_exit_cold(const struct selinst_region *region, uint64_t iterations)
 			struct si_frame *f = t->top;
 			if (si_tracing)	/* the count si_trace_left reads */
 				*si_loop_cell(t, d - 1) = iterations;
-			pop_frame(t, f, now);	/* first: see pop_frame */
+			int64_t left = pop_frame(t, f, now);	/* first: see pop_frame */
 			if (f->node->loop)
 				si_loop_count(f->node->loop, iterations);
-			if (unlikely(f->node->calls > si_hot.throttle_calls))
+			if (unlikely(left < 0))
 				si_throttle_check(f->node);
 		} else {
 			uint32_t i = si_frame_of(t, region);
@@ -577,14 +602,14 @@ loop_exit_traced(const struct selinst_region *region, uint64_t iterations)
 		t->in_hook = 0;
 		return loop_exit_cold(region, iterations);
 	}
-	pop_frame(t, f, now);	/* first: see pop_frame */
+	int64_t left = pop_frame(t, f, now);	/* first: see pop_frame */
 	struct si_node *n = f->node;
 	if (likely(n->loop != NULL))
 		si_loop_count(n->loop, iterations);
 	si_trace_put_loop_leave(t, now, n, iterations);
 	barrier();
 	t->in_hook = 0;
-	if (unlikely(n->calls > si_hot.throttle_calls))
+	if (unlikely(left < 0))
 		si_throttle_check(n);
 }
 
@@ -605,14 +630,13 @@ SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint
 		t->in_hook = 0;
 		goto cold;
 	}
-	pop_frame(t, f, now);	/* first: see pop_frame */
+	struct si_tally *y = pop_frame_times(t, f, now);	/* first: see pop_frame */
 	struct si_node *n = f->node;
 	if (likely(n->loop != NULL))
 		si_loop_count(n->loop, iterations);
 	barrier();
 	t->in_hook = 0;
-	if (unlikely(n->calls > si_hot.throttle_calls))
-		si_throttle_check(n);
+	COUNT_DOWN(y, n);
 nested:
 	return;
 cold:

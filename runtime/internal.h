@@ -48,6 +48,20 @@ struct si_node {
 	uint32_t active;		/* open activations (recursion folding) */
 	uint32_t id;			/* creation index in its thread, root = 0 */
 	struct si_loop *loop;		/* loops and mpi regions only */
+	struct si_tally *tally;		/* its region's, in this thread (throttle.c) */
+};
+
+/* One region's closed activations in one thread, all its calling contexts
+ * together: every node of the region in the thread points here, so the
+ * throttle counts the region's calls, not one context's (a region called
+ * from 9 contexts was counted up to 9 x CALLS times before it was
+ * switched off).  Per thread: the hot path stays free of atomics.  With
+ * recursion folded (thread.c), nodes of one region never nest, so the
+ * sum of their inclusive times counts no time twice. */
+struct si_tally {
+	int64_t left;			/* closes until the throttle looks; below 0:
+					   each exit checks (si_throttle_check) */
+	uint64_t incl;			/* ticks: the nodes' incl, summed */
 };
 
 /* One open region on a thread's stack: 32 bytes.  Self time needs no
@@ -137,6 +151,9 @@ struct si_thread {
 	 * loop left by longjmp (or open at thread end) keeps its count. */
 	uint64_t *cells[SI_CELL_BLOCKS];
 	uint64_t spare_cell;		/* for frames beyond the blocks */
+	struct si_tally spare_tally;	/* the root's, the paused node's, and any
+					   node's whose tally could not be made:
+					   never checked */
 	/* Pages touched on use; given back when the thread ends (thread.c),
 	 * hence page-aligned. */
 	struct si_cslot cache[1u << SI_CACHE_BITS] __attribute__((aligned(4096)));
@@ -431,12 +448,13 @@ SI_HIDDEN void si_loop_count(struct si_loop *l, uint64_t n);
 /* throttle.c */
 struct si_throttle_event {
 	const struct selinst_region *region;
-	uint64_t calls;			/* the deciding node's calls then */
+	uint64_t calls;			/* the region's calls in the deciding thread then */
 	uint64_t ticks;			/* since the runtime started */
 	int ready;			/* fields above written */
 };
 extern uint64_t si_throttle_ns;
 SI_HIDDEN void si_throttle_init(void);
+SI_HIDDEN int64_t si_throttle_countdown(void);	/* a new tally's left */
 SI_HIDDEN void si_throttle_check(struct si_node *n);
 SI_HIDDEN void si_throttled_exit(const struct selinst_region *r, uint64_t iterations);
 /* The exit hook of a switched-off region R: nothing, unless this thread

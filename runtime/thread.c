@@ -329,6 +329,10 @@ static struct si_thread *new_thread(void)
 			return NULL;
 	}
 	t->max_nodes = max_nodes;
+	t->spare_tally.left = INT64_MAX;
+	t->spare_tally.incl = 0;
+	t->root.tally = &t->spare_tally;
+	t->paused.tally = &t->spare_tally;
 	t->root.id = 0;
 	t->root.mru = &si_no_child;
 	t->paused.mru = &si_no_child;
@@ -428,6 +432,22 @@ void *si_arena_alloc(struct si_thread *t, size_t need)
 	return p;
 }
 
+/* R's tally in T (struct si_tally), made on first sight: in the child
+ * index under key word 1, which no node address is. */
+static struct si_tally *tally_of(struct si_thread *t, const struct selinst_region *r)
+{
+	struct si_mslot *s = si_map_find(t->hash, 1, (uintptr_t)r, NULL, NULL);
+	if (s)
+		return (struct si_tally *)s->value;
+	struct si_tally *y = si_arena_alloc(t, sizeof *y);
+	if (!y)
+		return &t->spare_tally;
+	y->left = si_throttle_countdown();
+	if (!si_map_add(&t->hash, 1, (uintptr_t)r, (uintptr_t)y, 0))
+		return &t->spare_tally;
+	return y;
+}
+
 static struct si_node *alloc_node(struct si_thread *t, const struct selinst_region *r,
 				  struct si_node *parent)
 {
@@ -456,6 +476,7 @@ static struct si_node *alloc_node(struct si_thread *t, const struct selinst_regi
 			return NULL;
 		si_iterate_region_seen(r);
 	}
+	n->tally = tally_of(t, r);
 	n->region = r;
 	n->parent = parent;
 	n->mru = &si_no_child;

@@ -3,11 +3,14 @@
  * throttle.c - switching off, for the rest of the run, regions that are
  * called often and cost little per call (SELINST_THROTTLE=CALLS:NS|off).
  *
- * The decision is taken out of line: the exit hooks' fast path compares
- * the node's call count with si_hot.throttle_calls (same cache line as the
- * gate) and calls si_throttle_check only past it.  The check looks at that
- * one node (this thread, this calling context): when its mean inclusive
- * time per call is below the limit, the region's descriptor gets
+ * The decision is taken out of line: each close counts down the region's
+ * tally in this thread (struct si_tally: one per region and thread, shared
+ * by the region's calling contexts, so a region is judged by all its
+ * calls in the thread, not by its busiest context's), and the exit hooks
+ * call si_throttle_check once it is below 0, i.e. from the region's
+ * limit + 1st call in the thread on.  The check takes the region's mean
+ * inclusive time per call in this thread: when it is below the limit,
+ * the region's descriptor gets
  * SELINST_REGION_THROTTLED, with one compare-and-swap.  From then on, in
  * every thread, the hooks test that bit first and return (a load and a
  * branch); an activation still open when it was set is closed by its exit
@@ -106,15 +109,26 @@ static void switch_off(const struct selinst_region *r, uint64_t calls)
 	__atomic_store_n(&events[i].ready, 1, __ATOMIC_RELEASE);
 }
 
-/* N (this thread's node, just closed) has more calls than the limit. */
+/* A new tally's countdown: the limit (its first check at the region's
+ * limit + 1st close in the thread), or never with the throttle off. */
+int64_t si_throttle_countdown(void)
+{
+	uint64_t c = si_hot.throttle_calls;
+	return c > INT64_MAX ? INT64_MAX : (int64_t)c;
+}
+
+/* N (this thread's node, just closed): its region has more closes in this
+ * thread, over all its contexts, than the limit. */
 void si_throttle_check(struct si_node *n)
 {
 	const struct selinst_region *r = n->region;
 	if ((r->reserved & (SELINST_REGION_WRITABLE | SELINST_REGION_THROTTLED))
 	    != SELINST_REGION_WRITABLE)
 		return;
-	if (n->incl / n->calls < limit_in_ticks())
-		switch_off(r, n->calls);
+	const struct si_tally *y = n->tally;
+	uint64_t calls = si_hot.throttle_calls + (uint64_t)-y->left;	/* left < 0 here */
+	if (y->incl / calls < limit_in_ticks())
+		switch_off(r, calls);
 }
 
 /* si_exit_switched_off found R's frame on top (an activation entered

@@ -57,6 +57,36 @@ r=$(regions b.prof)
 case "$r" in *"'tiny'"*|*"'feedback.c:14'"*) fail "the feedback build still measures tiny: $r";; esac
 case "$r" in *"'feedback.c:41'"*"'helper'"*) ;; *) fail "added regions not measured: $r";; esac
 
+# Shares are of the threads' CPU time (cpu_ns), not of their wall-clock
+# (exclusive) time: a profile whose threads ran half the time they were
+# on the clock (a loaded machine) predicts every cost about twice as high;
+# without a CPU time (~), or with one above the wall clock, the wall clock.
+cpu_as() { # IN OUT HOW: each thread's cpu_ns as HOW (half, none, over)
+	python3 - "$@" <<'PY'
+import re, sys, yaml
+text = open(sys.argv[1]).read()
+d = yaml.safe_load(text)
+vals = []
+for t in d["threads"]:
+    excl = sum(n["exclusive_ns"] for n in t["nodes"])
+    vals.append({"half": str(excl // 2), "none": "~", "over": str(excl * 3)}[sys.argv[3]])
+it = iter(vals)
+out, n = re.subn(r"(?m)^(\s*cpu_ns: ).*$", lambda m: m.group(1) + next(it), text)
+assert n == len(vals), (n, len(vals))
+open(sys.argv[2], "w").write(out)
+PY
+}
+for how in half none over; do
+	cpu_as a.prof cpu-$how.prof $how || fail "cpu_ns $how"
+	build x x-$how.yaml -fplugin-arg-selinst-profile=cpu-$how.prof -fplugin-arg-selinst-budget=100 \
+		|| fail "build with cpu_ns $how"
+done
+all() { yget "$1" "d['feedback']['predicted_all']"; }
+expect_eq "no CPU time, or one over the wall clock: wall-clock shares" "$(all x-none.yaml)" "$(all x-over.yaml)"
+ok=$(python3 -c "import sys; h, w = map(float, sys.argv[1:]); print(w > 0 and 1.9 <= h / w <= 2.5)" \
+	"$(all x-half.yaml)" "$(all x-none.yaml)")
+expect_eq "half the CPU time: shares about twice ($(all x-half.yaml)% vs $(all x-none.yaml)%)" True "$ok"
+
 # budget=100: nothing dropped, the reasons name the profile.
 build c c.yaml -fplugin-arg-selinst-profile=a.prof -fplugin-arg-selinst-budget=100 \
 	|| fail "budget=100 build"

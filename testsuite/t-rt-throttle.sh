@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # Runtime throttle (issue 13): SELINST_THROTTLE=CALLS:NS switches a region
-# off, in every thread, at the first exit where one calling context of it
-# has more than CALLS calls at a mean inclusive time below NS; its calls so
+# off, in every thread, at the first exit where it has more than CALLS
+# calls in one thread (all its calling contexts together) at a mean
+# inclusive time below NS; its calls so
 # far stay in the profile, later ones are not counted.  off disables it;
 # the default is 100000:10000; a bad value is reported once and the
 # default used.  Every report view names the throttled regions.
@@ -58,6 +59,27 @@ done
 expect_eq "json throttled tiny" 1001 "$(jget r.json "[r['throttled']['calls'] for r in d['regions'] if r['name'] == 'tiny'][0]")"
 expect_eq "json costly" False "$(jget r.json "[('throttled' in r) for r in d['regions'] if r['name'] == 'costly'][0]")"
 cp thr.prof on.prof
+
+# 1b. Calls are counted per region, over its calling contexts: 600 tiny
+# calls from main, then 600 from rows; the switch comes at the region's
+# 1001st call, rows' 401st (per context, neither would reach 1001).
+for try in 1 2 3; do
+	rm -f thr.prof
+	SELINST_THROTTLE=1000:50000 ./thr 600 0 2>err.txt || fail "run (600 calls a context)"
+	[ "$(throttled thr.prof tiny)" = 1001 ] && break
+	[ $try = 3 ] && fail "tiny over two contexts not throttled at 1001 calls in 3 runs: $(throttled thr.prof tiny)"
+done
+expect_eq "tiny calls, two contexts" 1001 "$(calls thr.prof tiny)"
+expect_eq "tiny calls from rows' loop" 401 "$(python3 - thr.prof <<'PY'
+import sys, yaml
+p = yaml.safe_load(open(sys.argv[1]))
+name = {r["id"]: r["name"] for r in p["regions"]}
+nodes = {n["id"]: n for n in p["threads"][0]["nodes"]}
+print(sum(n["calls"] for n in nodes.values() if name[n["region"]] == "tiny"
+          and n["parent"] in nodes and name[nodes[n["parent"]]["region"]] == "throttle.c:29"))
+PY
+)"
+expect_eq "inner loop, 600 entries: on" None "$(throttled thr.prof throttle.c:30)"
 
 # 2. off: everything counted, nothing throttled.
 SELINST_THROTTLE=off ./thr 150000 0 2>err.txt || fail "run (off)"
