@@ -83,9 +83,12 @@ for how in half none over; do
 done
 all() { yget "$1" "d['feedback']['predicted_all']"; }
 expect_eq "no CPU time, or one over the wall clock: wall-clock shares" "$(all x-none.yaml)" "$(all x-over.yaml)"
-ok=$(python3 -c "import sys; h, w = map(float, sys.argv[1:]); print(w > 0 and 1.9 <= h / w <= 2.5)" \
+# At least twice: the run time is less the measured hooks' predicted cost
+# C, so halving T turns (T - C) into (T/2 - C), at most half of it (how
+# much less depends on the calibrated pair cost, which varies with load).
+ok=$(python3 -c "import sys; h, w = map(float, sys.argv[1:]); print(w > 0 and h / w >= 1.9)" \
 	"$(all x-half.yaml)" "$(all x-none.yaml)")
-expect_eq "half the CPU time: shares about twice ($(all x-half.yaml)% vs $(all x-none.yaml)%)" True "$ok"
+expect_eq "half the CPU time: shares at least twice ($(all x-half.yaml)% vs $(all x-none.yaml)%)" True "$ok"
 
 # budget=100: nothing dropped, the reasons name the profile.
 build c c.yaml -fplugin-arg-selinst-profile=a.prof -fplugin-arg-selinst-budget=100 \
