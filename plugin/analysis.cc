@@ -466,8 +466,12 @@ static void call_edges(std::vector<selinst_function> &fns, hash_map<tree, size_t
 			cf->deepest_call_depth = sites[k].depth;
 	}
 	for (size_t i = 0; i < fns.size(); i++)
-		if (TREE_PUBLIC(fns[i].decl))
+		if (TREE_PUBLIC(fns[i].decl)) {
 			fns[i].cm.external_depth = selinst_sites_depth(fns[i].symbol);
+			/* With a sites= file, a symbol it does not name is
+			 * called by no other unit: nothing unseen. */
+			fns[i].cm.unseen_callers = !selinst_sites_loaded();
+		}
 }
 
 /* Decisions taken before the model: attributes, safety, system headers,

@@ -118,6 +118,25 @@ struct components {
 	size_t count;
 };
 
+/* Refinement unseen-callers: FN is called only by other units (external
+ * linkage, no call site in view, no sites= file says from where), so the
+ * loops around its calls are out of view; it is scored as called inside
+ * them (CM_UNSEEN_DEPTH), and so are the functions it calls in view below
+ * it.  The paper instruments "procedures that are significant and are
+ * infrequently called and have large bodies": a library's API function
+ * is called per element by its users (Lua's luaD_precall, lua_settop,
+ * luaX_next -> llex, luaS_newlstr -> internshrstr: 100,000 calls each in
+ * one script), so at depth 1 it must earn its region with a body worth a
+ * loop level or with chosen callees.  Functions called through pointers
+ * only (static callbacks: Lua's sort, str_format) keep depth 0; main and
+ * threshold 0 are exempt. */
+static int unseen_applies(const struct cm_constants *c, const struct cm_function *fn)
+{
+	return c->refined && mpz_sgn(c->threshold) != 0 && fn->unseen_callers
+		&& !fn->program_entry && fn->deepest_call_depth < 0
+		&& fn->external_depth < 0 && fn->force == CM_FORCE_NONE;
+}
+
 /* Whether the calls F makes run at F's own depth (refinements
  * depth-through and recursion): F is never a region and its body is
  * copied into its callers or runs at their depth (forced never; inline and
@@ -223,6 +242,8 @@ static void decide_component(const struct cm_constants *c,
 			fn->reason = "score >= threshold";
 		else if (excluded && mpz_cmp(fn->score, c->threshold) >= 0)
 			fn->reason = excluded;
+		else if (unseen_applies(c, fn) && fn->loop_depth == CM_UNSEEN_DEPTH)
+			fn->reason = CM_UNSEEN_REASON;
 		else
 			fn->reason = "score < threshold";
 	}
@@ -442,9 +463,12 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 		 * member its calls from other units. */
 		if (inside < 0 && fns[k->order[k->start[ci]]]->deepest_call_depth > outside)
 			outside = fns[k->order[k->start[ci]]]->deepest_call_depth;
-		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++)
+		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			if (fns[k->order[j]]->external_depth > outside)
 				outside = fns[k->order[j]]->external_depth;
+			if (unseen_applies(c, fns[k->order[j]]) && outside < CM_UNSEEN_DEPTH)
+				outside = CM_UNSEEN_DEPTH;
+		}
 		long d = (long) outside + (inside > 0 ? inside : 0);
 		depth[ci] = d > cap ? cap : (int) d;
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {

@@ -127,6 +127,9 @@ struct cm_function {
 	int deepest_call_depth;		/* -1: no call site in view */
 	int external_depth;		/* -1, or the deepest depth other units
 					   call it at (sites=FILE) */
+	int unseen_callers;		/* external linkage, not main, no sites=
+					   file: other units call it at depths
+					   not in view (refinement unseen-callers) */
 	int has_loops;			/* a loop in its own body */
 	int declared_inline;		/* inline keyword (or in-class C++) */
 	int program_entry;		/* main: the root of every profile, run
@@ -200,6 +203,12 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 	"(refinement small-body)"
 #define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
 	"through callers that are not regions (refinement context-depth)"
+/* Refinement unseen-callers: the depth assumed for a function only other
+ * units call (external linkage, no call site in view, no sites= file). */
+#define CM_UNSEEN_DEPTH 2
+#define CM_UNSEEN_REASON "external linkage and no call site in view: scored as called " \
+	"inside its users' loops (depth " CM_STR(CM_UNSEEN_DEPTH) "), where only a body worth " \
+	"two loop levels qualifies (refinement unseen-callers)"
 #define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper: instrumented callees " \
 	"do not pull it in (refinement pull-depth)"
 

@@ -147,6 +147,7 @@ extern const struct ggc_root_tab selinst_gc_roots[];
 /* sites.cc: call sites from other units (sites=FILE, sites-out=FILE) */
 bool selinst_sites_read(const char *path);
 int selinst_sites_depth(const char *symbol);
+bool selinst_sites_loaded(void);	/* a sites= file was read */
 void selinst_sites_write(const char *path, const char *const *symbols,
 			 const int *depths, size_t n);
 
