@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * emit.c - the profile's YAML text (see emit.h): libyaml's layout, written
+ * directly.  Every node first asks its parent what goes before it (an
+ * indent, "- ", ", ", ": "); a block collection that is a mapping's value
+ * writes its line break only with its first member, so an empty one can
+ * still become {} or [] on the key's line.
+ */
+#include "emit.h"
+#include <string.h>
+
+enum role { ROOT, KEY, VALUE, ITEM, FLOW };
+
+void em_init(struct em *m, int (*out)(void *data, unsigned char *buf, size_t len), void *data)
+{
+	memset(m, 0, offsetof(struct em, buf));
+	m->ok = 1;
+	m->out = out;
+	m->data = data;
+}
+
+int em_flush(struct em *m)
+{
+	if (m->ok && m->len && !m->out(m->data, m->buf, m->len))
+		m->ok = 0;
+	m->len = 0;
+	return m->ok;
+}
+
+static void put(struct em *m, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	while (n && m->ok) {
+		if (m->len == EM_BUF && !em_flush(m))
+			return;
+		size_t k = EM_BUF - m->len < n ? EM_BUF - m->len : n;
+		memcpy(m->buf + m->len, s, k);
+		m->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+static void put_c(struct em *m, char c)
+{
+	if (m->len == EM_BUF && !em_flush(m))
+		return;
+	m->buf[m->len++] = (unsigned char)c;
+}
+
+static void spaces(struct em *m, int n)
+{
+	while (n-- > 0)
+		put_c(m, ' ');
+}
+
+/* Before a node: what its place in the parent writes first; its role. */
+static enum role before_node(struct em *m)
+{
+	if (!m->depth)
+		return ROOT;
+	struct em_level *p = &m->lv[m->depth - 1];
+	size_t i = p->n++;
+	if (p->kind == 'm' || p->kind == 's') {
+		if (i)
+			put(m, p->kind == 'm' && i % 2 ? ": " : ", ", 2);
+		return FLOW;
+	}
+	if (p->kind == 'M' && i % 2)
+		return VALUE;
+	if (p->pending) {
+		put_c(m, '\n');
+		p->pending = 0;
+	}
+	if (m->same_line)
+		m->same_line = 0;
+	else
+		spaces(m, p->indent);
+	if (p->kind == 'M')
+		return KEY;
+	put(m, "- ", 2);
+	return ITEM;
+}
+
+/* Code point of the valid UTF-8 sequence at S (length *N), or -1. */
+static long utf8_at(const unsigned char *s, size_t *n)
+{
+	unsigned char c = s[0];
+	size_t len = c < 0x80 ? 1 : c >= 0xC2 && c < 0xE0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
+		     c >= 0xF0 && c < 0xF5 ? 4 : 0;
+	if (!len)
+		return -1;
+	long v = len == 1 ? c : c & (0x7F >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return -1;
+		v = v << 6 | (s[i] & 0x3F);
+	}
+	static const long least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (v < least[len] || (v >= 0xD800 && v <= 0xDFFF) || v > 0x10FFFF)
+		return -1;
+	*n = len;
+	return v;
+}
+
+/* What YAML may hold unescaped in a double-quoted scalar (libyaml's
+ * printable set, line breaks and the byte order mark escaped). */
+static int printable(long c)
+{
+	return (c >= 0x20 && c <= 0x7E) || (c >= 0xA0 && c <= 0xD7FF)
+		|| (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF) || c >= 0x10000;
+}
+
+static void escape(struct em *m, long c)
+{
+	static const char from[] = "\0\a\b\t\n\v\f\r\x1b\"\\";
+	static const char to[] = "0abtnvfre\"\\";
+	const char *f = c < 0x80 ? memchr(from, (int)c, sizeof from - 1) : NULL;
+	char b[12];
+	if (f) {
+		b[0] = '\\';
+		b[1] = to[f - from];
+		put(m, b, 2);
+		return;
+	}
+	int digits = c <= 0xFF ? 2 : c <= 0xFFFF ? 4 : 8;
+	b[0] = '\\';
+	b[1] = digits == 2 ? 'x' : digits == 4 ? 'u' : 'U';
+	for (int i = 0; i < digits; i++)
+		b[2 + i] = "0123456789ABCDEF"[(c >> (4 * (digits - 1 - i))) & 0xF];
+	put(m, b, (size_t)digits + 2);
+}
+
+/* Bytes that are not UTF-8 become '?' (the reader would refuse them). */
+static void put_quoted(struct em *m, const unsigned char *s)
+{
+	put_c(m, '"');
+	while (*s) {
+		size_t n = 1;
+		long c = utf8_at(s, &n);
+		if (c < 0)
+			put_c(m, '?');
+		else if (c != '"' && c != '\\' && printable(c))
+			put(m, s, n);
+		else
+			escape(m, c);
+		s += n;
+	}
+	put_c(m, '"');
+}
+
+/* Plain text that reads back as itself: keys, numbers, true/false, ~. */
+static int plain_safe(const char *s)
+{
+	if (!*s || (s[0] == '-' && !s[1]))
+		return 0;
+	for (; *s; s++) {
+		char c = *s;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+		      || c == '_' || c == '.' || c == '~' || c == '+' || c == '-' || c == '/'))
+			return 0;
+	}
+	return 1;
+}
+
+void em_scalar(struct em *m, const char *s, int plain_style)
+{
+	if (!m->ok)
+		return;
+	enum role r = before_node(m);
+	if (r == VALUE)
+		put_c(m, ' ');
+	if (plain_style == EM_DIGITS || (plain_style && plain_safe(s)))
+		put(m, s, strlen(s));
+	else
+		put_quoted(m, (const unsigned char *)s);
+	if (r == KEY)
+		put_c(m, ':');
+	else if (r != FLOW)
+		put_c(m, '\n');
+}
+
+void em_open(struct em *m, char kind)
+{
+	if (!m->ok)
+		return;
+	if (m->depth == EM_MAX_DEPTH) {
+		m->ok = 0;
+		return;
+	}
+	int parent_indent = m->depth ? m->lv[m->depth - 1].indent : 0;
+	enum role r = before_node(m);
+	if (r == KEY) {		/* collections as keys: not in the format */
+		m->ok = 0;
+		return;
+	}
+	struct em_level *l = &m->lv[m->depth++];
+	l->n = 0;
+	l->pending = 0;
+	l->indent = 0;
+	if (r == FLOW || kind == 'm' || kind == 's') {
+		l->kind = kind == 'M' ? 'm' : kind == 'S' ? 's' : kind;
+		if (r == VALUE)
+			put_c(m, ' ');
+		put_c(m, l->kind == 'm' ? '{' : '[');
+		return;
+	}
+	l->kind = kind;
+	if (r == VALUE) {
+		l->pending = 1;
+		/* A sequence in a mapping is not indented (libyaml's layout). */
+		l->indent = kind == 'M' ? parent_indent + 2 : parent_indent;
+	} else if (r == ITEM) {
+		l->indent = parent_indent + 2;
+		m->same_line = 1;
+	}
+}
+
+void em_close(struct em *m)
+{
+	if (!m->ok || !m->depth)
+		return;
+	struct em_level *l = &m->lv[--m->depth];
+	int in_flow = m->depth && (m->lv[m->depth - 1].kind == 'm' || m->lv[m->depth - 1].kind == 's');
+	int value = m->depth && m->lv[m->depth - 1].kind == 'M';
+	if (l->kind == 'm' || l->kind == 's') {
+		put_c(m, l->kind == 'm' ? '}' : ']');
+		if (!in_flow)
+			put_c(m, '\n');
+		return;
+	}
+	if (l->n)
+		return;
+	/* Empty: {} or [] where its first member would have gone. */
+	m->same_line = 0;
+	if (value)
+		put_c(m, ' ');
+	put(m, l->kind == 'M' ? "{}\n" : "[]\n", 3);
+}
