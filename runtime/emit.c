@@ -104,10 +104,12 @@ static long utf8_at(const unsigned char *s, size_t *n)
 }
 
 /* What YAML may hold unescaped in a double-quoted scalar (libyaml's
- * printable set, line breaks and the byte order mark escaped). */
+ * printable set less the line breaks, U+2028 and U+2029 included: a
+ * reader folds them with the spaces before them; and the byte order
+ * mark). */
 static int printable(long c)
 {
-	return (c >= 0x20 && c <= 0x7E) || (c >= 0xA0 && c <= 0xD7FF)
+	return (c >= 0x20 && c <= 0x7E) || (c >= 0xA0 && c <= 0xD7FF && c != 0x2028 && c != 0x2029)
 		|| (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF) || c >= 0x10000;
 }
 
