@@ -468,9 +468,13 @@ static void call_edges(std::vector<selinst_function> &fns, hash_map<tree, size_t
 	for (size_t i = 0; i < fns.size(); i++)
 		if (TREE_PUBLIC(fns[i].decl)) {
 			fns[i].cm.external_depth = selinst_sites_depth(fns[i].symbol);
-			/* With a sites= file, a symbol it does not name is
-			 * called by no other unit: nothing unseen. */
-			fns[i].cm.unseen_callers = !selinst_sites_loaded();
+			/* Who calls it from other units (refinements
+			 * internal-helper, unseen-small): with a sites= file
+			 * the file says; a symbol it does not name is called
+			 * by no other unit. */
+			if (!selinst_sites_loaded())
+				fns[i].cm.unseen = DECL_VISIBILITY(fns[i].decl) == VISIBILITY_DEFAULT
+					? CM_UNSEEN_EXPORTED : CM_UNSEEN_INTERNAL;
 		}
 }
 

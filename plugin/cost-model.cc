@@ -118,23 +118,44 @@ struct components {
 	size_t count;
 };
 
-/* Refinement unseen-callers: FN is called only by other units (external
- * linkage, no call site in view, no sites= file says from where), so the
- * loops around its calls are out of view; it is scored as called inside
- * them (CM_UNSEEN_DEPTH), and so are the functions it calls in view below
- * it.  The paper instruments "procedures that are significant and are
- * infrequently called and have large bodies": a library's API function
- * is called per element by its users (Lua's luaD_precall, lua_settop,
- * luaX_next -> llex, luaS_newlstr -> internshrstr: 100,000 calls each in
- * one script), so at depth 1 it must earn its region with a body worth a
- * loop level or with chosen callees.  Functions called through pointers
- * only (static callbacks: Lua's sort, str_format) keep depth 0; main and
- * threshold 0 are exempt. */
-static int unseen_applies(const struct cm_constants *c, const struct cm_function *fn)
+/* Whether FN is reached by no call site in view, only from other units
+ * (external linkage; no sites= file says from where) in the default model
+ * at a threshold other than 0; main exempt. */
+static int unseen(const struct cm_constants *c, const struct cm_function *fn,
+		  enum cm_unseen kind)
 {
-	return c->refined && mpz_sgn(c->threshold) != 0 && fn->unseen_callers
+	return c->refined && mpz_sgn(c->threshold) != 0 && fn->unseen == kind
 		&& !fn->program_entry && fn->deepest_call_depth < 0
 		&& fn->external_depth < 0 && fn->force == CM_FORCE_NONE;
+}
+
+/* Refinement internal-helper: a function of hidden or internal visibility
+ * that no call site in view reaches is a helper the project's other units
+ * call (Lua's LUAI_FUNC: luaD_call, luaX_next, luaS_newlstr; a library
+ * built with -fvisibility=hidden), and helpers are called per element of
+ * their callers' loops: it is scored at depth CM_HELPER_DEPTH, and so are
+ * the functions it calls in view below it (context-depth), where only a
+ * body worth two loop levels qualifies and callees pull nothing
+ * (pull-depth).  Lua: llex, internshrstr, luaD_precall, moveresults were
+ * regions of 100,000 calls each in one script (bench/README.md). */
+static int internal_helper(const struct cm_constants *c, const struct cm_function *fn)
+{
+	return unseen(c, fn, CM_UNSEEN_INTERNAL);
+}
+
+/* Refinement unseen-small: an exported function that no call site in view
+ * reaches, of weight under CM_UNSEEN_SMALL with fewer than
+ * CM_SMALL_BODY_PULL chosen callees, is an accessor of the project's API,
+ * called per element by its users (Lua's lua_settop, weight 75: 100,060
+ * calls; yaml-cpp's ostream_wrapper::write, 91: 106,889); small-body's
+ * limit, doubled for it.  A small exported function that calls two chosen
+ * ones stays (lz4's LZ4IO_compressFilename, weight 43, the region of one
+ * file's compression). */
+static int unseen_small(const struct cm_constants *c, const struct cm_function *fn)
+{
+	return unseen(c, fn, CM_UNSEEN_EXPORTED) && !fn->recursive
+		&& mpz_cmp_ui(fn->weight, CM_UNSEEN_SMALL) < 0
+		&& fn->instrumented_call_sites < CM_SMALL_BODY_PULL;
 }
 
 /* Whether the calls F makes run at F's own depth (refinements
@@ -165,6 +186,8 @@ static const char *refinement_excludes(const struct cm_constants *c,
 	if (cm_small_body_excludes(c, fn->weight, fn->instrumented_call_sites, fn->from_main,
 				   c->threshold))
 		return CM_SMALL_BODY_REASON;
+	if (unseen_small(c, fn))
+		return CM_UNSEEN_SMALL_REASON;
 	return NULL;
 }
 
@@ -242,8 +265,8 @@ static void decide_component(const struct cm_constants *c,
 			fn->reason = "score >= threshold";
 		else if (excluded && mpz_cmp(fn->score, c->threshold) >= 0)
 			fn->reason = excluded;
-		else if (unseen_applies(c, fn) && fn->loop_depth == CM_UNSEEN_DEPTH)
-			fn->reason = CM_UNSEEN_REASON;
+		else if (internal_helper(c, fn) && fn->loop_depth == CM_HELPER_DEPTH)
+			fn->reason = CM_HELPER_REASON;
 		else
 			fn->reason = "score < threshold";
 	}
@@ -466,8 +489,8 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			if (fns[k->order[j]]->external_depth > outside)
 				outside = fns[k->order[j]]->external_depth;
-			if (unseen_applies(c, fns[k->order[j]]) && outside < CM_UNSEEN_DEPTH)
-				outside = CM_UNSEEN_DEPTH;
+			if (internal_helper(c, fns[k->order[j]]) && outside < CM_HELPER_DEPTH)
+				outside = CM_HELPER_DEPTH;
 		}
 		long d = (long) outside + (inside > 0 ? inside : 0);
 		depth[ci] = d > cap ? cap : (int) d;

@@ -119,6 +119,16 @@ enum cm_force {
 				   instrumented safely (reason says why) */
 };
 
+/* What a function with external linkage is, when no sites= file says
+ * who calls it from other units (refinements internal-helper and
+ * unseen-small). */
+enum cm_unseen {
+	CM_UNSEEN_NONE = 0,	/* static, or a sites= file was read */
+	CM_UNSEEN_EXPORTED,	/* default visibility: others may call it */
+	CM_UNSEEN_INTERNAL	/* hidden or internal visibility: only the
+				   project's other units call it */
+};
+
 struct cm_function {
 	/* Inputs. */
 	unsigned long basic_blocks;
@@ -127,9 +137,9 @@ struct cm_function {
 	int deepest_call_depth;		/* -1: no call site in view */
 	int external_depth;		/* -1, or the deepest depth other units
 					   call it at (sites=FILE) */
-	int unseen_callers;		/* external linkage, not main, no sites=
-					   file: other units call it at depths
-					   not in view (refinement unseen-callers) */
+	enum cm_unseen unseen;		/* whether other units call it out of
+					   view, and what the project says it is
+					   (no sites= file: CM_UNSEEN_NONE) */
 	int has_loops;			/* a loop in its own body */
 	int declared_inline;		/* inline keyword (or in-class C++) */
 	int program_entry;		/* main: the root of every profile, run
@@ -203,12 +213,19 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 	"(refinement small-body)"
 #define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
 	"through callers that are not regions (refinement context-depth)"
-/* Refinement unseen-callers: the depth assumed for a function only other
- * units call (external linkage, no call site in view, no sites= file). */
-#define CM_UNSEEN_DEPTH 2
-#define CM_UNSEEN_REASON "external linkage and no call site in view: scored as called " \
-	"inside its users' loops (depth " CM_STR(CM_UNSEEN_DEPTH) "), where only a body worth " \
-	"two loop levels qualifies (refinement unseen-callers)"
+/* Refinement internal-helper: the depth assumed for a function of hidden
+ * or internal visibility that no call site in view reaches. */
+#define CM_HELPER_DEPTH 2
+#define CM_HELPER_REASON "hidden visibility and no call site in view: a helper the " \
+	"project's other units call, scored as called inside their loops (depth " \
+	CM_STR(CM_HELPER_DEPTH) ") (refinement internal-helper)"
+/* Refinement unseen-small: small-body's limit for an exported function
+ * that no call site in view reaches. */
+#define CM_UNSEEN_SMALL 128
+#define CM_UNSEEN_SMALL_REASON "exported, no call site in view, weight under " \
+	CM_STR(CM_UNSEEN_SMALL) " and fewer than " CM_STR(CM_SMALL_BODY_PULL) \
+	" instrumented callees: an accessor its users call per element " \
+	"(refinement unseen-small)"
 #define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper: instrumented callees " \
 	"do not pull it in (refinement pull-depth)"
 
