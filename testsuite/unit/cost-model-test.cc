@@ -504,6 +504,55 @@ static void test_small_body(struct cm_constants *c)
 	graph_clear(&g);
 }
 
+/* Refinements internal-helper and unseen-small, in Lua's and lz4's shapes
+ * (functions no call site in view reaches).  A hidden helper (luaX_next,
+ * weight 31) calls a lexer with a loop (llex, 849) that calls a reader
+ * (read_numeral, 232, loop): at depth 2 below the helper neither is a
+ * region, though each has a loop and would be at depth 0.  An exported
+ * accessor with a small loop (lua_settop, 75) is no region; an exported
+ * one of weight 128 is; a small exported entry calling two chosen
+ * functions (lz4's LZ4IO_compressFilename, 43) stays, and so do the
+ * functions it calls.  Static functions called through pointers (Lua's
+ * sort, CM_UNSEEN_NONE) are scored as before. */
+static void test_unseen(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t next = add_fn(&g, 31, -1), llex = add_fn(&g, 849, 0), num = add_fn(&g, 232, 0);
+	size_t settop = add_fn(&g, 75, -1), wide = add_fn(&g, 128, -1);
+	size_t entry = add_fn(&g, 43, -1), work1 = add_fn(&g, 300, 0), work2 = add_fn(&g, 300, 0);
+	size_t cb = add_fn(&g, 71, -1);
+	g.fn[next].unseen = CM_UNSEEN_INTERNAL;
+	g.fn[settop].unseen = g.fn[wide].unseen = g.fn[entry].unseen = CM_UNSEEN_EXPORTED;
+	g.fn[llex].has_loops = g.fn[num].has_loops = g.fn[settop].has_loops = 1;
+	g.fn[wide].has_loops = g.fn[work1].has_loops = g.fn[work2].has_loops = 1;
+	g.fn[cb].has_loops = 1;
+	add_call(&g, next, llex);
+	add_call_at(&g, llex, num, 1);
+	add_call(&g, entry, work1);
+	add_call(&g, entry, work2);
+	decide(c, &g);
+	CHECK(!g.fn[next].instrument && !g.fn[llex].instrument && !g.fn[num].instrument,
+	      "helper's tree: %d %d %d", g.fn[next].instrument, g.fn[llex].instrument,
+	      g.fn[num].instrument);
+	CHECK(g.fn[llex].context_depth == 2 && strstr(g.fn[llex].reason, "context-depth"),
+	      "llex: depth %d %s", g.fn[llex].context_depth, g.fn[llex].reason);
+	CHECK(strstr(g.fn[next].reason, "internal-helper") || strstr(g.fn[next].reason, "small-body"),
+	      "luaX_next: %s", g.fn[next].reason);
+	CHECK(!g.fn[settop].instrument && strstr(g.fn[settop].reason, "unseen-small"),
+	      "lua_settop: %d %s", g.fn[settop].instrument, g.fn[settop].reason);
+	CHECK(g.fn[wide].instrument, "weight 128: %s", g.fn[wide].reason);
+	CHECK(g.fn[entry].instrument && g.fn[work1].instrument && g.fn[work2].instrument,
+	      "lz4's entry and its work: %s", g.fn[entry].reason);
+	CHECK(g.fn[cb].instrument, "callback: %s", g.fn[cb].reason);
+	check_refinement_off(c, &g, llex, settop);
+	/* A sites= file was read (CM_UNSEEN_NONE): its depths decide. */
+	g.fn[next].unseen = g.fn[settop].unseen = CM_UNSEEN_NONE;
+	decide(c, &g);
+	CHECK(g.fn[llex].instrument && g.fn[settop].instrument, "with sites: %d %d",
+	      g.fn[llex].instrument, g.fn[settop].instrument);
+	graph_clear(&g);
+}
+
 int main(void)
 {
 	struct cm_constants c;
@@ -522,6 +571,7 @@ int main(void)
 	test_depth_through(&c);
 	test_recursion_refined(&c);
 	test_small_body(&c);
+	test_unseen(&c);
 	test_pull_depth(&c);
 	test_exactness(&c);
 	cm_constants_clear(&c);
