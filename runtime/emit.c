@@ -27,9 +27,22 @@ int em_flush(struct em *m)
 	return m->ok;
 }
 
-static void put(struct em *m, const void *p, size_t n)
+/* Appends N bytes: a memcpy while they fit, the flush when not. */
+static inline void put(struct em *m, const void *p, size_t n)
 {
 	const unsigned char *s = p;
+	if (m->len + n <= EM_BUF) {
+		/* Most pieces are a few bytes: libc's memcpy costs more
+		 * to call than to copy them. */
+		unsigned char *d = m->buf + m->len;
+		m->len += n;
+		if (n > 16)
+			memcpy(d, s, n);
+		else
+			while (n--)
+				*d++ = *s++;
+		return;
+	}
 	while (n && m->ok) {
 		if (m->len == EM_BUF && !em_flush(m))
 			return;
@@ -41,7 +54,7 @@ static void put(struct em *m, const void *p, size_t n)
 	}
 }
 
-static void put_c(struct em *m, char c)
+static inline void put_c(struct em *m, char c)
 {
 	if (m->len == EM_BUF && !em_flush(m))
 		return;
@@ -50,8 +63,9 @@ static void put_c(struct em *m, char c)
 
 static void spaces(struct em *m, int n)
 {
-	while (n-- > 0)
-		put_c(m, ' ');
+	static const char blank[] = "                                ";
+	for (; n > 0; n -= (int)sizeof blank - 1)
+		put(m, blank, n < (int)sizeof blank - 1 ? (size_t)n : sizeof blank - 1);
 }
 
 /* Before a node: what its place in the parent writes first; its role. */
@@ -138,7 +152,15 @@ static void put_quoted(struct em *m, const unsigned char *s)
 {
 	put_c(m, '"');
 	while (*s) {
-		size_t n = 1;
+		size_t n = 0;
+		while (s[n] >= 0x20 && s[n] < 0x7F && s[n] != '"' && s[n] != '\\')
+			n++;
+		if (n) {	/* printable ASCII, in one piece */
+			put(m, s, n);
+			s += n;
+			continue;
+		}
+		n = 1;
 		long c = utf8_at(s, &n);
 		if (c < 0)
 			put_c(m, '?');
@@ -151,18 +173,22 @@ static void put_quoted(struct em *m, const unsigned char *s)
 	put_c(m, '"');
 }
 
-/* Plain text that reads back as itself: keys, numbers, true/false, ~. */
-static int plain_safe(const char *s)
+/* Bytes plain text may hold and read back as itself: keys, numbers,
+ * true/false, ~. */
+static const unsigned char plain_byte[256] = {
+	['a' ... 'z'] = 1, ['A' ... 'Z'] = 1, ['0' ... '9'] = 1,
+	['_'] = 1, ['.'] = 1, ['~'] = 1, ['+'] = 1, ['-'] = 1, ['/'] = 1,
+};
+
+/* Length of S when it can be written plain, else 0. */
+static size_t plain_length(const char *s)
 {
-	if (!*s || (s[0] == '-' && !s[1]))
+	size_t n = 0;
+	while (plain_byte[(unsigned char)s[n]])
+		n++;
+	if (s[n] || (n == 1 && s[0] == '-'))
 		return 0;
-	for (; *s; s++) {
-		char c = *s;
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-		      || c == '_' || c == '.' || c == '~' || c == '+' || c == '-' || c == '/'))
-			return 0;
-	}
-	return 1;
+	return n;
 }
 
 void em_scalar(struct em *m, const char *s, int plain_style)
@@ -172,8 +198,9 @@ void em_scalar(struct em *m, const char *s, int plain_style)
 	enum role r = before_node(m);
 	if (r == VALUE)
 		put_c(m, ' ');
-	if (plain_style == EM_DIGITS || (plain_style && plain_safe(s)))
-		put(m, s, strlen(s));
+	size_t n = plain_style ? plain_length(s) : 0;
+	if (n)
+		put(m, s, n);
 	else
 		put_quoted(m, (const unsigned char *)s);
 	if (r == KEY)

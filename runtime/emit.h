@@ -45,9 +45,7 @@ SI_HIDDEN void em_init(struct em *m, int (*out)(void *data, unsigned char *buf, 
 		       void *data);
 SI_HIDDEN int em_flush(struct em *m);
 /* A scalar: plain when PLAIN and the text needs no quotes, else
- * double-quoted (bytes that are not UTF-8 become '?'); PLAIN EM_DIGITS:
- * a number u64_decimal wrote, plain without a look. */
-#define EM_DIGITS 2
+ * double-quoted (bytes that are not UTF-8 become '?'). */
 SI_HIDDEN void em_scalar(struct em *m, const char *s, int plain);
 SI_HIDDEN void em_open(struct em *m, char kind);
 SI_HIDDEN void em_close(struct em *m);
@@ -73,12 +71,12 @@ static inline void kint(struct em *m, const char *k, uint64_t v)
 {
 	char b[24];
 	plain(m, k);
-	em_scalar(m, u64_decimal(b, v), EM_DIGITS);
+	plain(m, u64_decimal(b, v));
 }
 static inline void uint_scalar(struct em *m, uint64_t v)
 {
 	char b[24];
-	em_scalar(m, u64_decimal(b, v), EM_DIGITS);
+	plain(m, u64_decimal(b, v));
 }
 
 static inline void map_start(struct em *m, int flow) { em_open(m, flow ? 'm' : 'M'); }
