@@ -118,44 +118,60 @@ struct components {
 	size_t count;
 };
 
-/* Whether FN is reached by no call site in view, only from other units
- * (external linkage; no sites= file says from where) in the default model
- * at a threshold other than 0; main exempt. */
-static int unseen(const struct cm_constants *c, const struct cm_function *fn,
-		  enum cm_unseen kind)
+/* Weight of F's body as compiled: its own, plus the always_inline
+ * functions it calls in view (copied into it), to a few levels. */
+static unsigned long compiled_weight(const struct cm_constants *c,
+				     const struct cm_function *const *fns,
+				     const struct adjacency *a, size_t f, int levels)
 {
-	return c->refined && mpz_sgn(c->threshold) != 0 && fn->unseen == kind
-		&& !fn->program_entry && fn->deepest_call_depth < 0
-		&& fn->external_depth < 0 && fn->force == CM_FORCE_NONE;
+	const struct cm_function *fn = fns[f];
+	mpz_t own;
+	mpz_init(own);
+	cm_weight(own, c, fn->basic_blocks, fn->statements, fn->call_sites);
+	unsigned long w = mpz_fits_ulong_p(own) ? mpz_get_ui(own) : (unsigned long) -1 / 2;
+	mpz_clear(own);
+	if (levels > 0)
+		for (size_t e = a->start[f]; e < a->start[f + 1]; e++)
+			if (fns[a->callee[e]]->always_inline)
+				w += compiled_weight(c, fns, a, a->callee[e], levels - 1);
+	return w;
 }
 
-/* Refinement internal-helper: a function of hidden or internal visibility
- * that no call site in view reaches is a helper the project's other units
- * call (Lua's LUAI_FUNC: luaD_call, luaX_next, luaS_newlstr; a library
- * built with -fvisibility=hidden), and helpers are called per element of
- * their callers' loops: it is scored at depth CM_HELPER_DEPTH, and so are
- * the functions it calls in view below it (context-depth), where only a
- * body worth two loop levels qualifies and callees pull nothing
- * (pull-depth).  Lua: llex, internshrstr, luaD_precall, moveresults were
- * regions of 100,000 calls each in one script (bench/README.md). */
-static int internal_helper(const struct cm_constants *c, const struct cm_function *fn)
+/* Refinement unseen-small, before the decisions: a function that no call
+ * site in view reaches, of compiled weight under CM_UNSEEN_SMALL, is an
+ * accessor or a wrapper of its project's API, called per element by units
+ * whose loops are out of view.  Marks it (unseen_small); a hidden one
+ * gets its depth (component_depths) and takes what it calls in view down
+ * with it (context-depth): Lua's LUAI_FUNC wrappers luaD_call ->
+ * luaD_precall, luaX_next -> llex, luaS_newlstr -> internshrstr were
+ * regions of 100,000 calls each in one script.  The weight limit keeps
+ * the entry points of a phase, called once from another unit, regions
+ * (yaml-cpp's SingleDocParser::HandleDocument). */
+static void mark_unseen_small(const struct cm_constants *c, struct cm_function *const *fns,
+			      size_t nfns, const struct adjacency *a)
 {
-	return unseen(c, fn, CM_UNSEEN_INTERNAL);
+	for (size_t f = 0; f < nfns; f++) {
+		struct cm_function *fn = fns[f];
+		fn->unseen_small = c->refined && mpz_sgn(c->threshold) != 0
+			&& fn->unseen != CM_UNSEEN_NONE && !fn->program_entry
+			&& fn->deepest_call_depth < 0 && fn->external_depth < 0
+			&& fn->force == CM_FORCE_NONE && !fn->recursive
+			&& compiled_weight(c, (const struct cm_function *const *) fns, a, f, 4)
+			   < CM_UNSEEN_SMALL;
+	}
 }
 
-/* Refinement unseen-small: an exported function that no call site in view
- * reaches, of weight under CM_UNSEEN_SMALL with fewer than
- * CM_SMALL_BODY_PULL chosen callees, is an accessor of the project's API,
- * called per element by its users (Lua's lua_settop, weight 75: 100,060
- * calls; yaml-cpp's ostream_wrapper::write, 91: 106,889); small-body's
- * limit, doubled for it.  A small exported function that calls two chosen
- * ones stays (lz4's LZ4IO_compressFilename, weight 43, the region of one
- * file's compression). */
-static int unseen_small(const struct cm_constants *c, const struct cm_function *fn)
+/* A hidden helper of unseen-small: its depth, before the decisions. */
+static int internal_helper(const struct cm_function *fn)
 {
-	return unseen(c, fn, CM_UNSEEN_EXPORTED) && !fn->recursive
-		&& mpz_cmp_ui(fn->weight, CM_UNSEEN_SMALL) < 0
-		&& fn->instrumented_call_sites < CM_SMALL_BODY_PULL;
+	return fn->unseen_small && fn->unseen == CM_UNSEEN_INTERNAL;
+}
+
+/* An exported accessor of unseen-small: no chosen callee, no region. */
+static int unseen_accessor(const struct cm_function *fn)
+{
+	return fn->unseen_small && fn->unseen == CM_UNSEEN_EXPORTED
+		&& fn->instrumented_call_sites == 0;
 }
 
 /* Whether the calls F makes run at F's own depth (refinements
@@ -183,11 +199,20 @@ static const char *refinement_excludes(const struct cm_constants *c,
 	if (!fn->has_loops && fn->bounded_work && fn->instrumented_call_sites == 0)
 		return "bounded work: no loop, no recursion, no callee in view "
 		       "with either (refinement straight-line)";
+	/* The loops it reaches are the system library's (string copies,
+	 * container growth: work per element of what it hands them), and
+	 * main does not reach it in view (as small-body). */
+	if (!fn->has_loops && fn->bounded_own_work && !fn->from_main
+	    && fn->instrumented_call_sites == 0)
+		return "no loop, no recursion, loops only in system-header callees, "
+		       "main not in view (refinement straight-line)";
 	if (cm_small_body_excludes(c, fn->weight, fn->instrumented_call_sites, fn->from_main,
 				   c->threshold))
 		return CM_SMALL_BODY_REASON;
-	if (unseen_small(c, fn))
+	if (unseen_accessor(fn))
 		return CM_UNSEEN_SMALL_REASON;
+	if (internal_helper(fn))
+		return CM_HELPER_REASON;
 	return NULL;
 }
 
@@ -265,8 +290,6 @@ static void decide_component(const struct cm_constants *c,
 			fn->reason = "score >= threshold";
 		else if (excluded && mpz_cmp(fn->score, c->threshold) >= 0)
 			fn->reason = excluded;
-		else if (internal_helper(c, fn) && fn->loop_depth == CM_HELPER_DEPTH)
-			fn->reason = CM_HELPER_REASON;
 		else
 			fn->reason = "score < threshold";
 	}
@@ -351,18 +374,22 @@ static void classify_work(struct cm_function *const *fns, const struct adjacency
 	for (size_t c = 0; c < k->count; c++) {
 		const size_t *m = k->order + k->start[c];
 		size_t n = k->start[c + 1] - k->start[c];
-		int cyclic = n > 1, bounded = 1;
+		int cyclic = n > 1, bounded = 1, bounded_lib = 1;
 		for (size_t i = 0; i < n; i++)
 			for (size_t e = a->start[m[i]]; e < a->start[m[i] + 1]; e++) {
 				size_t g = a->callee[e];
 				if (k->comp_of[g] == c)
 					cyclic = 1;
-				else if (!fns[g]->bounded_work)
+				else if (!fns[g]->bounded_work) {
 					bounded = 0;
+					if (!fns[g]->library_code && !fns[g]->bounded_own_work)
+						bounded_lib = 0;
+				}
 			}
 		for (size_t i = 0; i < n; i++) {
 			fns[m[i]]->recursive = cyclic;
 			fns[m[i]]->bounded_work = bounded && !cyclic && !fns[m[i]]->has_loops;
+			fns[m[i]]->bounded_own_work = bounded_lib && !cyclic && !fns[m[i]]->has_loops;
 		}
 	}
 }
@@ -489,7 +516,7 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			if (fns[k->order[j]]->external_depth > outside)
 				outside = fns[k->order[j]]->external_depth;
-			if (internal_helper(c, fns[k->order[j]]) && outside < CM_HELPER_DEPTH)
+			if (internal_helper(fns[k->order[j]]) && outside < CM_HELPER_DEPTH)
 				outside = CM_HELPER_DEPTH;
 		}
 		long d = (long) outside + (inside > 0 ? inside : 0);
@@ -557,6 +584,7 @@ void cm_decide(const struct cm_constants *c, struct cm_function *const *fns,
 	if (c->refined) {
 		classify_work(fns, &a, &k);
 		mark_from_main(fns, nfns, &a);
+		mark_unseen_small(c, fns, nfns, &a);
 		component_depths(c, fns, edges, nedges, &k, 0);
 	}
 	for (size_t i = 0; i < k.count; i++)

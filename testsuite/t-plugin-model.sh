@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # model=default|paper (issue 10): the default model's refinements
 # (straight-line, depth-through, recursion, pull-depth, context-depth,
-# internal-helper, unseen-small), the paper's formula alone
+# unseen-small), the paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to
 # the plain build, a bad model name refused; and an inline function whose
 # label address is taken stays inlined (GCC's 990208-1 idea) in every model.
@@ -168,7 +168,7 @@ PY
 done
 expect_eq "entry output" 42 "$(SELINST_OUTPUT=e.prof ./entry)"
 grep -q 'name: "main"' e.prof || fail "main not in the profile"
-# internal-helper and unseen-small: a library unit whose functions no call
+# unseen-small: a library unit whose functions no call
 # site in view reaches.  A hidden helper's lexer (a loop, called below it
 # at depth 0) and its reader are no regions; an exported accessor with a
 # small loop is none; an exported entry calling two workers with loops is
@@ -269,7 +269,7 @@ si_cc -O2 -c lexlib.c -fplugin-arg-selinst-model=paper -fplugin-arg-selinst-deci
 printf '# depths other units call at\n0 lx_next\n0 set_top\n0 run_text\n' > lexsites.txt
 si_cc -O2 -c lexlib.c -fplugin-arg-selinst-sites=$PWD/lexsites.txt \
 	-fplugin-arg-selinst-decisions=lexsites.yaml || fail "lex sites"
-python3 - <<'PY' || fail "internal-helper / unseen-small decisions"
+python3 - <<'PY' || fail "unseen-small decisions"
 import glob, yaml
 def fs(path):
     return {x["name"]: x for x in yaml.safe_load(open(path))["functions"]}

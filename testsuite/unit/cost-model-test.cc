@@ -504,16 +504,20 @@ static void test_small_body(struct cm_constants *c)
 	graph_clear(&g);
 }
 
-/* Refinements internal-helper and unseen-small, in Lua's and lz4's shapes
- * (functions no call site in view reaches).  A hidden helper (luaX_next,
+/* Refinement unseen-small, in Lua's, lz4's and yaml-cpp's shapes
+ * (functions no call site in view reaches).  A hidden wrapper (luaX_next,
  * weight 31) calls a lexer with a loop (llex, 849) that calls a reader
- * (read_numeral, 232, loop): at depth 2 below the helper neither is a
- * region, though each has a loop and would be at depth 0.  An exported
- * accessor with a small loop (lua_settop, 75) is no region; an exported
- * one of weight 128 is; a small exported entry calling two chosen
- * functions (lz4's LZ4IO_compressFilename, 43) stays, and so do the
- * functions it calls.  Static functions called through pointers (Lua's
- * sort, CM_UNSEEN_NONE) are scored as before. */
+ * (read_numeral, 232, loop): at depth 2 below the wrapper neither is a
+ * region, though each has a loop and would be at depth 0; a hidden helper
+ * of weight 100 with one chosen callee is none either.  A hidden phase
+ * entry of weight 300 stays.  An exported accessor with a small loop
+ * (lua_settop, 75) is no region; an exported one of weight 128 is; a
+ * small exported entry calling chosen functions (lz4's
+ * LZ4IO_compressFilename, 43) stays, and so do they; a small exported
+ * wrapper around an always_inline body (lz4's
+ * LZ4_compress_fast_extState_fastReset) weighs what is copied into it.
+ * Static functions called through pointers (Lua's sort) are scored as
+ * before. */
 static void test_unseen(struct cm_constants *c)
 {
 	struct graph g; g.nfn = g.nedge = 0;
@@ -521,7 +525,16 @@ static void test_unseen(struct cm_constants *c)
 	size_t settop = add_fn(&g, 75, -1), wide = add_fn(&g, 128, -1);
 	size_t entry = add_fn(&g, 43, -1), work1 = add_fn(&g, 300, 0), work2 = add_fn(&g, 300, 0);
 	size_t cb = add_fn(&g, 71, -1);
-	g.fn[next].unseen = CM_UNSEEN_INTERNAL;
+	size_t helper = add_fn(&g, 100, -1), leaf = add_fn(&g, 90, 0), phase = add_fn(&g, 300, -1);
+	size_t fast = add_fn(&g, 100, -1), generic = add_fn(&g, 400, 0);
+	g.fn[next].unseen = g.fn[helper].unseen = g.fn[phase].unseen = CM_UNSEEN_INTERNAL;
+	g.fn[fast].unseen = CM_UNSEEN_EXPORTED;
+	g.fn[leaf].has_loops = g.fn[phase].has_loops = g.fn[generic].has_loops = 1;
+	g.fn[generic].always_inline = 1;
+	g.fn[generic].force = CM_FORCE_NEVER;
+	g.fn[generic].force_reason = "always_inline";
+	add_call(&g, helper, leaf);
+	add_call(&g, fast, generic);
 	g.fn[settop].unseen = g.fn[wide].unseen = g.fn[entry].unseen = CM_UNSEEN_EXPORTED;
 	g.fn[llex].has_loops = g.fn[num].has_loops = g.fn[settop].has_loops = 1;
 	g.fn[wide].has_loops = g.fn[work1].has_loops = g.fn[work2].has_loops = 1;
@@ -536,8 +549,12 @@ static void test_unseen(struct cm_constants *c)
 	      g.fn[num].instrument);
 	CHECK(g.fn[llex].context_depth == 2 && strstr(g.fn[llex].reason, "context-depth"),
 	      "llex: depth %d %s", g.fn[llex].context_depth, g.fn[llex].reason);
-	CHECK(strstr(g.fn[next].reason, "internal-helper") || strstr(g.fn[next].reason, "small-body"),
-	      "luaX_next: %s", g.fn[next].reason);
+	CHECK(!g.fn[helper].instrument && strstr(g.fn[helper].reason, "unseen-small")
+	      && !g.fn[leaf].instrument && g.fn[leaf].context_depth == 2,
+	      "helper %d %s, its leaf %d", g.fn[helper].instrument, g.fn[helper].reason,
+	      g.fn[leaf].instrument);
+	CHECK(g.fn[phase].instrument, "hidden phase entry: %s", g.fn[phase].reason);
+	CHECK(g.fn[fast].instrument, "wrapper of an always_inline body: %s", g.fn[fast].reason);
 	CHECK(!g.fn[settop].instrument && strstr(g.fn[settop].reason, "unseen-small"),
 	      "lua_settop: %d %s", g.fn[settop].instrument, g.fn[settop].reason);
 	CHECK(g.fn[wide].instrument, "weight 128: %s", g.fn[wide].reason);
@@ -546,10 +563,11 @@ static void test_unseen(struct cm_constants *c)
 	CHECK(g.fn[cb].instrument, "callback: %s", g.fn[cb].reason);
 	check_refinement_off(c, &g, llex, settop);
 	/* A sites= file was read (CM_UNSEEN_NONE): its depths decide. */
-	g.fn[next].unseen = g.fn[settop].unseen = CM_UNSEEN_NONE;
+	g.fn[next].unseen = g.fn[settop].unseen = g.fn[helper].unseen = CM_UNSEEN_NONE;
 	decide(c, &g);
-	CHECK(g.fn[llex].instrument && g.fn[settop].instrument, "with sites: %d %d",
-	      g.fn[llex].instrument, g.fn[settop].instrument);
+	CHECK(g.fn[llex].instrument && g.fn[settop].instrument && g.fn[helper].instrument,
+	      "with sites: %d %d %d", g.fn[llex].instrument, g.fn[settop].instrument,
+	      g.fn[helper].instrument);
 	graph_clear(&g);
 }
 
