@@ -61,25 +61,17 @@ static inline void put_c(struct em *m, char c)
 	m->buf[m->len++] = (unsigned char)c;
 }
 
-static void spaces(struct em *m, int n)
+static __attribute__((noinline)) void spaces(struct em *m, int n)
 {
 	static const char blank[] = "                                ";
 	for (; n > 0; n -= (int)sizeof blank - 1)
 		put(m, blank, n < (int)sizeof blank - 1 ? (size_t)n : sizeof blank - 1);
 }
 
-/* Before a node: what its place in the parent writes first; its role. */
-static enum role before_node(struct em *m)
+/* Before a node in block context: the indent or "- ", its role. */
+static __attribute__((noinline)) enum role before_block_node(struct em *m, struct em_level *p,
+							   size_t i)
 {
-	if (!m->depth)
-		return ROOT;
-	struct em_level *p = &m->lv[m->depth - 1];
-	size_t i = p->n++;
-	if (p->kind == 'm' || p->kind == 's') {
-		if (i)
-			put(m, p->kind == 'm' && i % 2 ? ": " : ", ", 2);
-		return FLOW;
-	}
 	if (p->kind == 'M' && i % 2)
 		return VALUE;
 	if (p->pending) {
@@ -94,6 +86,22 @@ static enum role before_node(struct em *m)
 		return KEY;
 	put(m, "- ", 2);
 	return ITEM;
+}
+
+/* Before a node: what its place in the parent writes first; its role.
+ * Inline: most nodes are the members of a node's flow mapping. */
+static inline enum role before_node(struct em *m)
+{
+	if (!m->depth)
+		return ROOT;
+	struct em_level *p = &m->lv[m->depth - 1];
+	size_t i = p->n++;
+	if (p->kind == 'm' || p->kind == 's') {
+		if (i)
+			put(m, p->kind == 'm' && i % 2 ? ": " : ", ", 2);
+		return FLOW;
+	}
+	return before_block_node(m, p, i);
 }
 
 /* Code point of the valid UTF-8 sequence at S (length *N), or -1. */
@@ -180,6 +188,21 @@ static const unsigned char plain_byte[256] = {
 	['_'] = 1, ['.'] = 1, ['~'] = 1, ['+'] = 1, ['-'] = 1, ['/'] = 1,
 };
 
+/* Writes S plain, as it is scanned, when every byte allows it and it
+ * fits the buffer; else writes nothing and returns 0. */
+static int put_plain(struct em *m, const char *s)
+{
+	unsigned char *d = m->buf + m->len, *end = m->buf + EM_BUF;
+	const unsigned char *u = (const unsigned char *)s;
+	while (d < end && plain_byte[*u])
+		*d++ = *u++;
+	size_t n = (size_t)(d - (m->buf + m->len));
+	if (*u || !n || (n == 1 && s[0] == '-'))
+		return 0;	/* not plain, or did not fit: the caller's path */
+	m->len += n;
+	return 1;
+}
+
 /* Length of S when it can be written plain, else 0. */
 static size_t plain_length(const char *s)
 {
@@ -198,9 +221,11 @@ void em_scalar(struct em *m, const char *s, int plain_style)
 	enum role r = before_node(m);
 	if (r == VALUE)
 		put_c(m, ' ');
-	size_t n = plain_style ? plain_length(s) : 0;
-	if (n)
-		put(m, s, n);
+	size_t n;
+	if (plain_style && put_plain(m, s))
+		;
+	else if (plain_style && (n = plain_length(s)))
+		put(m, s, n);		/* plain, at the buffer's end */
 	else
 		put_quoted(m, (const unsigned char *)s);
 	if (r == KEY)
