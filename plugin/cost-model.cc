@@ -167,11 +167,14 @@ static int internal_helper(const struct cm_function *fn)
 	return fn->unseen_small && fn->unseen == CM_UNSEEN_INTERNAL;
 }
 
-/* An exported accessor of unseen-small: no chosen callee, no region. */
+/* An exported accessor of unseen-small: its loops, if any, are its own
+ * or the system library's (the functions it calls in view do bounded
+ * work: cJSON_PrintBuffered, which enters a recursive printer, is an
+ * entry point), and it calls no chosen function; no region. */
 static int unseen_accessor(const struct cm_function *fn)
 {
 	return fn->unseen_small && fn->unseen == CM_UNSEEN_EXPORTED
-		&& fn->instrumented_call_sites == 0;
+		&& fn->callees_bounded && fn->instrumented_call_sites == 0;
 }
 
 /* Whether the calls F makes run at F's own depth (refinements
@@ -390,6 +393,7 @@ static void classify_work(struct cm_function *const *fns, const struct adjacency
 			fns[m[i]]->recursive = cyclic;
 			fns[m[i]]->bounded_work = bounded && !cyclic && !fns[m[i]]->has_loops;
 			fns[m[i]]->bounded_own_work = bounded_lib && !cyclic && !fns[m[i]]->has_loops;
+			fns[m[i]]->callees_bounded = bounded_lib && !cyclic;
 		}
 	}
 }

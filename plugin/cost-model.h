@@ -93,8 +93,8 @@
  *                  CM_UNSEEN_SMALL (128, always_inline bodies it copies
  *                  included), is an accessor or a wrapper its users call
  *                  per element (small-body's limit, doubled where the
- *                  callers are out of view).  Exported with no chosen
- *                  callee: no region.  Hidden or internal visibility (the
+ *                  callers are out of view).  Exported, with no chosen
+ *                  callee and only bounded callees in view: no region.  Hidden or internal visibility (the
  *                  project's own helper): no region, and it runs at depth
  *                  CM_HELPER_DEPTH (2), and so do the functions it calls
  *                  in view (context-depth).
@@ -172,6 +172,9 @@ struct cm_function {
 	int bounded_own_work;		/* the same, counting callees of
 					   library_code as bounded (default
 					   model) */
+	int callees_bounded;		/* not recursive, and the callees in
+					   view do bounded work (library loops
+					   allowed; default model) */
 	int bounded_work;		/* no loop, no recursion, callees in
 					   view likewise (default model) */
 	int unseen_small;		/* refinement unseen-small applies
@@ -234,8 +237,8 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 /* Refinement unseen-small: a function no call site in view reaches, of
  * weight under CM_UNSEEN_SMALL (with the always_inline bodies copied into
  * it); hidden ones are no region and run, with what they call in view,
- * at depth CM_HELPER_DEPTH; exported ones with no chosen callee are no
- * region. */
+ * at depth CM_HELPER_DEPTH; exported ones with no chosen callee and
+ * bounded callees are no region. */
 #define CM_UNSEEN_SMALL 128
 #define CM_HELPER_DEPTH 2
 #define CM_HELPER_REASON "hidden visibility, no call site in view, weight under " \
@@ -243,8 +246,8 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 	"loops, scored at depth " CM_STR(CM_HELPER_DEPTH) " with what it calls " \
 	"(refinement unseen-small)"
 #define CM_UNSEEN_SMALL_REASON "exported, no call site in view, weight under " \
-	CM_STR(CM_UNSEEN_SMALL) ", no instrumented callee: an accessor its users " \
-	"call per element (refinement unseen-small)"
+	CM_STR(CM_UNSEEN_SMALL) ", no instrumented callee, bounded callees: an accessor " \
+	"its users call per element (refinement unseen-small)"
 #define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper: instrumented callees " \
 	"do not pull it in (refinement pull-depth)"
 

@@ -515,8 +515,9 @@ static void test_small_body(struct cm_constants *c)
  * small exported entry calling chosen functions (lz4's
  * LZ4IO_compressFilename, 43) stays, and so do they; a small exported
  * wrapper around an always_inline body (lz4's
- * LZ4_compress_fast_extState_fastReset) weighs what is copied into it.
- * Static functions called through pointers (Lua's sort) are scored as
+ * LZ4_compress_fast_extState_fastReset) weighs what is copied into it;
+ * one that enters a recursion in view (cJSON_PrintBuffered) is an entry
+ * point, not an accessor.  Static functions called through pointers (Lua's sort) are scored as
  * before. */
 static void test_unseen(struct cm_constants *c)
 {
@@ -535,6 +536,12 @@ static void test_unseen(struct cm_constants *c)
 	g.fn[generic].force_reason = "always_inline";
 	add_call(&g, helper, leaf);
 	add_call(&g, fast, generic);
+	/* cJSON_PrintBuffered (67): an exported entry into a recursive
+	 * printer, with no chosen callee: not an accessor. */
+	size_t printbuf = add_fn(&g, 67, -1), printer = add_fn(&g, 150, 0);
+	g.fn[printbuf].unseen = CM_UNSEEN_EXPORTED;
+	add_call(&g, printbuf, printer);
+	add_call(&g, printer, printer);
 	g.fn[settop].unseen = g.fn[wide].unseen = g.fn[entry].unseen = CM_UNSEEN_EXPORTED;
 	g.fn[llex].has_loops = g.fn[num].has_loops = g.fn[settop].has_loops = 1;
 	g.fn[wide].has_loops = g.fn[work1].has_loops = g.fn[work2].has_loops = 1;
@@ -554,6 +561,7 @@ static void test_unseen(struct cm_constants *c)
 	      "helper %d %s, its leaf %d", g.fn[helper].instrument, g.fn[helper].reason,
 	      g.fn[leaf].instrument);
 	CHECK(g.fn[phase].instrument, "hidden phase entry: %s", g.fn[phase].reason);
+	CHECK(g.fn[printbuf].instrument, "entry into recursion: %s", g.fn[printbuf].reason);
 	CHECK(g.fn[fast].instrument, "wrapper of an always_inline body: %s", g.fn[fast].reason);
 	CHECK(!g.fn[settop].instrument && strstr(g.fn[settop].reason, "unseen-small"),
 	      "lua_settop: %d %s", g.fn[settop].instrument, g.fn[settop].reason);
