@@ -6,7 +6,7 @@
  *
  * It writes the layout libyaml's emitter wrote for the same events (block
  * mappings indented by 2, sequences in a mapping not indented, flow
- * collections on one line, no line folding, UTF-8 as is), at a few
+ * collections on one line, no line folding, UTF-8 as is), at about 35
  * instructions a byte instead of about 200: the write at exit was most of
  * what a default build cost over the plain one on small runs (zstd: 6 of
  * 9 million instructions; bench/README.md, "Real projects").
