@@ -44,6 +44,9 @@
  *                  is never instrumented (the paper: "we avoid
  *                  instrumenting any procedure that meets the criteria for
  *                  inlining"); its body is copied into its callers.
+ *                  Where main does not reach the function in view,
+ *                  callees defined in system headers count as bounded
+ *                  (library string and container code).
  *                  `main` is exempt: it runs once and is the root the
  *                  rest of the profile hangs under.
  *   depth-through  A call site inside a function that passes its depth
