@@ -291,4 +291,47 @@ for n in ["lexer", "set_top"]:
     assert p[n]["instrument"], ("paper", p[n])
     assert s[n]["instrument"], ("sites", s[n])
 PY
+# straight-line, outside main's view: a loop-free C++ function whose
+# only loops are the standard library's (std::vector, std::string) is no
+# region; with main in view (the same function called from main in its
+# unit) it still is, and model=paper keeps it.
+cat >stdlib.cc <<'C'
+#include <string>
+#include <vector>
+struct Rec { std::vector<int> v; std::string s; long sum = 0; };
+void add_item(Rec &r, int x)
+{
+	r.v.push_back(x);
+	r.s += std::to_string(x);
+	if (x & 1) r.s += ',';
+	else r.s += ';';
+	if (x % 3 == 0) r.sum += x;
+	else if (x % 3 == 1) r.sum -= x / 2;
+	else r.sum ^= x;
+	if (r.v.size() > 1000) r.v.erase(r.v.begin(), r.v.begin() + 500);
+	if (r.s.size() > 4000) r.s.erase(0, 2000);
+	if (r.sum > 1000000) r.sum %= 1000003;
+	if (r.sum < -1000000) r.sum = -(-r.sum % 1000003);
+	if (x == 77) r.s.insert(0, "seventy-seven");
+	if (x == 99) r.v.insert(r.v.begin(), 99);
+}
+C
+{ cat stdlib.cc; echo 'int main() { Rec r; add_item(r, 7); add_item(r, 8); return (int)(r.sum & 1); }'; } > stdmain.cc
+for O in -O0 -O2; do
+	si_cxx $O -c stdlib.cc -fplugin-arg-selinst-decisions=std$O.yaml -o stdlib.o || fail "stdlib $O"
+done
+si_cxx -O2 -c stdlib.cc -fplugin-arg-selinst-model=paper -fplugin-arg-selinst-decisions=stdpaper.yaml -o stdlib.o ||
+	fail "stdlib paper"
+si_cxx -O2 stdmain.cc -fplugin-arg-selinst-decisions=stdmain.yaml -o stdmain || fail "stdmain"
+python3 - <<'PY' || fail "straight-line's system-header case"
+import yaml
+def fn(path):
+    return [x for x in yaml.safe_load(open(path))["functions"] if x["name"].startswith("void add_item")][0]
+for O in ["-O0", "-O2"]:
+    f = fn("std%s.yaml" % O)
+    assert not f["instrument"] and "system-header" in f["reason"] and f["weight"] >= 128, f
+assert fn("stdpaper.yaml")["instrument"], fn("stdpaper.yaml")
+m = fn("stdmain.yaml")
+assert m["from_main"] and m["instrument"], m
+PY
 exit 0
