@@ -199,6 +199,12 @@ static void measure(struct selinst_function *fn, size_t index,
 	}
 	selinst_measure_loops(fn, blocks, block_callees);
 	fn->cm.has_loops = fn->nloops > 0;
+	for (unsigned i = 0; i < fn->nloops; i++) {
+		const struct selinst_loop *l = &fn->loops[i];
+		unsigned long w = 5 * l->basic_blocks + l->statements + l->call_sites;
+		if (w > fn->cm.largest_loop)
+			fn->cm.largest_loop = w;
+	}
 	fn->cm.declared_inline = DECL_DECLARED_INLINE_P(fn->decl);
 	fn->cm.always_inline = lookup_attribute("always_inline", DECL_ATTRIBUTES(fn->decl)) != NULL;
 	/* The program's main (C's, and C++'s ::main, which is not mangled). */

@@ -167,14 +167,17 @@ static int internal_helper(const struct cm_function *fn)
 	return fn->unseen_small && fn->unseen == CM_UNSEEN_INTERNAL;
 }
 
-/* An exported accessor of unseen-small: its loops, if any, are its own
- * or the system library's (the functions it calls in view do bounded
- * work: cJSON_PrintBuffered, which enters a recursive printer, is an
- * entry point), and it calls no chosen function; no region. */
+/* An exported accessor of unseen-small: its loops, if any, are small
+ * (a library function whose loop would be a region of its own, called
+ * once from another unit's main, is an entry point), the functions it
+ * calls in view do bounded work (cJSON_PrintBuffered, which enters a
+ * recursive printer, is an entry point), and it calls no chosen
+ * function; no region. */
 static int unseen_accessor(const struct cm_function *fn)
 {
 	return fn->unseen_small && fn->unseen == CM_UNSEEN_EXPORTED
-		&& fn->callees_bounded && fn->instrumented_call_sites == 0;
+		&& fn->callees_bounded && fn->instrumented_call_sites == 0
+		&& fn->largest_loop < CM_SMALL_BODY;
 }
 
 /* Whether the calls F makes run at F's own depth (refinements

@@ -97,7 +97,8 @@
  *                  included), is an accessor or a wrapper its users call
  *                  per element (small-body's limit, doubled where the
  *                  callers are out of view).  Exported, with no chosen
- *                  callee and only bounded callees in view: no region.  Hidden or internal visibility (the
+ *                  callee, only bounded callees in view and no loop body
+ *                  of weight CM_SMALL_BODY (64) or more: no region.  Hidden or internal visibility (the
  *                  project's own helper): no region, and it runs at depth
  *                  CM_HELPER_DEPTH (2), and so do the functions it calls
  *                  in view (context-depth).
@@ -157,6 +158,7 @@ struct cm_function {
 	int always_inline;		/* copied into every caller: its weight
 					   counts in theirs for unseen-small */
 	int has_loops;			/* a loop in its own body */
+	unsigned long largest_loop;	/* weight of its heaviest loop body */
 	int declared_inline;		/* inline keyword (or in-class C++) */
 	int program_entry;		/* main: the root of every profile, run
 					   once; straight-line never drops it */
@@ -240,8 +242,8 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 /* Refinement unseen-small: a function no call site in view reaches, of
  * weight under CM_UNSEEN_SMALL (with the always_inline bodies copied into
  * it); hidden ones are no region and run, with what they call in view,
- * at depth CM_HELPER_DEPTH; exported ones with no chosen callee and
- * bounded callees are no region. */
+ * at depth CM_HELPER_DEPTH; exported ones with no chosen callee, bounded
+ * callees and small loops are no region. */
 #define CM_UNSEEN_SMALL 128
 #define CM_HELPER_DEPTH 2
 #define CM_HELPER_REASON "hidden visibility, no call site in view, weight under " \
@@ -249,7 +251,8 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 	"loops, scored at depth " CM_STR(CM_HELPER_DEPTH) " with what it calls " \
 	"(refinement unseen-small)"
 #define CM_UNSEEN_SMALL_REASON "exported, no call site in view, weight under " \
-	CM_STR(CM_UNSEEN_SMALL) ", no instrumented callee, bounded callees: an accessor " \
+	CM_STR(CM_UNSEEN_SMALL) ", loops under " CM_STR(CM_SMALL_BODY) ", no instrumented " \
+	"callee, bounded callees: an accessor " \
 	"its users call per element (refinement unseen-small)"
 #define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper: instrumented callees " \
 	"do not pull it in (refinement pull-depth)"

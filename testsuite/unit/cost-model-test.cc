@@ -77,7 +77,7 @@ static void test_table1(struct cm_constants *c)
 
 /* Build a call graph and decide it. */
 struct graph {
-	struct cm_function fn[16];
+	struct cm_function fn[20];
 	struct cm_call_edge edge[64];
 	size_t nfn, nedge;
 };
@@ -109,7 +109,7 @@ static void add_call(struct graph *g, size_t caller, size_t callee)
 /* cm_decide over the graph's functions, in place. */
 static void decide(const struct cm_constants *c, struct graph *g)
 {
-	struct cm_function *ptr[16];
+	struct cm_function *ptr[20];
 	for (size_t i = 0; i < g->nfn; i++)
 		ptr[i] = &g->fn[i];
 	cm_decide(c, ptr, g->nfn, g->edge, g->nedge);
@@ -539,6 +539,13 @@ static void test_unseen(struct cm_constants *c)
 	/* cJSON_PrintBuffered (67): an exported entry into a recursive
 	 * printer, with no chosen callee: not an accessor. */
 	size_t printbuf = add_fn(&g, 67, -1), printer = add_fn(&g, 150, 0);
+	/* A library function with a loop of weight 90, called once from
+	 * another unit's main (t-install's lib_work): an entry point. */
+	size_t libwork = add_fn(&g, 100, -1);
+	g.fn[libwork].unseen = CM_UNSEEN_EXPORTED;
+	g.fn[libwork].has_loops = 1;
+	g.fn[libwork].largest_loop = 90;
+	g.fn[settop].largest_loop = 20;
 	g.fn[printbuf].unseen = CM_UNSEEN_EXPORTED;
 	add_call(&g, printbuf, printer);
 	add_call(&g, printer, printer);
@@ -562,6 +569,7 @@ static void test_unseen(struct cm_constants *c)
 	      g.fn[leaf].instrument);
 	CHECK(g.fn[phase].instrument, "hidden phase entry: %s", g.fn[phase].reason);
 	CHECK(g.fn[printbuf].instrument, "entry into recursion: %s", g.fn[printbuf].reason);
+	CHECK(g.fn[libwork].instrument, "library entry with a loop: %s", g.fn[libwork].reason);
 	CHECK(g.fn[fast].instrument, "wrapper of an always_inline body: %s", g.fn[fast].reason);
 	CHECK(!g.fn[settop].instrument && strstr(g.fn[settop].reason, "unseen-small"),
 	      "lua_settop: %d %s", g.fn[settop].instrument, g.fn[settop].reason);
