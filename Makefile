@@ -56,16 +56,16 @@ $(B)/rt-pic/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-pic
 $(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-static
 	$(CC) $(RT_CFLAGS) -ftls-model=initial-exec -DSI_STATIC -c -o $@ $<
 
-# libyaml goes inside, its symbols hidden: the runtime must not bind to a
-# program's own (perhaps instrumented, perhaps other-version) libyaml.
+# No libyaml: the profile's text is written by runtime/emit.c, so the
+# runtime never binds to a program's own (perhaps instrumented, perhaps
+# other-version) libyaml.
 # libdw (elfutils, SELINST_SAMPLE's symbolizer) is dlopen'ed when a profile
 # with samples is written, not linked: programs that do not sample never
 # map it; the static library has no symbolizer (runtime/sample.c).  zlib
 # likewise, when a long series of iterations is packed (runtime/output_pack.c);
 # libm for its logarithms.
 $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
-	$(CC) -shared -pthread -o $@ $^ -Wl,-Bstatic -lyaml -Wl,-Bdynamic \
-		-Wl,--exclude-libs,libyaml.a -ldl -lm
+	$(CC) -shared -pthread -o $@ $^ -ldl -lm
 # The OTF2 trace writer: a library of its own, dlopen'ed by the runtime
 # only when a trace is written (runtime/trace.c), so that libotf2 is never
 # mapped into programs that do not trace.

@@ -241,7 +241,7 @@ run_workload() {
 		(cd "$d" && SELINST_OUTPUT=/dev/null valgrind --tool=callgrind \
 			--callgrind-out-file="$d/callgrind.out" $cmd > /dev/null 2>>"$r.run.log")
 		n=$(awk '/^(summary|totals):/ {print $2; exit}' "$d/callgrind.out")
-		w=$(callgrind_annotate --inclusive=yes "$d/callgrind.out" 2>/dev/null |
+		w=$(callgrind_annotate --inclusive=yes --threshold=100 "$d/callgrind.out" 2>/dev/null |
 			awk '/si_write_profile \[/ {gsub(",", "", $1); print $1; exit}')
 		ir=$((ir + ${n:-0}))
 		wr=$((wr + ${w:-0}))

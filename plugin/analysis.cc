@@ -199,7 +199,14 @@ static void measure(struct selinst_function *fn, size_t index,
 	}
 	selinst_measure_loops(fn, blocks, block_callees);
 	fn->cm.has_loops = fn->nloops > 0;
+	for (unsigned i = 0; i < fn->nloops; i++) {
+		const struct selinst_loop *l = &fn->loops[i];
+		unsigned long w = 5 * l->basic_blocks + l->statements + l->call_sites;
+		if (w > fn->cm.largest_loop)
+			fn->cm.largest_loop = w;
+	}
 	fn->cm.declared_inline = DECL_DECLARED_INLINE_P(fn->decl);
+	fn->cm.always_inline = lookup_attribute("always_inline", DECL_ATTRIBUTES(fn->decl)) != NULL;
 	/* The program's main (C's, and C++'s ::main, which is not mangled). */
 	fn->cm.program_entry = TREE_PUBLIC(fn->decl)
 		&& !strcmp(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn->decl)), "main");
@@ -466,8 +473,16 @@ static void call_edges(std::vector<selinst_function> &fns, hash_map<tree, size_t
 			cf->deepest_call_depth = sites[k].depth;
 	}
 	for (size_t i = 0; i < fns.size(); i++)
-		if (TREE_PUBLIC(fns[i].decl))
+		if (TREE_PUBLIC(fns[i].decl)) {
 			fns[i].cm.external_depth = selinst_sites_depth(fns[i].symbol);
+			/* Who calls it from other units (refinement
+			 * unseen-small): with a sites= file
+			 * the file says; a symbol it does not name is called
+			 * by no other unit. */
+			if (!selinst_sites_loaded())
+				fns[i].cm.unseen = DECL_VISIBILITY(fns[i].decl) == VISIBILITY_DEFAULT
+					? CM_UNSEEN_EXPORTED : CM_UNSEEN_INTERNAL;
+		}
 }
 
 /* Decisions taken before the model: attributes, safety, system headers,
@@ -486,6 +501,7 @@ static void force_decision(selinst_function *fn)
 		 * profile is about the user's functions. */
 		fn->cm.force = CM_FORCE_NEVER;
 		fn->cm.force_reason = "defined in a system header";
+		fn->cm.library_code = 1;
 	} else if (forwards_to_cdtor_variant(fn->decl)) {
 		fn->cm.force = CM_FORCE_NEVER;
 		fn->cm.force_reason = "constructor/destructor variant that calls "

@@ -118,6 +118,68 @@ struct components {
 	size_t count;
 };
 
+/* Weight of F's body as compiled: its own, plus the always_inline
+ * functions it calls in view (copied into it), to a few levels. */
+static unsigned long compiled_weight(const struct cm_constants *c,
+				     const struct cm_function *const *fns,
+				     const struct adjacency *a, size_t f, int levels)
+{
+	const struct cm_function *fn = fns[f];
+	mpz_t own;
+	mpz_init(own);
+	cm_weight(own, c, fn->basic_blocks, fn->statements, fn->call_sites);
+	unsigned long w = mpz_fits_ulong_p(own) ? mpz_get_ui(own) : (unsigned long) -1 / 2;
+	mpz_clear(own);
+	if (levels > 0)
+		for (size_t e = a->start[f]; e < a->start[f + 1]; e++)
+			if (fns[a->callee[e]]->always_inline)
+				w += compiled_weight(c, fns, a, a->callee[e], levels - 1);
+	return w;
+}
+
+/* Refinement unseen-small, before the decisions: a function that no call
+ * site in view reaches, of compiled weight under CM_UNSEEN_SMALL, is an
+ * accessor or a wrapper of its project's API, called per element by units
+ * whose loops are out of view.  Marks it (unseen_small); a hidden one
+ * gets its depth (component_depths) and takes what it calls in view down
+ * with it (context-depth): Lua's LUAI_FUNC wrappers luaD_call ->
+ * luaD_precall, luaX_next -> llex, luaS_newlstr -> internshrstr were
+ * regions of 100,000 calls each in one script.  The weight limit keeps
+ * the entry points of a phase, called once from another unit, regions
+ * (yaml-cpp's SingleDocParser::HandleDocument). */
+static void mark_unseen_small(const struct cm_constants *c, struct cm_function *const *fns,
+			      size_t nfns, const struct adjacency *a)
+{
+	for (size_t f = 0; f < nfns; f++) {
+		struct cm_function *fn = fns[f];
+		fn->unseen_small = c->refined && mpz_sgn(c->threshold) != 0
+			&& fn->unseen != CM_UNSEEN_NONE && !fn->program_entry
+			&& fn->deepest_call_depth < 0 && fn->external_depth < 0
+			&& fn->force == CM_FORCE_NONE && !fn->recursive
+			&& compiled_weight(c, (const struct cm_function *const *) fns, a, f, 4)
+			   < CM_UNSEEN_SMALL;
+	}
+}
+
+/* A hidden helper of unseen-small: its depth, before the decisions. */
+static int internal_helper(const struct cm_function *fn)
+{
+	return fn->unseen_small && fn->unseen == CM_UNSEEN_INTERNAL;
+}
+
+/* An exported accessor of unseen-small: its loops, if any, are small
+ * (a library function whose loop would be a region of its own, called
+ * once from another unit's main, is an entry point), the functions it
+ * calls in view do bounded work (cJSON_PrintBuffered, which enters a
+ * recursive printer, is an entry point), and it calls no chosen
+ * function; no region. */
+static int unseen_accessor(const struct cm_function *fn)
+{
+	return fn->unseen_small && fn->unseen == CM_UNSEEN_EXPORTED
+		&& fn->callees_bounded && fn->instrumented_call_sites == 0
+		&& fn->largest_loop < CM_SMALL_BODY;
+}
+
 /* Whether the calls F makes run at F's own depth (refinements
  * depth-through and recursion): F is never a region and its body is
  * copied into its callers or runs at their depth (forced never; inline and
@@ -143,9 +205,20 @@ static const char *refinement_excludes(const struct cm_constants *c,
 	if (!fn->has_loops && fn->bounded_work && fn->instrumented_call_sites == 0)
 		return "bounded work: no loop, no recursion, no callee in view "
 		       "with either (refinement straight-line)";
+	/* The loops it reaches are the system library's (string copies,
+	 * container growth: work per element of what it hands them), and
+	 * main does not reach it in view (as small-body). */
+	if (!fn->has_loops && fn->bounded_own_work && !fn->from_main
+	    && fn->instrumented_call_sites == 0)
+		return "no loop, no recursion, loops only in system-header callees, "
+		       "main not in view (refinement straight-line)";
 	if (cm_small_body_excludes(c, fn->weight, fn->instrumented_call_sites, fn->from_main,
 				   c->threshold))
 		return CM_SMALL_BODY_REASON;
+	if (unseen_accessor(fn))
+		return CM_UNSEEN_SMALL_REASON;
+	if (internal_helper(fn))
+		return CM_HELPER_REASON;
 	return NULL;
 }
 
@@ -307,18 +380,23 @@ static void classify_work(struct cm_function *const *fns, const struct adjacency
 	for (size_t c = 0; c < k->count; c++) {
 		const size_t *m = k->order + k->start[c];
 		size_t n = k->start[c + 1] - k->start[c];
-		int cyclic = n > 1, bounded = 1;
+		int cyclic = n > 1, bounded = 1, bounded_lib = 1;
 		for (size_t i = 0; i < n; i++)
 			for (size_t e = a->start[m[i]]; e < a->start[m[i] + 1]; e++) {
 				size_t g = a->callee[e];
 				if (k->comp_of[g] == c)
 					cyclic = 1;
-				else if (!fns[g]->bounded_work)
+				else if (!fns[g]->bounded_work) {
 					bounded = 0;
+					if (!fns[g]->library_code && !fns[g]->bounded_own_work)
+						bounded_lib = 0;
+				}
 			}
 		for (size_t i = 0; i < n; i++) {
 			fns[m[i]]->recursive = cyclic;
 			fns[m[i]]->bounded_work = bounded && !cyclic && !fns[m[i]]->has_loops;
+			fns[m[i]]->bounded_own_work = bounded_lib && !cyclic && !fns[m[i]]->has_loops;
+			fns[m[i]]->callees_bounded = bounded_lib && !cyclic;
 		}
 	}
 }
@@ -442,9 +520,12 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 		 * member its calls from other units. */
 		if (inside < 0 && fns[k->order[k->start[ci]]]->deepest_call_depth > outside)
 			outside = fns[k->order[k->start[ci]]]->deepest_call_depth;
-		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++)
+		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			if (fns[k->order[j]]->external_depth > outside)
 				outside = fns[k->order[j]]->external_depth;
+			if (internal_helper(fns[k->order[j]]) && outside < CM_HELPER_DEPTH)
+				outside = CM_HELPER_DEPTH;
+		}
 		long d = (long) outside + (inside > 0 ? inside : 0);
 		depth[ci] = d > cap ? cap : (int) d;
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
@@ -510,6 +591,7 @@ void cm_decide(const struct cm_constants *c, struct cm_function *const *fns,
 	if (c->refined) {
 		classify_work(fns, &a, &k);
 		mark_from_main(fns, nfns, &a);
+		mark_unseen_small(c, fns, nfns, &a);
 		component_depths(c, fns, edges, nedges, &k, 0);
 	}
 	for (size_t i = 0; i < k.count; i++)

@@ -31,7 +31,7 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus six refinements, each named in
+ * CM_MODEL_DEFAULT is the formula plus seven refinements, each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
  *
@@ -44,6 +44,9 @@
  *                  is never instrumented (the paper: "we avoid
  *                  instrumenting any procedure that meets the criteria for
  *                  inlining"); its body is copied into its callers.
+ *                  Where main does not reach the function in view,
+ *                  callees defined in system headers count as bounded
+ *                  (library string and container code).
  *                  `main` is exempt: it runs once and is the root the
  *                  rest of the profile hangs under.
  *   depth-through  A call site inside a function that passes its depth
@@ -88,6 +91,17 @@
  *                  called through a pointer) it does not, and such a body
  *                  costs about what its hooks cost.  A small caller of
  *                  several chosen functions (the paper's adi) stays.
+ *   unseen-small   A function no call site in view reaches (external
+ *                  linkage, no sites= file names it), of weight under
+ *                  CM_UNSEEN_SMALL (128, always_inline bodies it copies
+ *                  included), is an accessor or a wrapper its users call
+ *                  per element (small-body's limit, doubled where the
+ *                  callers are out of view).  Exported, with no chosen
+ *                  callee, only bounded callees in view and no loop body
+ *                  of weight CM_SMALL_BODY (64) or more: no region.  Hidden or internal visibility (the
+ *                  project's own helper): no region, and it runs at depth
+ *                  CM_HELPER_DEPTH (2), and so do the functions it calls
+ *                  in view (context-depth).
  *
  * This file has no GCC dependency so the model can be tested alone
  * (testsuite/unit/) against the paper's Table 1.
@@ -119,6 +133,15 @@ enum cm_force {
 				   instrumented safely (reason says why) */
 };
 
+/* What a function with external linkage is, when no sites= file says
+ * who calls it from other units (refinement unseen-small). */
+enum cm_unseen {
+	CM_UNSEEN_NONE = 0,	/* static, or a sites= file was read */
+	CM_UNSEEN_EXPORTED,	/* default visibility: others may call it */
+	CM_UNSEEN_INTERNAL	/* hidden or internal visibility: only the
+				   project's other units call it */
+};
+
 struct cm_function {
 	/* Inputs. */
 	unsigned long basic_blocks;
@@ -127,7 +150,15 @@ struct cm_function {
 	int deepest_call_depth;		/* -1: no call site in view */
 	int external_depth;		/* -1, or the deepest depth other units
 					   call it at (sites=FILE) */
+	enum cm_unseen unseen;		/* whether other units call it out of
+					   view, and what the project says it is
+					   (no sites= file: CM_UNSEEN_NONE) */
+	int library_code;		/* defined in a system header (forced
+					   never): its loops are the library's */
+	int always_inline;		/* copied into every caller: its weight
+					   counts in theirs for unseen-small */
 	int has_loops;			/* a loop in its own body */
+	unsigned long largest_loop;	/* weight of its heaviest loop body */
 	int declared_inline;		/* inline keyword (or in-class C++) */
 	int program_entry;		/* main: the root of every profile, run
 					   once; straight-line never drops it */
@@ -143,8 +174,16 @@ struct cm_function {
 	int context_depth;		/* depth below the nearest region (default
 					   model; else loop_depth) */
 	int recursive;			/* in a call-graph cycle (default model) */
+	int bounded_own_work;		/* the same, counting callees of
+					   library_code as bounded (default
+					   model) */
+	int callees_bounded;		/* not recursive, and the callees in
+					   view do bounded work (library loops
+					   allowed; default model) */
 	int bounded_work;		/* no loop, no recursion, callees in
 					   view likewise (default model) */
+	int unseen_small;		/* refinement unseen-small applies
+					   (default model) */
 	int from_main;			/* reached from main by call edges in
 					   view (default model): its depths
 					   are the program's */
@@ -200,6 +239,21 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 	"(refinement small-body)"
 #define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
 	"through callers that are not regions (refinement context-depth)"
+/* Refinement unseen-small: a function no call site in view reaches, of
+ * weight under CM_UNSEEN_SMALL (with the always_inline bodies copied into
+ * it); hidden ones are no region and run, with what they call in view,
+ * at depth CM_HELPER_DEPTH; exported ones with no chosen callee, bounded
+ * callees and small loops are no region. */
+#define CM_UNSEEN_SMALL 128
+#define CM_HELPER_DEPTH 2
+#define CM_HELPER_REASON "hidden visibility, no call site in view, weight under " \
+	CM_STR(CM_UNSEEN_SMALL) ": a helper the project's other units call inside their " \
+	"loops, scored at depth " CM_STR(CM_HELPER_DEPTH) " with what it calls " \
+	"(refinement unseen-small)"
+#define CM_UNSEEN_SMALL_REASON "exported, no call site in view, weight under " \
+	CM_STR(CM_UNSEEN_SMALL) ", loops under " CM_STR(CM_SMALL_BODY) ", no instrumented " \
+	"callee, bounded callees: an accessor " \
+	"its users call per element (refinement unseen-small)"
 #define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper: instrumented callees " \
 	"do not pull it in (refinement pull-depth)"
 

@@ -152,6 +152,7 @@ bool selinst_sites_read(const char *path);
 const char *selinst_settings_text(void);
 void selinst_emit_settings_note(void);
 int selinst_sites_depth(const char *symbol);
+bool selinst_sites_loaded(void);	/* a sites= file was read */
 void selinst_sites_write(const char *path, const char *const *symbols,
 			 const int *depths, size_t n);
 

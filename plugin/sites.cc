@@ -69,6 +69,11 @@ bool selinst_sites_read(const char *path)
 	return ok;
 }
 
+bool selinst_sites_loaded(void)
+{
+	return other_unit_depths != NULL;
+}
+
 int selinst_sites_depth(const char *symbol)
 {
 	if (!other_unit_depths)

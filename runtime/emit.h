@@ -1,87 +1,62 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * emit.h - the profile writer's libyaml emitter helpers (output.c,
- * output_iterations.c): events in, the first failure remembered in `ok`.
+ * emit.h - the profile writer's YAML emitter (emit.c), used by output.c
+ * and output_iterations.c: block and flow collections and scalars in, the
+ * text out through a buffer, the first failure remembered in `ok`.
+ *
+ * It writes the layout libyaml's emitter wrote for the same events (block
+ * mappings indented by 2, sequences in a mapping not indented, flow
+ * collections on one line, no line folding, UTF-8 as is), at about 35
+ * instructions a byte instead of about 200: the write at exit was most of
+ * what a default build cost over the plain one on small runs (zstd: 6 of
+ * 9 million instructions; bench/README.md, "Real projects").
  */
 #ifndef SELINST_EMIT_H
 #define SELINST_EMIT_H
 
+#include "internal.h"
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <yaml.h>
 
-struct em { yaml_emitter_t e; int ok; };
+#define EM_MAX_DEPTH 32
+#define EM_BUF 16384
 
-static inline void ev(struct em *m, yaml_event_t *e)
-{
-	if (m->ok && !yaml_emitter_emit(&m->e, e))
-		m->ok = 0;
-}
+struct em_level {
+	char kind;		/* 'M' block mapping, 'S' block sequence,
+				   'm' flow mapping, 's' flow sequence */
+	char pending;		/* block collection as a mapping's value,
+				   nothing of it written yet */
+	int indent;		/* of its keys or its "- " */
+	size_t n;		/* scalars and collections in it so far */
+};
 
-static inline void scal(struct em *m, const char *s, yaml_scalar_style_t style)
-{
-	yaml_event_t e;
-	if (!m->ok)
-		return;
-	if (!yaml_scalar_event_initialize(&e, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
-					  1, 1, style)) {
-		m->ok = 0;
-		return;
-	}
-	ev(m, &e);
-}
+struct em {
+	int ok;
+	int (*out)(void *data, unsigned char *buf, size_t len);
+	void *data;
+	int same_line;		/* the next key or item follows "- " */
+	unsigned depth;
+	struct em_level lv[EM_MAX_DEPTH];
+	size_t len;
+	unsigned char buf[EM_BUF];
+};
 
-/* Length of the valid UTF-8 sequence at S, or 0. */
-static inline size_t utf8_len(const unsigned char *s)
-{
-	size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 :
-		   (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-	if (n == 2 && s[0] < 0xC2)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	return n;
-}
+SI_HIDDEN void em_init(struct em *m, int (*out)(void *data, unsigned char *buf, size_t len),
+		       void *data);
+SI_HIDDEN int em_flush(struct em *m);
+/* A scalar: plain when PLAIN and the text needs no quotes, else
+ * double-quoted (bytes that are not UTF-8 become '?'). */
+SI_HIDDEN void em_scalar(struct em *m, const char *s, int plain);
+SI_HIDDEN void em_open(struct em *m, char kind);
+SI_HIDDEN void em_close(struct em *m);
 
-static inline void plain(struct em *m, const char *s) { scal(m, s, YAML_PLAIN_SCALAR_STYLE); }
-
-/* A string value, double-quoted; bytes that are not UTF-8 (libyaml would
- * refuse the whole document) become '?'. */
-static inline void quoted(struct em *m, const char *s)
-{
-	if (!s)
-		s = "";
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, n;
-	while (u[i] && (n = utf8_len(u + i)))
-		i += n;
-	if (!u[i]) {
-		scal(m, s, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
-		return;
-	}
-	char *c = strdup(s);
-	if (!c) {
-		m->ok = 0;
-		return;
-	}
-	for (i = 0; c[i];) {
-		n = utf8_len((unsigned char *)c + i);
-		if (!n) {
-			c[i] = '?';
-			n = 1;
-		}
-		i += n;
-	}
-	scal(m, c, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
-	free(c);
-}
+static inline void plain(struct em *m, const char *s) { em_scalar(m, s, 1); }
+static inline void quoted(struct em *m, const char *s) { em_scalar(m, s ? s : "", 0); }
 static inline void kstr(struct em *m, const char *k, const char *v) { plain(m, k); quoted(m, v); }
 static inline void kraw(struct em *m, const char *k, const char *v) { plain(m, k); plain(m, v); }
+
 /* V in decimal into B (at least 21 bytes): snprintf costs about 700
- * instructions a number, a tenth of the profile write's per-value cost. */
+ * instructions a number. */
 static inline const char *u64_decimal(char *b, uint64_t v)
 {
 	char *p = b + 20;
@@ -95,34 +70,19 @@ static inline const char *u64_decimal(char *b, uint64_t v)
 static inline void kint(struct em *m, const char *k, uint64_t v)
 {
 	char b[24];
-	kraw(m, k, u64_decimal(b, v));
-}
-
-static inline void map_start(struct em *m, int flow)
-{
-	yaml_event_t e;
-	yaml_mapping_start_event_initialize(&e, NULL, NULL, 1,
-		flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-	ev(m, &e);
-}
-static inline void map_end(struct em *m) { yaml_event_t e; yaml_mapping_end_event_initialize(&e); ev(m, &e); }
-static inline void seq_start(struct em *m)
-{
-	yaml_event_t e;
-	yaml_sequence_start_event_initialize(&e, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
-	ev(m, &e);
-}
-static inline void seq_end(struct em *m) { yaml_event_t e; yaml_sequence_end_event_initialize(&e); ev(m, &e); }
-static inline void flow_seq_start(struct em *m)
-{
-	yaml_event_t e;
-	yaml_sequence_start_event_initialize(&e, NULL, NULL, 1, YAML_FLOW_SEQUENCE_STYLE);
-	ev(m, &e);
+	plain(m, k);
+	plain(m, u64_decimal(b, v));
 }
 static inline void uint_scalar(struct em *m, uint64_t v)
 {
 	char b[24];
 	plain(m, u64_decimal(b, v));
 }
+
+static inline void map_start(struct em *m, int flow) { em_open(m, flow ? 'm' : 'M'); }
+static inline void map_end(struct em *m) { em_close(m); }
+static inline void seq_start(struct em *m) { em_open(m, 'S'); }
+static inline void flow_seq_start(struct em *m) { em_open(m, 's'); }
+static inline void seq_end(struct em *m) { em_close(m); }
 
 #endif

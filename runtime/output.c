@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * output.c - writes the profile (format: doc/profile-format.md) with the
- * libyaml emitter, and decides its file name.
+ * emitter of emit.c (libyaml's layout), and decides its file name.
  *
  * The file is written under a temporary name in the same directory and
  * renamed into place, so a reader sees a whole profile or none; its last
@@ -20,7 +20,6 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yaml.h>
 #include <dirent.h>
 #include <signal.h>
 #include "internal.h"
@@ -826,52 +825,39 @@ static int emit_profile(struct sink *k, int final, int signo)
 	uint64_t now = si_now(), mono = si_clock_mono_ns();
 	double tps = si_ticks_per_second(), npt = 1e9 / tps;
 	uint64_t wall_ns = mono - start_mono;
-	struct em m;
-	memset(&m, 0, sizeof m);
-	m.ok = yaml_emitter_initialize(&m.e);
+	/* On the heap: its buffer would not fit a signal stack. */
+	struct em *m = malloc(sizeof *m);
 	struct rtab rt = { NULL };
 	const struct selinst_region **uniq = NULL;
 	size_t nu = 0;
-	if (!m.ok || !(uniq = region_table(&ss, &rt, &nu))) {
-		m.ok = 0;
+	int ok = 0;
+	if (!m || !(uniq = region_table(&ss, &rt, &nu))) {
 		errno = ENOMEM;
 		goto out;
 	}
-	yaml_emitter_set_output(&m.e, sink_write, k);
-	yaml_emitter_set_width(&m.e, -1);
-	yaml_emitter_set_unicode(&m.e, 1);
-	yaml_event_t e;
-	yaml_stream_start_event_initialize(&e, YAML_UTF8_ENCODING);
-	ev(&m, &e);
-	yaml_document_start_event_initialize(&e, NULL, NULL, NULL, 1);
-	ev(&m, &e);
+	em_init(m, sink_write, k);
 	si_iterate_choose((const struct si_snap *const *)ss.all, ss.nall);
-	emit_header(&m, final, signo, npt, tps, wall_ns);
-	emit_regions(&m, uniq, nu, &rt, npt);
-	plain(&m, "threads");
-	seq_start(&m);
-	for (size_t i = 0; i < ss.nall && m.ok; i++)
-		emit_thread(&m, ss.all[i], &rt, now, npt, wall_ns);
-	seq_end(&m);
+	emit_header(m, final, signo, npt, tps, wall_ns);
+	emit_regions(m, uniq, nu, &rt, npt);
+	plain(m, "threads");
+	seq_start(m);
+	for (size_t i = 0; i < ss.nall && m->ok; i++)
+		emit_thread(m, ss.all[i], &rt, now, npt, wall_ns);
+	seq_end(m);
 	/* The end marker, always the last line: a reader refuses a profile
 	 * without it, so a copy cut at a line break is not taken as whole. */
-	kraw(&m, "end", "true");
-	map_end(&m);
-	yaml_document_end_event_initialize(&e, 1);
-	ev(&m, &e);
-	yaml_stream_end_event_initialize(&e);
-	ev(&m, &e);
-	if (m.ok && !yaml_emitter_flush(&m.e))
-		m.ok = 0;
-	if (!m.ok)
+	kraw(m, "end", "true");
+	map_end(m);
+	ok = em_flush(m);
+	if (!ok)
 		errno = k->err ? k->err : errno ? errno : EIO;
 out:
-	yaml_emitter_delete(&m.e);
+	free(m);
 	si_map_free(rt.m);
 	free(uniq);
 	snaps_free(&ss);
 	si_sample_write_end();
-	return m.ok ? 0 : -1;
+	return ok ? 0 : -1;
 }
 
 /* ---- the file ----------------------------------------------------------- */

@@ -61,7 +61,7 @@ static void wait_for_writer(void)
 }
 
 /* The final write runs on a thread of its own, which the exiting thread
- * waits for: its allocations (libyaml's buffers, the snapshot copies)
+ * waits for: its allocations (the emitter's buffer, the snapshot copies)
  * then come from that thread's malloc arena.  In the exiting thread's
  * arena the first large request would consolidate every small chunk the
  * program freed, work the plain program never does (cJSON's test run: 12.7

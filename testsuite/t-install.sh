@@ -19,8 +19,9 @@ for f in bin/selinst-gcc bin/selinst-g++ bin/selinst-gfortran bin/selinst-mpicc 
 	[ -e "$P/$f" ] || fail "not installed: $f"
 done
 
-# The sources: a library with a loop-heavy function (its branches weigh
-# it over 64: refinement small-body leaves smaller bodies out), a program
+# The sources: a library with a loop-heavy function (its loop's branches
+# weigh it over 64: refinements small-body and unseen-small take a smaller
+# exported function with no caller in view for an accessor), a program
 # calling it.
 mkdir src
 cat >src/lib.c <<'EOF'
@@ -33,6 +34,7 @@ double lib_work(int n)
 		case 1: s += i / 2.0; break;
 		case 2: s += i * 0.25 + i * 0.25; break;
 		case 3: s += (i - 1) * 0.5 + 0.5; break;
+		case 4: s += i > 500 ? i * 0.5 : i * 0.25 + i * 0.25; break;
 		default: s += i * 0.5; break;
 		}
 	}

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # model=default|paper (issue 10): the default model's refinements
-# (straight-line, depth-through, recursion, pull-depth, context-depth), the paper's formula alone
+# (straight-line, depth-through, recursion, pull-depth, context-depth,
+# unseen-small), the paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to
 # the plain build, a bad model name refused; and an inline function whose
 # label address is taken stays inlined (GCC's 990208-1 idea) in every model.
@@ -167,4 +168,170 @@ PY
 done
 expect_eq "entry output" 42 "$(SELINST_OUTPUT=e.prof ./entry)"
 grep -q 'name: "main"' e.prof || fail "main not in the profile"
+# unseen-small: a library unit whose functions no call
+# site in view reaches.  A hidden helper's lexer (a loop, called below it
+# at depth 0) and its reader are no regions; an exported accessor with a
+# small loop is none; an exported entry calling two workers with loops is
+# a region and so are they; the same at every -O level; model=paper and a
+# sites= file (depths from other units) restore the formula's view.
+cat >lexlib.c <<'C'
+#include <string.h>
+struct lx { const char *p; long n, sum; };
+static long read_number(struct lx *s)
+{
+	long v = 0;
+	while (*s->p >= '0' && *s->p <= '9') { v = v * 10 + (*s->p - '0'); s->p++; }
+	if (v > 1000000) v %= 1000003;
+	if (v & 1) s->sum += v; else s->sum -= v / 2;
+	return v;
+}
+static int lexer(struct lx *s)
+{
+	for (;;) {
+		switch (*s->p) {
+		case 0: return 0;
+		case ' ': case '\t': case '\n': s->p++; continue;
+		case '0': case '1': case '2': case '3': case '4':
+		case '5': case '6': case '7': case '8': case '9':
+			s->n++; return (int)read_number(s);
+		case '#': while (*s->p && *s->p != '\n') s->p++; continue;
+		case ',': case ';': s->p++; s->sum++; return 1;
+		default: s->p++; s->sum += 3; return 2;
+		}
+	}
+}
+__attribute__((visibility("hidden"))) int lx_next(struct lx *s) { return lexer(s); }
+void set_top(long *stack, long *top, long idx)
+{
+	long diff = idx - *top;
+	for (; diff > 0; diff--)
+		stack[(*top)++] = 0;
+	if (diff < 0)
+		*top += diff;
+	if (*top < 0)
+		*top = 0;
+	if (*top > 60)
+		*top = 60;
+	if (stack[0] > 1000)
+		stack[0] = idx;
+}
+static long sum_pass(const char *t, long n)
+{
+	long s = 0;
+	for (long i = 0; i < n; i++) {
+		s += t[i];
+		if (t[i] == ',') s ^= i;
+		else if (t[i] == ' ') s -= 3;
+		else s += i & 7;
+	}
+	return s;
+}
+static long count_pass(const char *t, long n)
+{
+	long c = 0;
+	for (long i = 0; i < n; i++) {
+		if (t[i] >= '0' && t[i] <= '9') c++;
+		else if (t[i] == '#') c += 2;
+		else if (t[i] == ',') c ^= i;
+		else c += t[i] & 3;
+	}
+	return c;
+}
+long run_text(const char *t) { long n = (long)strlen(t); return sum_pass(t, n) + count_pass(t, n); }
+C
+cat >lexmain.c <<'C'
+#include <stdio.h>
+struct lx { const char *p; long n, sum; };
+int lx_next(struct lx *s);
+void set_top(long *stack, long *top, long idx);
+long run_text(const char *t);
+int main(void)
+{
+	static char text[40000];
+	int k = 0;
+	for (int i = 0; i < 4000; i++) k += snprintf(text + k, sizeof text - (size_t)k, "%d, ", i * 7);
+	struct lx s = { text, 0, 0 };
+	long stack[64], top = 0, acc = 0;
+	while (lx_next(&s)) { set_top(stack, &top, s.n % 60); acc += top; }
+	printf("%ld %ld %ld %ld\n", s.n, s.sum, acc, run_text(text));
+	return 0;
+}
+C
+gcc -O2 lexmain.c lexlib.c -o lexplain && ./lexplain > lexplain.txt || fail "lex plain"
+for O in -O0 -O1 -O2 -O3 -Os; do
+	si_cc $O lexmain.c lexlib.c -fplugin-arg-selinst-decisions=lex%u$O.yaml -o lexsel ||
+		fail "lex build $O"
+	SELINST_OUTPUT=lex$O.prof ./lexsel > lexsel.txt && cmp -s lexsel.txt lexplain.txt ||
+		fail "lex $O: output differs"
+done
+si_cc -O2 -c lexlib.c -fplugin-arg-selinst-model=paper -fplugin-arg-selinst-decisions=lexpaper.yaml ||
+	fail "lex paper"
+printf '# depths other units call at\n0 lx_next\n0 set_top\n0 run_text\n' > lexsites.txt
+si_cc -O2 -c lexlib.c -fplugin-arg-selinst-sites=$PWD/lexsites.txt \
+	-fplugin-arg-selinst-decisions=lexsites.yaml || fail "lex sites"
+python3 - <<'PY' || fail "unseen-small decisions"
+import glob, yaml
+def fs(path):
+    return {x["name"]: x for x in yaml.safe_load(open(path))["functions"]}
+ref = None
+for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+    f = fs(glob.glob("lexlexlib*%s.yaml" % O)[0])
+    row = sorted((n, x["instrument"], x["reason"], x["context_depth"]) for n, x in f.items())
+    assert ref is None or row == ref, (O, set(row) ^ set(ref))
+    ref = row
+assert not f["lx_next"]["instrument"], f["lx_next"]
+for n in ["lexer", "read_number"]:
+    assert not f[n]["instrument"] and f[n]["context_depth"] >= 2, f[n]
+assert "context-depth" in f["lexer"]["reason"], f["lexer"]
+assert not f["set_top"]["instrument"] and "unseen-small" in f["set_top"]["reason"], f["set_top"]
+for n in ["run_text", "sum_pass", "count_pass"]:
+    assert f[n]["instrument"], f[n]
+p, s = fs("lexpaper.yaml"), fs("lexsites.yaml")
+for n in ["lexer", "set_top"]:
+    assert p[n]["instrument"], ("paper", p[n])
+    assert s[n]["instrument"], ("sites", s[n])
+PY
+# straight-line, outside main's view: a loop-free C++ function whose
+# only loops are the standard library's (std::vector, std::string) is no
+# region; with main in view (the same function called from main in its
+# unit) it still is, and model=paper keeps it.
+cat >stdlib.cc <<'C'
+#include <string>
+#include <vector>
+struct Rec { std::vector<int> v; std::string s; long sum = 0; };
+void add_item(Rec &r, int x)
+{
+	r.v.push_back(x);
+	r.s += std::to_string(x);
+	if (x & 1) r.s += ',';
+	else r.s += ';';
+	if (x % 3 == 0) r.sum += x;
+	else if (x % 3 == 1) r.sum -= x / 2;
+	else r.sum ^= x;
+	if (r.v.size() > 1000) r.v.erase(r.v.begin(), r.v.begin() + 500);
+	if (r.s.size() > 4000) r.s.erase(0, 2000);
+	if (r.sum > 1000000) r.sum %= 1000003;
+	if (r.sum < -1000000) r.sum = -(-r.sum % 1000003);
+	if (x == 77) r.s.insert(0, "seventy-seven");
+	if (x == 99) r.v.insert(r.v.begin(), 99);
+}
+C
+{ cat stdlib.cc; echo 'int main() { Rec r; add_item(r, 7); add_item(r, 8); return (int)(r.sum & 1); }'; } > stdmain.cc
+for O in -O0 -O2; do
+	si_cxx $O -c stdlib.cc -fplugin-arg-selinst-decisions=std$O.yaml -o stdlib.o || fail "stdlib $O"
+done
+si_cxx -O2 -c stdlib.cc -fplugin-arg-selinst-model=paper -fplugin-arg-selinst-decisions=stdpaper.yaml -o stdlib.o ||
+	fail "stdlib paper"
+si_cxx -O2 stdmain.cc -fplugin-arg-selinst-decisions=stdmain.yaml -o stdmain || fail "stdmain"
+python3 - <<'PY' || fail "straight-line's system-header case"
+import yaml
+def fn(path):
+    return [x for x in yaml.safe_load(open(path))["functions"] if x["name"].startswith("void add_item")][0]
+for O in ["-O0", "-O2"]:
+    f = fn("std%s.yaml" % O)
+    assert not f["instrument"] and "system-header" in f["reason"] and f["weight"] >= 128, f
+assert fn("stdpaper.yaml")["instrument"], fn("stdpaper.yaml")
+m = fn("stdmain.yaml")
+assert m["from_main"] and m["instrument"], m
+PY
 exit 0

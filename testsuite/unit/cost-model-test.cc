@@ -77,7 +77,7 @@ static void test_table1(struct cm_constants *c)
 
 /* Build a call graph and decide it. */
 struct graph {
-	struct cm_function fn[16];
+	struct cm_function fn[20];
 	struct cm_call_edge edge[64];
 	size_t nfn, nedge;
 };
@@ -109,7 +109,7 @@ static void add_call(struct graph *g, size_t caller, size_t callee)
 /* cm_decide over the graph's functions, in place. */
 static void decide(const struct cm_constants *c, struct graph *g)
 {
-	struct cm_function *ptr[16];
+	struct cm_function *ptr[20];
 	for (size_t i = 0; i < g->nfn; i++)
 		ptr[i] = &g->fn[i];
 	cm_decide(c, ptr, g->nfn, g->edge, g->nedge);
@@ -504,6 +504,89 @@ static void test_small_body(struct cm_constants *c)
 	graph_clear(&g);
 }
 
+/* Refinement unseen-small, in Lua's, lz4's and yaml-cpp's shapes
+ * (functions no call site in view reaches).  A hidden wrapper (luaX_next,
+ * weight 31) calls a lexer with a loop (llex, 849) that calls a reader
+ * (read_numeral, 232, loop): at depth 2 below the wrapper neither is a
+ * region, though each has a loop and would be at depth 0; a hidden helper
+ * of weight 100 with one chosen callee is none either.  A hidden phase
+ * entry of weight 300 stays.  An exported accessor with a small loop
+ * (lua_settop, 75) is no region; an exported one of weight 128 is; a
+ * small exported entry calling chosen functions (lz4's
+ * LZ4IO_compressFilename, 43) stays, and so do they; a small exported
+ * wrapper around an always_inline body (lz4's
+ * LZ4_compress_fast_extState_fastReset) weighs what is copied into it;
+ * one that enters a recursion in view (cJSON_PrintBuffered) is an entry
+ * point, not an accessor.  Static functions called through pointers (Lua's sort) are scored as
+ * before. */
+static void test_unseen(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t next = add_fn(&g, 31, -1), llex = add_fn(&g, 849, 0), num = add_fn(&g, 232, 0);
+	size_t settop = add_fn(&g, 75, -1), wide = add_fn(&g, 128, -1);
+	size_t entry = add_fn(&g, 43, -1), work1 = add_fn(&g, 300, 0), work2 = add_fn(&g, 300, 0);
+	size_t cb = add_fn(&g, 71, -1);
+	size_t helper = add_fn(&g, 100, -1), leaf = add_fn(&g, 90, 0), phase = add_fn(&g, 300, -1);
+	size_t fast = add_fn(&g, 100, -1), generic = add_fn(&g, 400, 0);
+	g.fn[next].unseen = g.fn[helper].unseen = g.fn[phase].unseen = CM_UNSEEN_INTERNAL;
+	g.fn[fast].unseen = CM_UNSEEN_EXPORTED;
+	g.fn[leaf].has_loops = g.fn[phase].has_loops = g.fn[generic].has_loops = 1;
+	g.fn[generic].always_inline = 1;
+	g.fn[generic].force = CM_FORCE_NEVER;
+	g.fn[generic].force_reason = "always_inline";
+	add_call(&g, helper, leaf);
+	add_call(&g, fast, generic);
+	/* cJSON_PrintBuffered (67): an exported entry into a recursive
+	 * printer, with no chosen callee: not an accessor. */
+	size_t printbuf = add_fn(&g, 67, -1), printer = add_fn(&g, 150, 0);
+	/* A library function with a loop of weight 90, called once from
+	 * another unit's main (t-install's lib_work): an entry point. */
+	size_t libwork = add_fn(&g, 100, -1);
+	g.fn[libwork].unseen = CM_UNSEEN_EXPORTED;
+	g.fn[libwork].has_loops = 1;
+	g.fn[libwork].largest_loop = 90;
+	g.fn[settop].largest_loop = 20;
+	g.fn[printbuf].unseen = CM_UNSEEN_EXPORTED;
+	add_call(&g, printbuf, printer);
+	add_call(&g, printer, printer);
+	g.fn[settop].unseen = g.fn[wide].unseen = g.fn[entry].unseen = CM_UNSEEN_EXPORTED;
+	g.fn[llex].has_loops = g.fn[num].has_loops = g.fn[settop].has_loops = 1;
+	g.fn[wide].has_loops = g.fn[work1].has_loops = g.fn[work2].has_loops = 1;
+	g.fn[cb].has_loops = 1;
+	add_call(&g, next, llex);
+	add_call_at(&g, llex, num, 1);
+	add_call(&g, entry, work1);
+	add_call(&g, entry, work2);
+	decide(c, &g);
+	CHECK(!g.fn[next].instrument && !g.fn[llex].instrument && !g.fn[num].instrument,
+	      "helper's tree: %d %d %d", g.fn[next].instrument, g.fn[llex].instrument,
+	      g.fn[num].instrument);
+	CHECK(g.fn[llex].context_depth == 2 && strstr(g.fn[llex].reason, "context-depth"),
+	      "llex: depth %d %s", g.fn[llex].context_depth, g.fn[llex].reason);
+	CHECK(!g.fn[helper].instrument && strstr(g.fn[helper].reason, "unseen-small")
+	      && !g.fn[leaf].instrument && g.fn[leaf].context_depth == 2,
+	      "helper %d %s, its leaf %d", g.fn[helper].instrument, g.fn[helper].reason,
+	      g.fn[leaf].instrument);
+	CHECK(g.fn[phase].instrument, "hidden phase entry: %s", g.fn[phase].reason);
+	CHECK(g.fn[printbuf].instrument, "entry into recursion: %s", g.fn[printbuf].reason);
+	CHECK(g.fn[libwork].instrument, "library entry with a loop: %s", g.fn[libwork].reason);
+	CHECK(g.fn[fast].instrument, "wrapper of an always_inline body: %s", g.fn[fast].reason);
+	CHECK(!g.fn[settop].instrument && strstr(g.fn[settop].reason, "unseen-small"),
+	      "lua_settop: %d %s", g.fn[settop].instrument, g.fn[settop].reason);
+	CHECK(g.fn[wide].instrument, "weight 128: %s", g.fn[wide].reason);
+	CHECK(g.fn[entry].instrument && g.fn[work1].instrument && g.fn[work2].instrument,
+	      "lz4's entry and its work: %s", g.fn[entry].reason);
+	CHECK(g.fn[cb].instrument, "callback: %s", g.fn[cb].reason);
+	check_refinement_off(c, &g, llex, settop);
+	/* A sites= file was read (CM_UNSEEN_NONE): its depths decide. */
+	g.fn[next].unseen = g.fn[settop].unseen = g.fn[helper].unseen = CM_UNSEEN_NONE;
+	decide(c, &g);
+	CHECK(g.fn[llex].instrument && g.fn[settop].instrument && g.fn[helper].instrument,
+	      "with sites: %d %d %d", g.fn[llex].instrument, g.fn[settop].instrument,
+	      g.fn[helper].instrument);
+	graph_clear(&g);
+}
+
 int main(void)
 {
 	struct cm_constants c;
@@ -522,6 +605,7 @@ int main(void)
 	test_depth_through(&c);
 	test_recursion_refined(&c);
 	test_small_body(&c);
+	test_unseen(&c);
 	test_pull_depth(&c);
 	test_exactness(&c);
 	cm_constants_clear(&c);
