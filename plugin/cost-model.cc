@@ -410,6 +410,14 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 	       && mpz_cmp_ui(weight, CM_SMALL_BODY) < 0;
 }
 
+int cm_leaf_loop_excludes(const struct cm_constants *c, const mpz_t weight, int straight_leaf,
+			  unsigned long instrumented_sites, int from_main,
+			  const mpz_t threshold)
+{
+	return c->refined && mpz_sgn(threshold) != 0 && !from_main && straight_leaf
+	       && instrumented_sites == 0 && mpz_cmp_ui(weight, CM_LEAF_LOOP) < 0;
+}
+
 int cm_site_base_depth(const struct cm_constants *c, const struct cm_function *f)
 {
 	return c->refined && !f->instrument ? f->context_depth : 0;

@@ -237,6 +237,22 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 #define CM_SMALL_LOOP_REASON "loop body of weight under " CM_STR(CM_SMALL_BODY) \
 	" and fewer than " CM_STR(CM_SMALL_BODY_PULL) " instrumented callees " \
 	"(refinement small-body)"
+/* Refinement leaf-loop: an innermost loop whose body does bounded work
+ * (every call in it goes to a function in view with no loop, no recursion
+ * and no instrumented callee, which GCC copies in or which returns at
+ * once), of weight under CM_LEAF_LOOP, with no instrumented call site, in
+ * a function main does not reach in view (FROM_MAIN 0), is not a region
+ * (default model, threshold not 0): its counter (an increment and a store
+ * an iteration) would cost 2% or more of a body that small, on a trip
+ * count no call site in view bounds, and its time is its function's.
+ * STRAIGHT_LEAF: innermost and bounded, as the caller finds it. */
+#define CM_LEAF_LOOP 256
+int cm_leaf_loop_excludes(const struct cm_constants *c, const mpz_t weight, int straight_leaf,
+			  unsigned long instrumented_sites, int from_main,
+			  const mpz_t threshold);
+#define CM_LEAF_LOOP_REASON "innermost loop of bounded work per iteration, weight under " \
+	CM_STR(CM_LEAF_LOOP) ", main not in view: its counter would cost 2% or more " \
+	"of the body; its time is its function's (refinement leaf-loop)"
 #define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
 	"through callers that are not regions (refinement context-depth)"
 /* Refinement unseen-small: a function no call site in view reaches, of

@@ -102,6 +102,10 @@ tree selinst_region_descriptor(uint32_t kind, const char *name, const char *file
 			       int line, const char *function, uint32_t flags);
 bool selinst_is_instrumented_here(tree callee, const struct selinst_function *all,
 				  size_t nall);
+/* The function of ALL that CALLEE (or its alias target) is, or NULL. */
+const struct selinst_function *selinst_function_of(tree callee,
+						   const struct selinst_function *all,
+						   size_t nall);
 /* Statements that are not source statements: labels, debug binds,
  * clobbers (scope ends), prediction hints, nops.  Their number varies with
  * -O level and -g, so the metrics skip them, and loops.cc looks through

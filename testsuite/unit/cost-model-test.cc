@@ -587,6 +587,29 @@ static void test_unseen(struct cm_constants *c)
 	graph_clear(&g);
 }
 
+/* Refinement leaf-loop, zstd's shape: ZSTD_seqToCodes' loop (weight 84,
+ * innermost, only inline helpers in it) in a library unit is no region;
+ * the same loop reached from main, with an instrumented call, holding
+ * another loop (STRAIGHT 0), of weight 256, at threshold 0 or under the
+ * paper's formula is. */
+static void test_leaf_loop(struct cm_constants *c)
+{
+	mpz_t w, big, zero;
+	mpz_init_set_ui(w, 84);
+	mpz_init_set_ui(big, CM_LEAF_LOOP);
+	mpz_init(zero);
+	CHECK(cm_leaf_loop_excludes(c, w, 1, 0, 0, c->threshold), "seqToCodes loop kept");
+	CHECK(!cm_leaf_loop_excludes(c, w, 1, 0, 1, c->threshold), "from main left out");
+	CHECK(!cm_leaf_loop_excludes(c, w, 1, 1, 0, c->threshold), "instrumented call left out");
+	CHECK(!cm_leaf_loop_excludes(c, w, 0, 0, 0, c->threshold), "not straight left out");
+	CHECK(!cm_leaf_loop_excludes(c, big, 1, 0, 0, c->threshold), "weight 256 left out");
+	CHECK(!cm_leaf_loop_excludes(c, w, 1, 0, 0, zero), "threshold 0 left out");
+	c->refined = 0;
+	CHECK(!cm_leaf_loop_excludes(c, w, 1, 0, 0, c->threshold), "paper left out");
+	c->refined = 1;
+	mpz_clears(w, big, zero, NULL);
+}
+
 int main(void)
 {
 	struct cm_constants c;
@@ -606,6 +629,7 @@ int main(void)
 	test_recursion_refined(&c);
 	test_small_body(&c);
 	test_unseen(&c);
+	test_leaf_loop(&c);
 	test_pull_depth(&c);
 	test_exactness(&c);
 	cm_constants_clear(&c);
