@@ -276,6 +276,7 @@ static void test_straight_line(struct cm_constants *c)
 	size_t wrapper = add_fn(&g, 70, 0);	/* calls looper */
 	size_t inl = add_fn(&g, 12, 0);		/* inline, calls looper */
 	g.fn[looper].has_loops = 1;
+	g.fn[looper].largest_loop = 70;	/* a region's loop: not loop-free's */
 	g.fn[inl].declared_inline = 1;
 	add_call(&g, wrapper, looper); add_call(&g, inl, looper);
 	decide(c, &g);
@@ -531,6 +532,7 @@ static void test_unseen(struct cm_constants *c)
 	g.fn[next].unseen = g.fn[helper].unseen = g.fn[phase].unseen = CM_UNSEEN_INTERNAL;
 	g.fn[fast].unseen = CM_UNSEEN_EXPORTED;
 	g.fn[leaf].has_loops = g.fn[phase].has_loops = g.fn[generic].has_loops = 1;
+	g.fn[leaf].largest_loop = 80;
 	g.fn[generic].always_inline = 1;
 	g.fn[generic].force = CM_FORCE_NEVER;
 	g.fn[generic].force_reason = "always_inline";
