@@ -301,6 +301,21 @@ static uint64_t samples_total(ctx *c, const ynode *seq, const char *what)
 	return total;
 }
 
+/* The ~FN node under PIDX among the sampled nodes made from FIRST on, made
+ * (time 0, no samples yet) when there is none. */
+static uint32_t sampled_parent(ctx *c, pthr *th, uint32_t pidx, size_t first, const char *fn)
+{
+	uint32_t r = sampled_region(c, fn, NULL);
+	for (size_t i = first; i < th->nnodes; i++)
+		if (th->nodes[i].pidx == pidx && th->nodes[i].region == r)
+			return (uint32_t)i;
+	pnode *n = &th->nodes[th->nnodes++];
+	memset(n, 0, sizeof *n);
+	n->pidx = pidx;
+	n->region = r;
+	return (uint32_t)(th->nnodes - 1);
+}
+
 /* Sampled children of node PIDX (UINT32_MAX: the thread's root) from the
  * list SEQ, but OWN's: each gets TIME * count / TOTAL.  Returns the time
  * given out (floors: never more than TIME). */
@@ -308,6 +323,7 @@ static uint64_t add_sampled(ctx *c, pthr *th, uint32_t pidx, const ynode *seq, c
 			    uint64_t time, uint64_t total)
 {
 	uint64_t taken = 0;
+	size_t first = th->nnodes;
 	for (const ynode *e = seq->first; e; e = e->next) {
 		const char *fn = ymap_get(e, "function")->s;
 		uint64_t cnt = to_u64(c, ymap_get(e, "count"), "count");
@@ -316,13 +332,20 @@ static uint64_t add_sampled(ctx *c, pthr *th, uint32_t pidx, const ynode *seq, c
 			bad(c, lp->line, "'loop' of a sample entry must be a string");
 		if (!cnt || (own && !lp && !strcmp(fn, own)))
 			continue;
+		/* A loop of another function (an uninstrumented callee's, from
+		 * the module's loop table): under that function's ~node. */
+		uint32_t at = pidx;
+		if (lp && (!own || strcmp(fn, own)))
+			at = sampled_parent(c, th, pidx, first, fn);
 		pnode *n = &th->nodes[th->nnodes++];
 		memset(n, 0, sizeof *n);
-		n->pidx = pidx;
+		n->pidx = at;
 		n->region = sampled_region(c, fn, lp ? lp->s : NULL);
 		n->excl = (uint64_t)((unsigned __int128)time * cnt / total);
 		n->incl = n->excl;
 		n->samples = cnt;
+		if (at != pidx)	/* the function's estimate rests on its loops' too */
+			th->nodes[at].samples += cnt;
 		taken += n->excl;
 	}
 	return taken;
@@ -370,7 +393,7 @@ static size_t count_samples(const ynode *nodes)
 	for (const ynode *m = nodes->first; m; m = m->next) {
 		const ynode *sm = m->type == Y_MAP ? ymap_get(m, "samples") : NULL;
 		if (sm && sm->type == Y_SEQ)
-			k += sm->n;
+			k += 2 * sm->n;	/* a loop entry may need its function's node too */
 	}
 	return k;
 }
@@ -652,7 +675,7 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 		bad(c, nodes->line, "'nodes' of thread must be a list");
 	th->nnodes = is_null(nodes) ? 0 : nodes->n;
 	size_t room = th->nnodes + (th->nnodes ? count_samples(nodes) : 0) +
-		      (rs && rs->type == Y_SEQ ? rs->n : 0);
+		      (rs && rs->type == Y_SEQ ? 2 * rs->n : 0);
 	th->nodes = arena_alloc(&p->mem, (room ? room : 1) * sizeof *th->nodes);
 	c->ids.n = 0;
 	memset(c->ids.keys, 0xff, c->ids.cap * sizeof *c->ids.keys);
