@@ -162,6 +162,10 @@ static void sample_init(void)
 	__atomic_store_n(&sample_on, 1, __ATOMIC_RELEASE);
 }
 
+#ifndef SI_STATIC
+static int resolve_real(void);
+#endif
+
 /* The library's constructor (thread.c), after the global set-up: with
  * sampling asked for, the main thread is set up now rather than at its
  * first hook, so that a program with no hooks at all (built without the
@@ -173,6 +177,9 @@ void si_sample_ctor(void)
 	const char *e = getenv("SELINST_SAMPLE");
 	if (!e || !*e)
 		return;
+#ifndef SI_STATIC
+	resolve_real();
+#endif
 	pthread_once(&sample_once, sample_init);
 	if (__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE))
 		si_thread_init();
@@ -245,6 +252,89 @@ static int handler_ours(void)
 }
 
 int si_sample_handler_lost(void) { return handler_lost; }
+
+#ifndef SI_STATIC
+/* sigaction and signal, interposed (shared library only, as
+ * pthread_create): a program that puts SIG_DFL or SIG_IGN on the sampling
+ * signal after sampling started (a daemon resetting every signal at
+ * start-up, a test harness) would be ended by the next timer signal
+ * (SIG_DFL ends the process on a real-time signal).  The runtime's
+ * handler stays in place, sampling goes on, and the program's setting is
+ * kept as its view: what its next setting call returns as the old action.
+ * A signal of that number sent to the process is ignored meanwhile (the
+ * handler counts only its timers' signals).  A handler of the program's
+ * own passes through to libc (and handler_ours reports it).  Every other
+ * signal goes straight to libc's functions. */
+typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
+typedef sighandler_t signal_fn(int, sighandler_t);
+static sigaction_fn *real_sigaction;
+static signal_fn *real_signal;
+static struct sigaction program_view;	/* the program's last SIG_DFL/SIG_IGN */
+static int program_view_set;
+
+/* Resolved at the constructor (dlsym is not async-signal-safe, and a
+ * handler may set a disposition), or at a call before it. */
+static int resolve_real(void)
+{
+	if (!real_sigaction)
+		*(void **)&real_sigaction = dlsym(RTLD_NEXT, "sigaction");
+	if (!real_signal)
+		*(void **)&real_signal = dlsym(RTLD_NEXT, "signal");
+	return real_sigaction && real_signal;
+}
+
+static int keeps_ours(int sig, const struct sigaction *act)
+{
+	return act && sig == sample_signo && __atomic_load_n(&sample_on, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&handler_lost, __ATOMIC_RELAXED) &&
+	       (act->sa_handler == SIG_DFL || act->sa_handler == SIG_IGN);
+}
+
+SI_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (!resolve_real()) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (!keeps_ours(sig, act)) {
+		if (act && sig == sample_signo)
+			program_view_set = 0;	/* its own handler: libc's from now */
+		return real_sigaction(sig, act, old);
+	}
+	struct sigaction prev = program_view;
+	int had = program_view_set;
+	program_view = *act;
+	program_view_set = 1;
+	if (old) {
+		if (had)
+			*old = prev;
+		else
+			real_sigaction(sig, NULL, old);
+	}
+	return 0;
+}
+
+SI_EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+	if (!resolve_real()) {
+		errno = ENOSYS;
+		return SIG_ERR;
+	}
+	if (sig != sample_signo || !__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE))
+		return real_signal(sig, handler);
+	/* glibc's signal(): BSD semantics, the signal blocked in its handler */
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, sig);
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(sig, &sa, &old) != 0)
+		return SIG_ERR;
+	return (old.sa_flags & SA_SIGINFO) ? (sighandler_t)(void (*)(void))old.sa_sigaction
+					   : old.sa_handler;
+}
+#endif
 
 /* Thread set-up (thread.c, the fork child too): its table and its timer. */
 void si_sample_thread_start(struct si_thread *t)
