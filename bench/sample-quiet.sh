@@ -8,13 +8,21 @@
 # SELINST_SAMPLE=1000 and 100, interleaved, RUNS rounds (default 11);
 # prints each run and then, per workload and rate, the median wall and
 # CPU seconds and the median of the per-round ratios to the run without.
+# Then (point 3) the profiles for bench/sample-accuracy.py, whose full
+# references measure elapsed time and so suffer most from a loaded
+# machine: per workload three sampled runs of the default build, the full
+# build (threshold=0 loop-threshold=0) and the functions-only full build,
+# into DIR/acc/WORKLOAD/ (and $OUT/acc when $OUT is set).
 #
 #   bash bench/sample-quiet.sh [DIR]     builds into DIR (default a
-#       temporary one) and runs there; `bash DIR/run.sh [RUNS]` runs again
-#       without building.  DIR holds everything a machine without the
-#       project's packages needs: the programs, libselinst.so and libdw
-#       with its libraries (loaded at the write to name the samples), found
-#       beside the programs.
+#       temporary one) and runs there; `bash DIR/run.sh [RUNS [PART]]`
+#       runs again without building (PART: cost, accuracy or all, the
+#       default).  DIR holds everything a machine without the project's
+#       packages needs: the programs, libselinst.so and libdw with its
+#       libraries (loaded at the write to name the samples), found beside
+#       the programs.  Back on the build machine, with the profiles in
+#       DIR/acc: python3 bench/sample-accuracy.py --keep DIR/acc --reuse
+#       --runs 3 (runs callgrind there, where it is missing).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 B=$root/build
@@ -27,6 +35,7 @@ while read -r wl args; do
 	gcc -O2 -g "$root/bench/workloads/$wl.c" -o "$d/$wl" -lm -fplugin="$B/selinst.so" \
 		-fplugin-arg-selinst-threshold=204800 -L"$B" -lselinst -Wl,-rpath,'$ORIGIN'
 done <"$d/sizes"
+python3 "$root/bench/sample-accuracy.py" --keep "$d/acc" --build-only >/dev/null
 cp "$B/libselinst.so" "$d/"
 dw=$(gcc -print-file-name=libdw.so.1)
 [ -e "$dw" ] || dw=$(ldconfig -p | awk '/libdw.so.1 /{print $NF; exit}')
@@ -39,7 +48,25 @@ cat >"$d/run.sh" <<'RUN'
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH=$PWD
 runs=${1:-11}
+part=${2:-all}
 uname -r; nproc; uptime
+if [ "$part" != cost ]; then
+	echo "== accuracy profiles into acc/"
+	while read -r wl args; do
+		for i in 0 1 2; do
+			p=acc/$wl/sel.prof; [ $i = 0 ] || p=acc/$wl/sel.$i.prof
+			SELINST_SAMPLE=1000 SELINST_OUTPUT=$p acc/$wl/sel $args >/dev/null
+		done
+		SELINST_THROTTLE=off SELINST_OUTPUT=acc/$wl/full.prof acc/$wl/full $args >/dev/null
+		SELINST_THROTTLE=off SELINST_OUTPUT=acc/$wl/fullfn.prof acc/$wl/fullfn $args >/dev/null
+		echo "$wl done"
+	done <sizes
+	if [ -n "${OUT:-}" ]; then
+		mkdir -p "$OUT/acc"
+		for f in acc/*/*.prof; do mkdir -p "$OUT/$(dirname "$f")"; cp "$f" "$OUT/$f"; done
+	fi
+	[ "$part" = accuracy ] && exit 0
+fi
 TIMEFORMAT='%R %U %S'
 one() {	# RATE PROGRAM ARGS...: "wall cpu" of one run
 	local rate=$1 t
