@@ -67,8 +67,10 @@ def folded_shares(prof, exact=None, opts=(), program=None):
     (libm's exp, "[libc.so.6]") then counts as the frame above it, as
     full instrumentation counts a library call in its caller's time.
     EXACT: the functions that are regions of the default build; a loop of
-    any other function counts as its function in the region shares (the
-    default build cannot name such a loop: its function has no hooks)."""
+    any other function counts as its function in the region shares (None:
+    every loop is a region; the default build names the loops of every
+    function the plugin compiled since the loop tables, .selinst.loops,
+    so the full reference is read with None)."""
     out = subprocess.run([REPORT, "--format=folded"] + list(opts) + [prof], check=True,
                          capture_output=True, text=True).stdout
     reg, fex, finc = (collections.Counter() for _ in range(3))
@@ -188,7 +190,7 @@ def measure(wl, size, hz, tmp, verbose, reuse, runs, build_only=False):
     # The program's functions: every function is a region of the full build.
     own = set(folded_shares(os.path.join(d, "full.prof"))[2])
     sl = folded_shares(sel_profs[0], opts=sel_profs[1:], program=own)
-    f = folded_shares(os.path.join(d, "full.prof"), exact)
+    f = folded_shares(os.path.join(d, "full.prof"))
     fc = folded_shares(os.path.join(d, "full.prof"), exact, ["--compensate"])
     ff = folded_shares(os.path.join(d, "fullfn.prof"), exact, ["--compensate"])
     c = callgrind_shares(cg, exe["plain"])
