@@ -32,6 +32,8 @@ static void put_escaped(FILE *out, const char *s)
 void selinst_emit_loop_table(const struct selinst_function *fns, size_t n)
 {
 	bool open = false;
+	if (!asm_out_file)
+		return;
 	for (size_t i = 0; i < n; i++)
 		for (unsigned k = 0; k < fns[i].nloops; k++) {
 			const struct selinst_loop *l = &fns[i].loops[k];
