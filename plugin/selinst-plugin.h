@@ -155,6 +155,8 @@ bool selinst_sites_read(const char *path);
  * note itself, emitted once per unit (instrument.cc). */
 const char *selinst_settings_text(void);
 void selinst_emit_settings_note(void);
+/* looptable.cc: the unit's table of loops without hooks (SELINST_LOOP_SECTION) */
+void selinst_emit_loop_table(const struct selinst_function *fns, size_t n);
 int selinst_sites_depth(const char *symbol);
 bool selinst_sites_loaded(void);	/* a sites= file was read */
 void selinst_sites_write(const char *path, const char *const *symbols,
