@@ -23,7 +23,12 @@
 #             arg-selinst-model=paper (the formula alone, the default before
 #             issue 10); sites is the default built SITES_ROUNDS + 1 times,
 #             each build reading the call sites the one before recorded
-#             (sites-out=, sites=); t0 is threshold=0 (everything)
+#             (sites-out=, sites=); t0 is threshold=0 (everything);
+#             fb and fb0 are profile feedback (issue 13): the default (fb)
+#             or t0 (fb0) rebuilt with profile= the profiles of that
+#             variant's run (all processes) and budget=$BUDGET (default
+#             1), run with SELINST_THROTTLE=off; measure the first variant
+#             before (bench/feedback-real.sh prints predicted vs measured)
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
 #             the project they are measured on (default lua); DIAL= skips it
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
@@ -219,6 +224,12 @@ measure() {
 	SELFLAGS="$(flags_of "$v") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml"
 	[ "$v" = sites ] && SELFLAGS="$SELFLAGS -fplugin-arg-selinst-sites=$r.sites"
 	[ "$v" = plain ] && SELFLAGS=$(flags_of plain)
+	case $v in fb|fb0) # the first variant's profiles, every process
+		local first=default profs; [ "$v" = fb0 ] && first=t0
+		profs=$(tr '\n' ':' < "$WORK/res/$p-$first.profs")
+		SELFLAGS="$(flags_of "$first") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml
+			-fplugin-arg-selinst-profile=${profs%:} -fplugin-arg-selinst-budget=${BUDGET:-1}" ;;
+	esac
 	export SELFLAGS
 	if ! (build "$p" "$d") > "$r.build.log" 2>&1; then
 		echo "  $p $v: build failed, see $r.build.log" >&2
@@ -234,6 +245,7 @@ measure() {
 # process that depends on the profile's size, not on the calls made).
 run_workload() {
 	local p=$1 v=$2 d=$3 r=$4 ir=0 wr=0 cmd n w
+	case $v in fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;; esac
 	while read -r cmd; do
 		(cd "$d" && SELINST_OUTPUT="$d/prof/%p.prof" $cmd > /dev/null 2>>"$r.run.log") ||
 			echo "  $p $v: '$cmd' failed" >&2

@@ -18,7 +18,9 @@
  * within its file still matches.
  *
  * Predicted cost of a region = (calls x hook_pair_ns (the mean over the
- * files) + a loop's iterations x FB_ITER_NS) / run time, as `selinst-report --suggest` has it, except that
+ * files) + a function's calls x FB_OUT_OF_LINE_NS (the inlining it
+ * loses) + a loop's iterations x FB_ITER_NS) / run time, as
+ * `selinst-report --suggest` has it (less the last two terms), except that
  * the run time here is the threads' CPU time (cpu_ns; a thread without
  * one: its nodes' exclusive time, i.e. wall clock) over the files MINUS
  * the predicted cost of every measured region (at least a tenth of the
@@ -75,6 +77,18 @@
  * iterations, about 2 instructions and 0.17 ns each on the bench VM,
  * bench/README.md "Profile feedback"). */
 #define FB_ITER_NS 0.2
+/* What a call of a function region costs besides its hook pair: the
+ * plugin makes every chosen function uninlinable (analysis.cc,
+ * instrument_unit: DECL_UNINLINABLE), so a small body GCC would have
+ * copied into its caller becomes a real call (call, return, argument
+ * moves, the caller's registers).  Counted on every call of a function
+ * region: the calls that matter for the budget are the many calls of
+ * cheap functions, which are the ones GCC inlines; a large body is called
+ * too rarely for the term to count.  Measured with bench/out-of-line.sh
+ * (the same small function inlined and noinline, plain builds, CPU time
+ * per call): 0.55 ns on the development VM.  If chosen functions become
+ * inlinable, this term is 0. */
+#define FB_OUT_OF_LINE_NS 0.55
 
 enum fb_kind { FB_FUNCTION, FB_LOOP, FB_MANUAL };
 
@@ -418,10 +432,17 @@ static double pair_ns(void)
 	return pair_files ? pair_sum / pair_files : FB_FALLBACK_PAIR_NS;
 }
 
-/* A region's predicted hook cost: its pairs, and its loop counter. */
+/* What one call of a region of KIND costs: its hook pair, and for a
+ * function the call GCC may no longer inline. */
+static double call_ns(enum fb_kind kind)
+{
+	return pair_ns() + (kind == FB_FUNCTION ? FB_OUT_OF_LINE_NS : 0);
+}
+
+/* A region's predicted hook cost: its calls, and its loop counter. */
 static double cost_ns(const fb_region *fr)
 {
-	return fr->calls * pair_ns() + fr->iterations * FB_ITER_NS;
+	return fr->calls * call_ns(fr->kind) + fr->iterations * FB_ITER_NS;
 }
 
 /* The global drop set: see the header comment. */
@@ -518,10 +539,86 @@ static const char *drop_reason(const fb_region *fr)
 			 profile_names.c_str());
 }
 
-/* Before the model: a dropped function is forced never. */
+/* Effective counts: the reason notes of this unit's functions whose
+ * weight they changed (by declaration), for selinst_feedback_apply. */
+static std::map<tree, std::string> effective_note;
+
+/* How often loop K of FN's body runs per call of FN (FN_CALLS calls):
+ * its measured iterations per call when the profile has the loop, else
+ * its enclosing loop's factor, else 1 (the static count: once). */
+static double loop_factor(const selinst_function *fn, unsigned k, double fn_calls)
+{
+	const selinst_loop *l = &fn->loops[k];
+	const fb_region *fr = lookup(FB_LOOP, l->name, l->file);
+	if (fr)
+		return fr->iterations / fn_calls;
+	for (unsigned j = 0; l->outer_header >= 0 && j < fn->nloops; j++)
+		if (fn->loops[j].header == l->outer_header)
+			return loop_factor(fn, j, fn_calls);
+	return 1;
+}
+
+/* One metric, effective: each loop's own part (its body less its inner
+ * loops') counted its factor times instead of once. */
+static unsigned long effective(unsigned long whole, const selinst_function *fn,
+			       const std::vector<double> &factor,
+			       unsigned long selinst_loop::*metric)
+{
+	double v = whole;
+	for (unsigned k = 0; k < fn->nloops; k++) {
+		double own = fn->loops[k].*metric;
+		for (unsigned c = 0; c < fn->nloops; c++)
+			if (fn->loops[c].outer_header == fn->loops[k].header)
+				own -= fn->loops[c].*metric;
+		v += (factor[k] - 1) * MAX(own, 0.0);
+	}
+	return v < 0 ? 0 : v > 1e15 ? (unsigned long)1e15 : (unsigned long)(v + 0.5);
+}
+
+/* The OpenUH paper: when runtime information is known, the weight "will
+ * use the effective number of basic blocks, statements and callsites
+ * invoked at runtime".  For a function the profile measured (calls > 0)
+ * with at least one measured loop, its blocks, statements and call sites
+ * become those run per call: a loop body counts its iterations per call
+ * (0 for a loop that never ran) instead of once.  A function at depth 1
+ * whose small loop runs a thousand times per call then reaches the
+ * threshold, and one whose large loop never runs no longer does.
+ * Functions or loops the profile lacks keep the static counts. */
+static void effective_counts(selinst_function *fn)
+{
+	const fb_region *ff = lookup(FB_FUNCTION, fn->name, fn->file);
+	if (!ff || !(ff->calls > 0))
+		return;
+	std::vector<double> factor(fn->nloops);
+	bool measured = false;
+	for (unsigned k = 0; k < fn->nloops; k++) {
+		factor[k] = loop_factor(fn, k, ff->calls);
+		measured |= lookup(FB_LOOP, fn->loops[k].name, fn->loops[k].file) != NULL;
+	}
+	if (!measured)
+		return;
+	cm_function *cm = &fn->cm;
+	mpz_t before;
+	mpz_init(before);
+	cm_weight(before, &selinst_opts.model, cm->basic_blocks, cm->statements, cm->call_sites);
+	cm->basic_blocks = effective(cm->basic_blocks, fn, factor, &selinst_loop::basic_blocks);
+	cm->statements = effective(cm->statements, fn, factor, &selinst_loop::statements);
+	cm->call_sites = effective(cm->call_sites, fn, factor, &selinst_loop::call_sites);
+	char *w = mpz_get_str(NULL, 10, before);
+	effective_note[fn->decl] = std::string("effective weight from measured loop "
+		"iterations per call; static weight ") + w;
+	free(w);
+	mpz_clear(before);
+}
+
+/* Before the model: a dropped function is forced never; the others'
+ * weights use the effective counts. */
 void selinst_feedback_force(struct selinst_function *fn)
 {
-	if (!selinst_feedback_active() || fn->cm.force != CM_FORCE_NONE)
+	if (!selinst_feedback_active())
+		return;
+	effective_counts(fn);
+	if (fn->cm.force != CM_FORCE_NONE)
 		return;
 	const fb_region *fr = lookup(FB_FUNCTION, fn->name, fn->file);
 	if (fr && fr->drop) {
@@ -574,7 +671,7 @@ static void add_callee(std::vector<fb_addition> &out, selinst_function *callee,
 		if (out[i].fn == callee && !out[i].loop)
 			return;
 	fb_addition a;
-	a.cost_pct = 100.0 * calls * pair_ns() / run_ns;
+	a.cost_pct = 100.0 * calls * call_ns(FB_FUNCTION) / run_ns;
 	a.what = callee->name;
 	a.fn = callee;
 	a.loop = NULL;
@@ -701,6 +798,9 @@ void selinst_feedback_apply(struct selinst_function *fns, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		selinst_function *f = &fns[i];
 		const fb_region *fr = lookup(FB_FUNCTION, f->name, f->file);
+		auto note = effective_note.find(f->decl);
+		if (note != effective_note.end() && f->cm.force == CM_FORCE_NONE)
+			f->cm.reason = xasprintf("%s; %s", f->cm.reason, note->second.c_str());
 		if (fr && f->cm.instrument)
 			f->cm.reason = kept_reason(fr, f->cm.reason);
 		for (unsigned k = 0; k < f->nloops; k++) {
@@ -713,6 +813,7 @@ void selinst_feedback_apply(struct selinst_function *fns, size_t n,
 				l->reason = kept_reason(fr, l->reason);
 		}
 	}
+	effective_note.clear();	/* by declaration: this unit's */
 	if (bottleneck)
 		add_in_bottleneck(fns, n, edges, nedges);
 }
