@@ -54,6 +54,8 @@
  *     their calls taken from the profile when it has them, else estimated
  *     as F's calls x the number of call sites when every site in F is
  *     outside loops, else not added (count unknown);
+ *     (an estimate also needs the callee not recursive and called from
+ *     nowhere else in view: see estimate());
  *   - loop bottleneck L (kept): the loops directly inside it (estimated
  *     entries: L's iterations) and the functions called in it, their
  *     calls from the profile, else L's iterations x the call sites when
@@ -706,6 +708,27 @@ static void add_loop(std::vector<fb_addition> &out, selinst_function *f, selinst
 	out.push_back(a);
 }
 
+/* The estimate of a callee's calls from the bottleneck's counts holds
+ * only when the bottleneck's SITES call sites are all the calls it gets:
+ * no other caller in view (its calls from there are unknown), the same
+ * number of edges from the bottleneck's function, and not recursive (a
+ * recursive descent calls itself far more often than it is entered:
+ * cJSON's parse_value, estimated 1 call, made 84,001).  Else -1. */
+static double estimate(const selinst_function *fns, size_t callee, size_t caller,
+		       double sites, double count, const cm_call_edge *edges, size_t nedges)
+{
+	double from_caller = 0;
+	for (size_t e = 0; e < nedges; e++)
+		if (edges[e].callee == callee) {
+			if (edges[e].caller != caller)
+				return -1;
+			from_caller++;
+		}
+	if (sites < 0 || from_caller != sites || fns[callee].cm.recursive)
+		return -1;
+	return sites * count;
+}
+
 /* Function bottleneck F (index I): loops at nest 1, and callees. */
 static void function_candidates(std::vector<fb_addition> &out, selinst_function *fns,
 				size_t i, const cm_call_edge *edges, size_t nedges)
@@ -722,7 +745,8 @@ static void function_candidates(std::vector<fb_addition> &out, selinst_function 
 		for (size_t s = 0; s < nedges; s++)
 			if (edges[s].caller == i && edges[s].callee == edges[e].callee)
 				sites = edges[s].depth > 0 || sites < 0 ? -1 : sites + 1;
-		add_callee(out, &fns[edges[e].callee], sites < 0 ? -1 : sites * bottleneck->calls,
+		add_callee(out, &fns[edges[e].callee],
+			   estimate(fns, edges[e].callee, i, sites, bottleneck->calls, edges, nedges),
 			   bottleneck_where("function").c_str());
 	}
 }
@@ -731,8 +755,9 @@ static void function_candidates(std::vector<fb_addition> &out, selinst_function 
  * iterations) and the functions called in it (calls: L's iterations x
  * sites when every site is directly in L's body). */
 static void loop_candidates(std::vector<fb_addition> &out, selinst_function *fns, size_t n,
-			    selinst_function *f, selinst_loop *l)
+			    size_t fi, selinst_loop *l, const cm_call_edge *edges, size_t nedges)
 {
+	selinst_function *f = &fns[fi];
 	for (unsigned k = 0; k < f->nloops; k++)
 		if (f->loops[k].outer_header == l->header && loop_left_by_score(&f->loops[k]))
 			add_loop(out, f, &f->loops[k], bottleneck->iterations);
@@ -743,7 +768,9 @@ static void loop_candidates(std::vector<fb_addition> &out, selinst_function *fns
 				sites = l->callee_nest[d] != l->nest || sites < 0 ? -1 : sites + 1;
 		for (size_t j = 0; j < n; j++)
 			if (fns[j].decl == l->callees[c])
-				add_callee(out, &fns[j], sites < 0 ? -1 : sites * bottleneck->iterations,
+				add_callee(out, &fns[j], estimate(fns, j, fi, sites,
+								   bottleneck->iterations,
+								   edges, nedges),
 					   bottleneck_where("function").c_str());
 	}
 }
@@ -759,7 +786,7 @@ static void bottleneck_candidates(std::vector<fb_addition> &out, selinst_functio
 		for (unsigned k = 0; bottleneck->kind == FB_LOOP && k < f->nloops; k++)
 			if (f->loops[k].instrument
 			    && is_bottleneck(FB_LOOP, f->loops[k].name, f->loops[k].file))
-				loop_candidates(out, fns, n, f, &f->loops[k]);
+				loop_candidates(out, fns, n, i, &f->loops[k], edges, nedges);
 	}
 }
 

@@ -164,6 +164,19 @@ decided ef.yaml functions rare "False score < threshold; $eff *" \
 ok=$(yget ef.yaml "[f['weight'] for f in d['functions'] if f['name'] == 'busy'][0] > 1024 * 10")
 expect_eq "busy's effective weight counts its loop body 1024 times" True "$ok"
 
+# Bottleneck additions estimate a callee's calls from the bottleneck's
+# counts only when nothing else calls it: main's loop (the default
+# build's bottleneck) calls busy once per iteration (added, estimated)
+# and the recursive walk once, which then calls itself 3.5 times on
+# average (not added: its calls are unknown).
+effb ed ed.yaml || fail "default build"
+SELINST_THROTTLE=off SELINST_OUTPUT=ed.prof ./ed >/dev/null || fail "run ed"
+effb ex ex.yaml -fplugin-arg-selinst-profile=ed.prof -fplugin-arg-selinst-budget=100 \
+	|| fail "feedback build from the default"
+decided ex.yaml functions busy "True function added: in bottleneck *, calls estimated, predicted *" \
+	"from the default: expected added in the bottleneck"
+decided ex.yaml functions walk "False *" "recursive: expected not added"
+
 # The out-of-line term: a chosen function is made uninlinable, so each of
 # its calls costs FB_OUT_OF_LINE_NS (0.55 ns) besides the hook pair; a
 # loop's entries cost the pair alone.  rare and its loop have the same

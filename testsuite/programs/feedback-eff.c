@@ -8,7 +8,10 @@
  *   rare  a loop body of static weight over 2048 that the run never
  *         iterates (N = 0): chosen statically, not by its effective
  *         weight; its loop is entered once per call (0 iterations), so
- *         at threshold 0 the function and its loop have equal calls. */
+ *         at threshold 0 the function and its loop have equal calls;
+ *   walk  recursive, called once per iteration of main's loop (the
+ *         bottleneck of the default build): its calls (4.5 per
+ *         iteration) cannot be estimated from the loop's iterations. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -511,6 +514,11 @@ double rare(int n)
 	return s;
 }
 
+int walk(int n)
+{
+	return n ? walk(n - 1) + 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	int calls = argc > 1 ? atoi(argv[1]) : 20000;
@@ -521,6 +529,7 @@ int main(int argc, char **argv)
 	for (int c = 0; c < calls; c++) {
 		t += busy(n);
 		t += rare(0);
+		t += walk(c & 7);
 	}
 	sink = t;
 	printf("%g\n", t);
