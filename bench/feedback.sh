@@ -44,7 +44,7 @@ instr() { # EXE: instructions executed under callgrind
 	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$log"
 }
 # PROFILE: predicted hook cost in percent, the plugin's rule ((calls x
-# hook_pair_ns + function calls x 0.55 ns + iterations x 0.2 ns) over the
+# hook_pair_ns + function calls x 0.55 ns + iterations x 0.5 ns) over the
 # threads' CPU time less that).
 predicted() {
 	python3 - "$1" <<'PY'
@@ -63,7 +63,7 @@ for t in d["threads"]:
     cpu = t.get("cpu_ns")  # the thread's CPU time, at most its wall clock
     run += cpu if isinstance(cpu, int) and 0 < cpu <= excl else excl
 # FB_OUT_OF_LINE_NS and FB_ITER_NS, plugin/feedback.cc
-hooks = calls * pair + fcalls * 0.55 + iters * 0.2
+hooks = calls * pair + fcalls * 0.55 + iters * 0.5
 print("%.2f" % (100.0 * hooks / max(run - hooks, run / 10, 1)))
 PY
 }
