@@ -62,6 +62,9 @@
  *     every site is directly in L's body (not in an inner loop), else not
  *     added.
  * Only that unit adds, so the budget is not spent twice.
+ *
+ * Effective counts (effective_counts()): before the model, a measured
+ * function's weight counts its loop bodies per measured iteration.
  */
 #include "gcc-compat.h"
 #include "selinst-plugin.h"
