@@ -26,9 +26,10 @@
 #             (sites-out=, sites=); t0 is threshold=0 (everything);
 #             fb and fb0 are profile feedback (issue 13): the default (fb)
 #             or t0 (fb0) rebuilt with profile= the profiles of that
-#             variant's run (all processes) and budget=$BUDGET (default
-#             1), run with SELINST_THROTTLE=off; measure the first variant
-#             before (bench/feedback-real.sh prints predicted vs measured)
+#             variant's workload run again with SELINST_THROTTLE=off (all
+#             processes) and budget=$BUDGET (default 1), and measured with
+#             SELINST_THROTTLE=off; measure the first variant before
+#             (bench/feedback-real.sh prints predicted vs measured)
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
 #             the project they are measured on (default lua); DIAL= skips it
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
@@ -187,6 +188,18 @@ flags_of() {
 	esac
 }
 
+# first_profiles PROJECT DIR RESULT: DIR's build (measured before) runs
+# the workload natively with SELINST_THROTTLE=off (every call counted, as
+# feedback wants); its profiles are listed in RESULT.first.
+first_profiles() {
+	local cmd
+	rm -rf "$2/prof-first"; mkdir -p "$2/prof-first"
+	while read -r cmd; do
+		(cd "$2" && SELINST_THROTTLE=off SELINST_OUTPUT="$2/prof-first/%p.prof" $cmd >/dev/null)
+	done < <(workload "$1" "$2")
+	ls "$2"/prof-first/*.prof > "$3.first"
+}
+
 # measure PROJECT VARIANT: build, run natively (profile) and under
 # callgrind; writes $WORK/res/PROJECT-VARIANT.{ir,dec,prof}.
 measure() {
@@ -224,9 +237,10 @@ measure() {
 	SELFLAGS="$(flags_of "$v") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml"
 	[ "$v" = sites ] && SELFLAGS="$SELFLAGS -fplugin-arg-selinst-sites=$r.sites"
 	[ "$v" = plain ] && SELFLAGS=$(flags_of plain)
-	case $v in fb|fb0) # the first variant's profiles, every process
+	case $v in fb|fb0) # the first variant, run again unthrottled: every process's profile
 		local first=default profs; [ "$v" = fb0 ] && first=t0
-		profs=$(tr '\n' ':' < "$WORK/res/$p-$first.profs")
+		first_profiles "$p" "$WORK/build/$p-$first" "$r"
+		profs=$(tr '\n' ':' < "$r.first")
 		SELFLAGS="$(flags_of "$first") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml
 			-fplugin-arg-selinst-profile=${profs%:} -fplugin-arg-selinst-budget=${BUDGET:-1}" ;;
 	esac
