@@ -44,8 +44,8 @@ instr() { # EXE: instructions executed under callgrind
 	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$log"
 }
 # PROFILE: predicted hook cost in percent, the plugin's rule ((calls x
-# hook_pair_ns + function calls x 0.55 ns + iterations x 0.5 ns) over the
-# threads' CPU time less that).
+# hook_pair_ns + function calls x 0.55 ns + iterations x 0.5 ns, plus
+# 25 us of start-up) over the threads' CPU time less the hooks).
 predicted() {
 	python3 - "$1" <<'PY'
 import sys, yaml
@@ -64,7 +64,8 @@ for t in d["threads"]:
     run += cpu if isinstance(cpu, int) and 0 < cpu <= excl else excl
 # FB_OUT_OF_LINE_NS and FB_ITER_NS, plugin/feedback.cc
 hooks = calls * pair + fcalls * 0.55 + iters * 0.5
-print("%.2f" % (100.0 * hooks / max(run - hooks, run / 10, 1)))
+start = 25000.0  # FB_PROCESS_NS: one process
+print("%.2f" % (100.0 * (hooks + start) / max(run - hooks, run / 10, 1)))
 PY
 }
 # RUNS SIZE PLAIN DEFAULT FEEDBACK: median CPU-time overhead of DEFAULT and
