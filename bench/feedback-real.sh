@@ -7,10 +7,10 @@
 # (variants fb and fb0), and run with SELINST_THROTTLE=off.  Prints per
 # project and feedback build: regions dropped/added (decision files),
 # the instructions over plain (callgrind, all processes), the same less
-# the runtime writing the profile at exit (a fixed cost per process the
-# prediction does not count), and the plugin's predicted overhead
-# (predicted_kept + the units' predicted_added, feedback summary of the
-# decision files).
+# the runtime writing the profile at exit, the plugin's predicted
+# overhead (predicted_kept + the units' predicted_added, feedback summary
+# of the decision files; it counts the start-up and the write), and
+# predicted / measured.
 #   WORK=/tmp/me REALSRC=/tmp/real-sel/src bash bench/feedback-real.sh
 # Variables: those of real-projects.sh (PROJECTS, WORK, REALSRC, REUSE,
 # BUDGET); VARIANTS is "plain default fb t0 fb0" and DIAL is empty.
@@ -63,7 +63,7 @@ for p in projects:
             continue
         m = 100.0 * (ir / plain - 1)
         ml = 100.0 * ((ir - (wr or 0)) / plain - 1)
-        ratio = "%.2f" % (s[2] / ml) if ml > 0 and s[2] > 0 else "-"
+        ratio = "%.2f" % (s[2] / m) if m > 0 and s[2] > 0 else "-"
         print("%s\t%s\t%d/%d\t%.2f%%\t%.2f%%\t%+.2f%%\t%+.2f%%\t%s"
               % (p, v, s[0], s[1], s[3], s[2], m, ml, ratio))
 PY

@@ -19,7 +19,8 @@
  *
  * Predicted cost of a region = (calls x hook_pair_ns (the mean over the
  * files) + a function's calls x FB_OUT_OF_LINE_NS (the inlining it
- * loses) + a loop's iterations x FB_ITER_NS) / run time, as
+ * loses) + a loop's iterations x FB_ITER_NS + its profile nodes x
+ * FB_NODE_WRITE_NS) / run time, as
  * `selinst-report --suggest` has it (less the last two terms), except that
  * the run time here is the threads' CPU time (cpu_ns; a thread without
  * one: its nodes' exclusive time, i.e. wall clock) over the files MINUS
@@ -110,6 +111,13 @@
  * measured +0.21% for a predicted 0.06% without it (the profile's write
  * at exit is not counted: bench tables report it apart). */
 #define FB_PROCESS_NS 25000.0
+/* What writing one call-tree node of the profile at exit costs: measured
+ * under callgrind on the real projects' feedback builds from threshold 0
+ * (bench/feedback-real.sh), 4,700 to 5,750 instructions a node (zstd 769
+ * nodes, 4.2 million; Lua 444, 2.1 million), about 1 us at 5.7
+ * instructions a nanosecond.  zstd's build wrote its profile for 1.1% of
+ * its run; a region dropped saves its nodes too. */
+#define FB_NODE_WRITE_NS 1000.0
 
 enum fb_kind { FB_FUNCTION, FB_LOOP, FB_MANUAL };
 
@@ -117,6 +125,7 @@ struct fb_region {
 	enum fb_kind kind;
 	std::string name, file, function;
 	double calls, excl_ns, iterations;
+	double nodes;		/* call-tree nodes over threads and files */
 	bool throttled;
 	bool drop;
 	double cost_pct;
@@ -301,6 +310,7 @@ static void read_nodes(fb_reader *r, yaml_node_t *nodes, std::vector<fb_region *
 		by_id[(size_t)id]->calls += calls;
 		by_id[(size_t)id]->excl_ns += excl;
 		by_id[(size_t)id]->iterations += iters;
+		by_id[(size_t)id]->nodes++;
 		total_ns += excl;
 	}
 }
@@ -365,6 +375,7 @@ static void read_report_json(fb_reader *r, yaml_node_t *root)
 		fr->calls += calls;
 		fr->excl_ns += excl * 1e9;
 		fr->iterations += iters;
+		fr->nodes += calls > 0;	/* the merged JSON has no nodes */
 	}
 }
 
@@ -465,7 +476,8 @@ static double call_ns(enum fb_kind kind)
 /* A region's predicted hook cost: its calls, and its loop counter. */
 static double cost_ns(const fb_region *fr)
 {
-	return fr->calls * call_ns(fr->kind) + fr->iterations * FB_ITER_NS;
+	return fr->calls * call_ns(fr->kind) + fr->iterations * FB_ITER_NS
+		+ fr->nodes * FB_NODE_WRITE_NS;
 }
 
 /* The global drop set: see the header comment. */
@@ -697,7 +709,7 @@ static void add_callee(std::vector<fb_addition> &out, selinst_function *callee,
 		if (out[i].fn == callee && !out[i].loop)
 			return;
 	fb_addition a;
-	a.cost_pct = 100.0 * calls * call_ns(FB_FUNCTION) / run_ns;
+	a.cost_pct = 100.0 * (calls * call_ns(FB_FUNCTION) + processes * FB_NODE_WRITE_NS) / run_ns;
 	a.what = callee->name;
 	a.fn = callee;
 	a.loop = NULL;
@@ -724,7 +736,7 @@ static void add_loop(std::vector<fb_addition> &out, selinst_function *f, selinst
 		     double entries)
 {
 	fb_addition a;
-	a.cost_pct = 100.0 * entries * pair_ns() / run_ns;
+	a.cost_pct = 100.0 * (entries * pair_ns() + processes * FB_NODE_WRITE_NS) / run_ns;
 	a.what = l->name;
 	a.fn = f;
 	a.loop = l;
