@@ -196,4 +196,26 @@ print(fn > lp and abs(fn - want) <= 0.011 or "function %.2f%%, loop %.2f%%, pair
 PY
 )
 expect_eq "a function's calls cost the pair and the lost inlining" True "$ok"
+
+# The whole prediction: pairs, 0.55 ns a function call, 0.5 ns a loop
+# iteration, 1 us a profile node (the write at exit), 25 us a process
+# (start-up), over the CPU time less the hooks (budget 100: nothing
+# dropped, so predicted_all holds every term).
+ok=$(python3 - e0.prof ea.yaml <<'PY'
+import yaml, sys
+d = yaml.safe_load(open(sys.argv[1]))
+pair, hooks, run = d["hook_pair_ns"], 0.0, 0.0
+for t in d["threads"]:
+    excl = sum(n["exclusive_ns"] for n in t["nodes"])
+    cpu = t.get("cpu_ns")
+    run += cpu if isinstance(cpu, int) and 0 < cpu <= excl else excl
+    for n in t["nodes"]:
+        fn = d["regions"][n["region"]]["kind"] == "function"
+        hooks += n["calls"] * (pair + (0.55 if fn else 0)) + n.get("iterations", 0) * 0.5 + 1000
+want = 100 * (hooks + 25000) / max(run - hooks, run / 10)
+got = yaml.safe_load(open(sys.argv[2]))["feedback"]["predicted_all"]
+print(abs(got - want) <= 0.0004 * want or "predicted_all %s, expected %.4g" % (got, want))
+PY
+)
+expect_eq "predicted_all counts every term" True "$ok"
 exit 0
