@@ -20,7 +20,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${WORK:-/tmp/selinst-real}
 PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp}
 export WORK PROJECTS
-[ -n "${TABLE_ONLY:-}" ] || VARIANTS="plain default fb t0 fb0" DIAL= \
+[ -n "${TABLE_ONLY:-}" ] || VARIANTS="plain default fb t0 fb0" DIAL='' \
 	bash "$ROOT/bench/real-projects.sh" >&2
 python3 - "$WORK/res" "$PROJECTS" <<'PY'
 import os, sys, yaml
