@@ -21,7 +21,7 @@
  * files) + a function's calls x FB_OUT_OF_LINE_NS (the inlining it
  * loses) + a loop's iterations x FB_ITER_NS + its profile nodes x
  * FB_NODE_WRITE_NS) / run time, as
- * `selinst-report --suggest` has it (less the last two terms), except that
+ * `selinst-report --suggest` has it (less the last three terms), except that
  * the run time here is the threads' CPU time (cpu_ns; a thread without
  * one: its nodes' exclusive time, i.e. wall clock) over the files MINUS
  * the predicted cost of every measured region (at least a tenth of the
@@ -109,7 +109,7 @@
  * nanosecond).  Counted once per process (a profile file; a merged JSON:
  * its files) like a manual region, never dropped: lz4's two processes
  * measured +0.21% for a predicted 0.06% without it (the profile's write
- * at exit is not counted: bench tables report it apart). */
+ * at exit is a cost of the regions written: FB_NODE_WRITE_NS). */
 #define FB_PROCESS_NS 25000.0
 /* What writing one call-tree node of the profile at exit costs: measured
  * under callgrind on the real projects' feedback builds from threshold 0
