@@ -44,23 +44,30 @@ instr() { # EXE: instructions executed under callgrind
 	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$log"
 }
 # PROFILE: predicted hook cost in percent, the plugin's rule ((calls x
-# hook_pair_ns + iterations x 0.2 ns) over the threads' CPU time less that).
+# hook_pair_ns + function calls x 0.55 ns + iterations x 0.5 ns + nodes
+# x 1 us (the write), plus 25 us of start-up) over the threads' CPU time
+# less the hooks).
 predicted() {
 	python3 - "$1" <<'PY'
 import sys, yaml
 d = yaml.load(open(sys.argv[1]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 pair = d.get("hook_pair_ns") or 20.0
-calls = iters = run = 0
+calls = fcalls = iters = run = nodes = 0
 for t in d["threads"]:
     excl = 0
+    nodes += len(t["nodes"])
     for n in t["nodes"]:
         calls += n["calls"]
+        if d["regions"][n["region"]]["kind"] == "function":
+            fcalls += n["calls"]
         iters += n.get("iterations", 0)
         excl += n["exclusive_ns"]
     cpu = t.get("cpu_ns")  # the thread's CPU time, at most its wall clock
     run += cpu if isinstance(cpu, int) and 0 < cpu <= excl else excl
-hooks = calls * pair + iters * 0.2  # FB_ITER_NS, plugin/feedback.cc
-print("%.2f" % (100.0 * hooks / max(run - hooks, run / 10, 1)))
+# FB_OUT_OF_LINE_NS and FB_ITER_NS, plugin/feedback.cc
+hooks = calls * pair + fcalls * 0.55 + iters * 0.5 + nodes * 1000.0
+start = 25000.0  # FB_PROCESS_NS: one process
+print("%.2f" % (100.0 * (hooks + start) / max(run - hooks, run / 10, 1)))
 PY
 }
 # RUNS SIZE PLAIN DEFAULT FEEDBACK: median CPU-time overhead of DEFAULT and

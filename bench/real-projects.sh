@@ -23,7 +23,13 @@
 #             arg-selinst-model=paper (the formula alone, the default before
 #             issue 10); sites is the default built SITES_ROUNDS + 1 times,
 #             each build reading the call sites the one before recorded
-#             (sites-out=, sites=); t0 is threshold=0 (everything)
+#             (sites-out=, sites=); t0 is threshold=0 (everything);
+#             fb and fb0 are profile feedback (issue 13): the default (fb)
+#             or t0 (fb0) rebuilt with profile= the profiles of that
+#             variant's workload run again with SELINST_THROTTLE=off (all
+#             processes) and budget=$BUDGET (default 1), and measured with
+#             SELINST_THROTTLE=off; measure the first variant before
+#             (bench/feedback-real.sh prints predicted vs measured)
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
 #             the project they are measured on (default lua); DIAL= skips it
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
@@ -206,6 +212,18 @@ flags_of() {
 	esac
 }
 
+# first_profiles PROJECT DIR RESULT: DIR's build (measured before) runs
+# the workload natively with SELINST_THROTTLE=off (every call counted, as
+# feedback wants); its profiles are listed in RESULT.first.
+first_profiles() {
+	local cmd
+	rm -rf "$2/prof-first"; mkdir -p "$2/prof-first"
+	while read -r cmd; do
+		(cd "$2" && SELINST_THROTTLE=off SELINST_OUTPUT="$2/prof-first/%p.prof" $cmd >/dev/null)
+	done < <(workload "$1" "$2")
+	ls "$2"/prof-first/*.prof > "$3.first"
+}
+
 # measure PROJECT VARIANT: build, run natively (profile) and under
 # callgrind; writes $WORK/res/PROJECT-VARIANT.{ir,dec,prof}.
 measure() {
@@ -243,6 +261,13 @@ measure() {
 	SELFLAGS="$(flags_of "$v") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml"
 	[ "$v" = sites ] && SELFLAGS="$SELFLAGS -fplugin-arg-selinst-sites=$r.sites"
 	[ "$v" = plain ] && SELFLAGS=$(flags_of plain)
+	case $v in fb|fb0) # the first variant, run again unthrottled: every process's profile
+		local first=default profs; [ "$v" = fb0 ] && first=t0
+		first_profiles "$p" "$WORK/build/$p-$first" "$r"
+		profs=$(tr '\n' ':' < "$r.first")
+		SELFLAGS="$(flags_of "$first") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml
+			-fplugin-arg-selinst-profile=${profs%:} -fplugin-arg-selinst-budget=${BUDGET:-1}" ;;
+	esac
 	export SELFLAGS
 	if ! (build "$p" "$d") > "$r.build.log" 2>&1; then
 		echo "  $p $v: build failed, see $r.build.log" >&2
@@ -258,6 +283,7 @@ measure() {
 # process that depends on the profile's size, not on the calls made).
 run_workload() {
 	local p=$1 v=$2 d=$3 r=$4 ir=0 wr=0 cmd n w
+	case $v in fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;; esac
 	while read -r cmd; do
 		(cd "$d" && SELINST_OUTPUT="$d/prof/%p.prof" $cmd < /dev/null > /dev/null 2>>"$r.run.log") ||
 			echo "  $p $v: '$cmd' failed" >&2

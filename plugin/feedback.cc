@@ -18,7 +18,10 @@
  * within its file still matches.
  *
  * Predicted cost of a region = (calls x hook_pair_ns (the mean over the
- * files) + a loop's iterations x FB_ITER_NS) / run time, as `selinst-report --suggest` has it, except that
+ * files) + a function's calls x FB_OUT_OF_LINE_NS (the inlining it
+ * loses) + a loop's iterations x FB_ITER_NS + its profile nodes x
+ * FB_NODE_WRITE_NS) / run time, as
+ * `selinst-report --suggest` has it (less the last three terms), except that
  * the run time here is the threads' CPU time (cpu_ns; a thread without
  * one: its nodes' exclusive time, i.e. wall clock) over the files MINUS
  * the predicted cost of every measured region (at least a tenth of the
@@ -35,8 +38,9 @@
  *   - then the dropped regions are taken back, lowest ratio first, while
  *     the total stays within the budget (no region is dropped that the
  *     budget did not need).
- *   Manual regions cannot be dropped; when they alone exceed the budget,
- *   the budget is counted on top of them (as --suggest does).
+ *   Manual regions cannot be dropped, nor the runtime's start-up in each
+ *   process (FB_PROCESS_NS); when they alone exceed the budget, the
+ *   budget is counted on top of them (as --suggest does).
  * Dropped functions are forced "never" before the model decides, so
  * callers they pulled in are decided without them (their loops are not:
  * a loop has its own entry in the drop set); attributes and the
@@ -52,12 +56,17 @@
  *     their calls taken from the profile when it has them, else estimated
  *     as F's calls x the number of call sites when every site in F is
  *     outside loops, else not added (count unknown);
+ *     (an estimate also needs the callee not recursive and called from
+ *     nowhere else in view: see estimate());
  *   - loop bottleneck L (kept): the loops directly inside it (estimated
  *     entries: L's iterations) and the functions called in it, their
  *     calls from the profile, else L's iterations x the call sites when
  *     every site is directly in L's body (not in an inner loop), else not
  *     added.
  * Only that unit adds, so the budget is not spent twice.
+ *
+ * Effective counts (effective_counts()): before the model, a measured
+ * function's weight counts its loop bodies per measured iteration.
  */
 #include "gcc-compat.h"
 #include "selinst-plugin.h"
@@ -71,10 +80,44 @@
 
 #define FB_FALLBACK_PAIR_NS 20.0	/* as selinst-report --suggest */
 /* What a loop region's iteration counter costs per iteration: not
- * measured by the runtime; estimated from interp's VM loop (21 million
- * iterations, about 2 instructions and 0.17 ns each on the bench VM,
- * bench/README.md "Profile feedback"). */
-#define FB_ITER_NS 0.2
+ * measured by the runtime.  The counter is an add in a register, but it
+ * also keeps GCC from unrolling or vectorizing a tight loop as it would:
+ * measured with callgrind against plain builds, zstd's ZSTD_seqToCodes
+ * loop ran 3.0 more instructions an iteration (648,731 iterations, +1.94
+ * million), HIST_count_parallel_wksp's 4.1, interp's VM loop 2
+ * (bench/README.md "Profile feedback").  At this machine's 5.7
+ * instructions a nanosecond (plain zstd -3: 257 million instructions in
+ * 45 ms of CPU) 3 instructions are 0.5 ns of the budget, which is counted
+ * in instructions; 0.2 ns (interp's time) let zstd's feedback build run
+ * +1.12% for a predicted 0.55%. */
+#define FB_ITER_NS 0.5
+/* What a call of a function region costs besides its hook pair: the
+ * plugin makes every chosen function uninlinable (analysis.cc,
+ * instrument_unit: DECL_UNINLINABLE), so a small body GCC would have
+ * copied into its caller becomes a real call (call, return, argument
+ * moves, the caller's registers).  Counted on every call of a function
+ * region: the calls that matter for the budget are the many calls of
+ * cheap functions, which are the ones GCC inlines; a large body is called
+ * too rarely for the term to count.  Measured with bench/out-of-line.sh
+ * (the same small function inlined and noinline, plain builds, CPU time
+ * per call): 0.55 ns on the development VM.  If chosen functions become
+ * inlinable, this term is 0. */
+#define FB_OUT_OF_LINE_NS 0.55
+/* What each process of the run pays once, whatever is instrumented: the
+ * runtime's start-up (selinst_ctor: clock and hook-pair calibration,
+ * 133,441 instructions under callgrind, about 23 us at 5.7 instructions a
+ * nanosecond).  Counted once per process (a profile file; a merged JSON:
+ * its files) like a manual region, never dropped: lz4's two processes
+ * measured +0.21% for a predicted 0.06% without it (the profile's write
+ * at exit is a cost of the regions written: FB_NODE_WRITE_NS). */
+#define FB_PROCESS_NS 25000.0
+/* What writing one call-tree node of the profile at exit costs: measured
+ * under callgrind on the real projects' feedback builds from threshold 0
+ * (bench/feedback-real.sh), 4,700 to 5,750 instructions a node (zstd 769
+ * nodes, 4.2 million; Lua 444, 2.1 million), about 1 us at 5.7
+ * instructions a nanosecond.  zstd's build wrote its profile for 1.1% of
+ * its run; a region dropped saves its nodes too. */
+#define FB_NODE_WRITE_NS 1000.0
 
 enum fb_kind { FB_FUNCTION, FB_LOOP, FB_MANUAL };
 
@@ -82,6 +125,7 @@ struct fb_region {
 	enum fb_kind kind;
 	std::string name, file, function;
 	double calls, excl_ns, iterations;
+	double nodes;		/* call-tree nodes over threads and files */
 	bool throttled;
 	bool drop;
 	double cost_pct;
@@ -98,6 +142,7 @@ static double total_ns, pair_sum;
 static double time_ns;
 static double run_ns = 1;		/* the run without the measured hooks */
 static int pair_files;
+static int processes;			/* files (profiles) read */
 static double budget_pct = 1.0;
 static double kept_pct, all_pct;	/* after the drops; before any */
 static double added_pct;		/* this unit's additions */
@@ -194,6 +239,7 @@ static void check_program(fb_reader *r, yaml_node_t *node)
 		return;
 	}
 	std::string base = lbasename(p);
+	processes++;
 	if (!program_from) {
 		program = base;
 		program_from = r->path;
@@ -264,6 +310,7 @@ static void read_nodes(fb_reader *r, yaml_node_t *nodes, std::vector<fb_region *
 		by_id[(size_t)id]->calls += calls;
 		by_id[(size_t)id]->excl_ns += excl;
 		by_id[(size_t)id]->iterations += iters;
+		by_id[(size_t)id]->nodes++;
 		total_ns += excl;
 	}
 }
@@ -328,6 +375,7 @@ static void read_report_json(fb_reader *r, yaml_node_t *root)
 		fr->calls += calls;
 		fr->excl_ns += excl * 1e9;
 		fr->iterations += iters;
+		fr->nodes += calls > 0;	/* the merged JSON has no nodes */
 	}
 }
 
@@ -418,10 +466,18 @@ static double pair_ns(void)
 	return pair_files ? pair_sum / pair_files : FB_FALLBACK_PAIR_NS;
 }
 
-/* A region's predicted hook cost: its pairs, and its loop counter. */
+/* What one call of a region of KIND costs: its hook pair, and for a
+ * function the call GCC may no longer inline. */
+static double call_ns(enum fb_kind kind)
+{
+	return pair_ns() + (kind == FB_FUNCTION ? FB_OUT_OF_LINE_NS : 0);
+}
+
+/* A region's predicted hook cost: its calls, and its loop counter. */
 static double cost_ns(const fb_region *fr)
 {
-	return fr->calls * pair_ns() + fr->iterations * FB_ITER_NS;
+	return fr->calls * call_ns(fr->kind) + fr->iterations * FB_ITER_NS
+		+ fr->nodes * FB_NODE_WRITE_NS;
 }
 
 /* The global drop set: see the header comment. */
@@ -446,6 +502,9 @@ static void choose_drops(void)
 		if (!bottleneck || fr->excl_ns > bottleneck->excl_ns)
 			bottleneck = fr;	/* map order: ties go to the first key */
 	}
+	double start_pct = 100.0 * processes * FB_PROCESS_NS / run_ns;
+	kept += start_pct;
+	fixed += start_pct;
 	all_pct = kept;
 	double budget = fixed > budget_pct ? budget_pct + fixed : budget_pct;
 	std::sort(cand.begin(), cand.end(), worse_value);
@@ -518,10 +577,86 @@ static const char *drop_reason(const fb_region *fr)
 			 profile_names.c_str());
 }
 
-/* Before the model: a dropped function is forced never. */
+/* Effective counts: the reason notes of this unit's functions whose
+ * weight they changed (by declaration), for selinst_feedback_apply. */
+static std::map<tree, std::string> effective_note;
+
+/* How often loop K of FN's body runs per call of FN (FN_CALLS calls):
+ * its measured iterations per call when the profile has the loop, else
+ * its enclosing loop's factor, else 1 (the static count: once). */
+static double loop_factor(const selinst_function *fn, unsigned k, double fn_calls)
+{
+	const selinst_loop *l = &fn->loops[k];
+	const fb_region *fr = lookup(FB_LOOP, l->name, l->file);
+	if (fr)
+		return fr->iterations / fn_calls;
+	for (unsigned j = 0; l->outer_header >= 0 && j < fn->nloops; j++)
+		if (fn->loops[j].header == l->outer_header)
+			return loop_factor(fn, j, fn_calls);
+	return 1;
+}
+
+/* One metric, effective: each loop's own part (its body less its inner
+ * loops') counted its factor times instead of once. */
+static unsigned long effective(unsigned long whole, const selinst_function *fn,
+			       const std::vector<double> &factor,
+			       unsigned long selinst_loop::*metric)
+{
+	double v = whole;
+	for (unsigned k = 0; k < fn->nloops; k++) {
+		double own = fn->loops[k].*metric;
+		for (unsigned c = 0; c < fn->nloops; c++)
+			if (fn->loops[c].outer_header == fn->loops[k].header)
+				own -= fn->loops[c].*metric;
+		v += (factor[k] - 1) * MAX(own, 0.0);
+	}
+	return v < 0 ? 0 : v > 1e15 ? (unsigned long)1e15 : (unsigned long)(v + 0.5);
+}
+
+/* The OpenUH paper: when runtime information is known, the weight "will
+ * use the effective number of basic blocks, statements and callsites
+ * invoked at runtime".  For a function the profile measured (calls > 0)
+ * with at least one measured loop, its blocks, statements and call sites
+ * become those run per call: a loop body counts its iterations per call
+ * (0 for a loop that never ran) instead of once.  A function at depth 1
+ * whose small loop runs a thousand times per call then reaches the
+ * threshold, and one whose large loop never runs no longer does.
+ * Functions or loops the profile lacks keep the static counts. */
+static void effective_counts(selinst_function *fn)
+{
+	const fb_region *ff = lookup(FB_FUNCTION, fn->name, fn->file);
+	if (!ff || !(ff->calls > 0))
+		return;
+	std::vector<double> factor(fn->nloops);
+	bool measured = false;
+	for (unsigned k = 0; k < fn->nloops; k++) {
+		factor[k] = loop_factor(fn, k, ff->calls);
+		measured |= lookup(FB_LOOP, fn->loops[k].name, fn->loops[k].file) != NULL;
+	}
+	if (!measured)
+		return;
+	cm_function *cm = &fn->cm;
+	mpz_t before;
+	mpz_init(before);
+	cm_weight(before, &selinst_opts.model, cm->basic_blocks, cm->statements, cm->call_sites);
+	cm->basic_blocks = effective(cm->basic_blocks, fn, factor, &selinst_loop::basic_blocks);
+	cm->statements = effective(cm->statements, fn, factor, &selinst_loop::statements);
+	cm->call_sites = effective(cm->call_sites, fn, factor, &selinst_loop::call_sites);
+	char *w = mpz_get_str(NULL, 10, before);
+	effective_note[fn->decl] = std::string("effective weight from measured loop "
+		"iterations per call; static weight ") + w;
+	free(w);
+	mpz_clear(before);
+}
+
+/* Before the model: a dropped function is forced never; the others'
+ * weights use the effective counts. */
 void selinst_feedback_force(struct selinst_function *fn)
 {
-	if (!selinst_feedback_active() || fn->cm.force != CM_FORCE_NONE)
+	if (!selinst_feedback_active())
+		return;
+	effective_counts(fn);
+	if (fn->cm.force != CM_FORCE_NONE)
 		return;
 	const fb_region *fr = lookup(FB_FUNCTION, fn->name, fn->file);
 	if (fr && fr->drop) {
@@ -574,7 +709,7 @@ static void add_callee(std::vector<fb_addition> &out, selinst_function *callee,
 		if (out[i].fn == callee && !out[i].loop)
 			return;
 	fb_addition a;
-	a.cost_pct = 100.0 * calls * pair_ns() / run_ns;
+	a.cost_pct = 100.0 * (calls * call_ns(FB_FUNCTION) + processes * FB_NODE_WRITE_NS) / run_ns;
 	a.what = callee->name;
 	a.fn = callee;
 	a.loop = NULL;
@@ -601,12 +736,33 @@ static void add_loop(std::vector<fb_addition> &out, selinst_function *f, selinst
 		     double entries)
 {
 	fb_addition a;
-	a.cost_pct = 100.0 * entries * pair_ns() / run_ns;
+	a.cost_pct = 100.0 * (entries * pair_ns() + processes * FB_NODE_WRITE_NS) / run_ns;
 	a.what = l->name;
 	a.fn = f;
 	a.loop = l;
 	a.why = bottleneck_where("loop") + ", entries estimated";
 	out.push_back(a);
+}
+
+/* The estimate of a callee's calls from the bottleneck's counts holds
+ * only when the bottleneck's SITES call sites are all the calls it gets:
+ * no other caller in view (its calls from there are unknown), the same
+ * number of edges from the bottleneck's function, and not recursive (a
+ * recursive descent calls itself far more often than it is entered:
+ * cJSON's parse_value, estimated 1 call, made 84,001).  Else -1. */
+static double estimate(const selinst_function *fns, size_t callee, size_t caller,
+		       double sites, double count, const cm_call_edge *edges, size_t nedges)
+{
+	double from_caller = 0;
+	for (size_t e = 0; e < nedges; e++)
+		if (edges[e].callee == callee) {
+			if (edges[e].caller != caller)
+				return -1;
+			from_caller++;
+		}
+	if (sites < 0 || from_caller != sites || fns[callee].cm.recursive)
+		return -1;
+	return sites * count;
 }
 
 /* Function bottleneck F (index I): loops at nest 1, and callees. */
@@ -625,7 +781,8 @@ static void function_candidates(std::vector<fb_addition> &out, selinst_function 
 		for (size_t s = 0; s < nedges; s++)
 			if (edges[s].caller == i && edges[s].callee == edges[e].callee)
 				sites = edges[s].depth > 0 || sites < 0 ? -1 : sites + 1;
-		add_callee(out, &fns[edges[e].callee], sites < 0 ? -1 : sites * bottleneck->calls,
+		add_callee(out, &fns[edges[e].callee],
+			   estimate(fns, edges[e].callee, i, sites, bottleneck->calls, edges, nedges),
 			   bottleneck_where("function").c_str());
 	}
 }
@@ -634,8 +791,9 @@ static void function_candidates(std::vector<fb_addition> &out, selinst_function 
  * iterations) and the functions called in it (calls: L's iterations x
  * sites when every site is directly in L's body). */
 static void loop_candidates(std::vector<fb_addition> &out, selinst_function *fns, size_t n,
-			    selinst_function *f, selinst_loop *l)
+			    size_t fi, selinst_loop *l, const cm_call_edge *edges, size_t nedges)
 {
+	selinst_function *f = &fns[fi];
 	for (unsigned k = 0; k < f->nloops; k++)
 		if (f->loops[k].outer_header == l->header && loop_left_by_score(&f->loops[k]))
 			add_loop(out, f, &f->loops[k], bottleneck->iterations);
@@ -646,7 +804,9 @@ static void loop_candidates(std::vector<fb_addition> &out, selinst_function *fns
 				sites = l->callee_nest[d] != l->nest || sites < 0 ? -1 : sites + 1;
 		for (size_t j = 0; j < n; j++)
 			if (fns[j].decl == l->callees[c])
-				add_callee(out, &fns[j], sites < 0 ? -1 : sites * bottleneck->iterations,
+				add_callee(out, &fns[j], estimate(fns, j, fi, sites,
+								   bottleneck->iterations,
+								   edges, nedges),
 					   bottleneck_where("function").c_str());
 	}
 }
@@ -662,7 +822,7 @@ static void bottleneck_candidates(std::vector<fb_addition> &out, selinst_functio
 		for (unsigned k = 0; bottleneck->kind == FB_LOOP && k < f->nloops; k++)
 			if (f->loops[k].instrument
 			    && is_bottleneck(FB_LOOP, f->loops[k].name, f->loops[k].file))
-				loop_candidates(out, fns, n, f, &f->loops[k]);
+				loop_candidates(out, fns, n, i, &f->loops[k], edges, nedges);
 	}
 }
 
@@ -701,6 +861,9 @@ void selinst_feedback_apply(struct selinst_function *fns, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		selinst_function *f = &fns[i];
 		const fb_region *fr = lookup(FB_FUNCTION, f->name, f->file);
+		auto note = effective_note.find(f->decl);
+		if (note != effective_note.end() && f->cm.force == CM_FORCE_NONE)
+			f->cm.reason = xasprintf("%s; %s", f->cm.reason, note->second.c_str());
 		if (fr && f->cm.instrument)
 			f->cm.reason = kept_reason(fr, f->cm.reason);
 		for (unsigned k = 0; k < f->nloops; k++) {
@@ -713,6 +876,7 @@ void selinst_feedback_apply(struct selinst_function *fns, size_t n,
 				l->reason = kept_reason(fr, l->reason);
 		}
 	}
+	effective_note.clear();	/* by declaration: this unit's */
 	if (bottleneck)
 		add_in_bottleneck(fns, n, edges, nedges);
 }

@@ -128,4 +128,94 @@ bad "not YAML" junk.prof "junk.prof:[0-9]*: bad profile"
 build x x.yaml -fplugin-arg-selinst-profile=a.prof -fplugin-arg-selinst-budget=lots 2>err.txt \
 	&& fail "budget=lots compiled"
 grep -q "bad value 'lots' for argument 'budget'" err.txt || fail "budget=lots: $(cat err.txt)"
+# Effective counts (the OpenUH paper: with runtime information the weight
+# "will use the effective number of basic blocks, statements and
+# callsites invoked at runtime").  feedback-eff.c's busy (static weight
+# 33, called at depth 1) is left out by the static model; its loop runs
+# 1024 times per call, so its effective weight reaches the threshold.
+# rare (static weight over 2048) is chosen statically; its loop never
+# iterates, so its effective weight is small and it is left out.
+EFF=$T/programs/feedback-eff.c
+effb() { # OUT DECISIONS extra flags...
+	local out=$1 dec=$2; shift 2
+	rm -f "$dec"
+	si_cc -O2 -fplugin-arg-selinst-decisions="$dec" "$@" "$EFF" -o "$out"
+}
+# decided FILE KIND NAME GLOB WHAT: the decision matches GLOB
+decided() {
+	local d
+	d=$(decision "$1" "$2" "$3")
+	# shellcheck disable=SC2053 # $4 is a glob
+	[[ $d == $4 ]] || fail "$3, $5, got '$d'"
+}
+effb es es.yaml || fail "static build"
+decided es.yaml functions busy "False score < threshold" "static: expected left out"
+decided es.yaml functions rare "True score >= threshold" "static: expected chosen"
+effb e0 e0.yaml -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0 \
+	|| fail "threshold 0 build"
+SELINST_THROTTLE=off SELINST_OUTPUT=e0.prof ./e0 >/dev/null || fail "run e0"
+effb ef ef.yaml -fplugin-arg-selinst-profile=e0.prof -fplugin-arg-selinst-budget=100 \
+	|| fail "effective build"
+eff="effective weight from measured loop iterations per call; static weight"
+decided ef.yaml functions busy "True kept: predicted *% (score >= threshold; $eff 33)" \
+	"effective: expected chosen by its effective weight"
+decided ef.yaml functions rare "False score < threshold; $eff *" \
+	"effective: expected left out by its effective weight"
+ok=$(yget ef.yaml "[f['weight'] for f in d['functions'] if f['name'] == 'busy'][0] > 1024 * 10")
+expect_eq "busy's effective weight counts its loop body 1024 times" True "$ok"
+
+# Bottleneck additions estimate a callee's calls from the bottleneck's
+# counts only when nothing else calls it: main's loop (the default
+# build's bottleneck) calls busy once per iteration (added, estimated)
+# and the recursive walk once, which then calls itself 3.5 times on
+# average (not added: its calls are unknown).
+effb ed ed.yaml || fail "default build"
+SELINST_THROTTLE=off SELINST_OUTPUT=ed.prof ./ed >/dev/null || fail "run ed"
+effb ex ex.yaml -fplugin-arg-selinst-profile=ed.prof -fplugin-arg-selinst-budget=100 \
+	|| fail "feedback build from the default"
+decided ex.yaml functions busy "True function added: in bottleneck *, calls estimated, predicted *" \
+	"from the default: expected added in the bottleneck"
+decided ex.yaml functions walk "False *" "recursive: expected not added"
+
+# The out-of-line term: a chosen function is made uninlinable, so each of
+# its calls costs FB_OUT_OF_LINE_NS (0.55 ns) besides the hook pair; a
+# loop's entries cost the pair alone.  rare and its loop have the same
+# calls (one entry of 0 iterations per call): at threshold 0 the
+# function's predicted cost is the loop's x (pair + 0.55) / pair.
+effb ea ea.yaml -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0 \
+	-fplugin-arg-selinst-profile=e0.prof -fplugin-arg-selinst-budget=100 || fail "threshold 0 feedback build"
+ok=$(python3 - ea.yaml <<'PY'
+import re, yaml, sys
+d = yaml.safe_load(open(sys.argv[1]))
+pct = lambda r: float(re.match(r"kept: predicted ([0-9.]+)%", r["reason"]).group(1))
+fn = pct([f for f in d["functions"] if f["name"] == "rare"][0])
+lp = pct([l for l in d["loops"] if l["function"] == "rare"][0])
+pair = d["feedback"]["hook_pair_ns"]
+want = lp * (pair + 0.55) / pair
+print(fn > lp and abs(fn - want) <= 0.011 or "function %.2f%%, loop %.2f%%, pair %s ns" % (fn, lp, pair))
+PY
+)
+expect_eq "a function's calls cost the pair and the lost inlining" True "$ok"
+
+# The whole prediction: pairs, 0.55 ns a function call, 0.5 ns a loop
+# iteration, 1 us a profile node (the write at exit), 25 us a process
+# (start-up), over the CPU time less the hooks (budget 100: nothing
+# dropped, so predicted_all holds every term).
+ok=$(python3 - e0.prof ea.yaml <<'PY'
+import yaml, sys
+d = yaml.safe_load(open(sys.argv[1]))
+pair, hooks, run = d["hook_pair_ns"], 0.0, 0.0
+for t in d["threads"]:
+    excl = sum(n["exclusive_ns"] for n in t["nodes"])
+    cpu = t.get("cpu_ns")
+    run += cpu if isinstance(cpu, int) and 0 < cpu <= excl else excl
+    for n in t["nodes"]:
+        fn = d["regions"][n["region"]]["kind"] == "function"
+        hooks += n["calls"] * (pair + (0.55 if fn else 0)) + n.get("iterations", 0) * 0.5 + 1000
+want = 100 * (hooks + 25000) / max(run - hooks, run / 10)
+got = yaml.safe_load(open(sys.argv[2]))["feedback"]["predicted_all"]
+print(abs(got - want) <= 0.0004 * want or "predicted_all %s, expected %.4g" % (got, want))
+PY
+)
+expect_eq "predicted_all counts every term" True "$ok"
 exit 0

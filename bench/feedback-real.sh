@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# feedback-real.sh - profile feedback (issue 13 point 2) on the real
+# projects of bench/real-projects.sh: the default and threshold 0 builds
+# run the workload (every process writes a profile), then each is rebuilt
+# with -fplugin-arg-selinst-profile= all of its profiles and budget=BUDGET
+# (variants fb and fb0), and run with SELINST_THROTTLE=off.  Prints per
+# project and feedback build: regions dropped/added (decision files),
+# the instructions over plain (callgrind, all processes), the same less
+# the runtime writing the profile at exit, the plugin's predicted
+# overhead (predicted_kept + the units' predicted_added, feedback summary
+# of the decision files; it counts the start-up and the write), and
+# predicted / measured.
+#   WORK=/tmp/me REALSRC=/tmp/real-sel/src bash bench/feedback-real.sh
+# Variables: those of real-projects.sh (PROJECTS, WORK, REALSRC, REUSE,
+# BUDGET); VARIANTS is "plain default fb t0 fb0" and DIAL is empty.
+# TABLE_ONLY=1 prints the table from $WORK/res without running anything.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=${WORK:-/tmp/selinst-real}
+PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp}
+export WORK PROJECTS
+[ -n "${TABLE_ONLY:-}" ] || VARIANTS="plain default fb t0 fb0" DIAL='' \
+	bash "$ROOT/bench/real-projects.sh" >&2
+python3 - "$WORK/res" "$PROJECTS" <<'PY'
+import os, sys, yaml
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+res, projects = sys.argv[1], sys.argv[2].split()
+
+def num(path):
+    try:
+        return int(open(path).read().split()[0])
+    except (OSError, IndexError, ValueError):
+        return None
+
+def summary(name):
+    """(dropped, added, predicted %) over the build's decision files."""
+    try:
+        docs = [d for d in yaml.load_all(open(os.path.join(res, name + ".dec")), Loader=Loader) if d]
+    except OSError:
+        return None
+    fbs = [d["feedback"] for d in docs if d.get("feedback")]
+    if not fbs:
+        return None
+    drop = sorted({(r["name"], r.get("file")) for d in docs
+                   for k in ("functions", "loops") for r in d.get(k) or []
+                   if str(r.get("reason", "")).startswith("dropped")})
+    add = sorted({(r["name"], r.get("file")) for d in docs
+                  for k in ("functions", "loops") for r in d.get(k) or []
+                  if "added: in bottleneck" in str(r.get("reason", ""))})
+    # predicted_kept is global (every unit agrees), additions are per unit
+    pred = fbs[0]["predicted_kept"] + sum(f["predicted_added"] for f in fbs)
+    return len(drop), len(add), pred, fbs[0]["predicted_all"]
+
+print("project\tbuild\tdropped/added\tpred first\tpred feedback\tmeasured\tmeasured less write\tratio")
+for p in projects:
+    plain = num(os.path.join(res, p + "-plain.ir"))
+    for v in ("fb", "fb0"):
+        s = summary(p + "-" + v)
+        ir, wr = num(os.path.join(res, "%s-%s.ir" % (p, v))), num(os.path.join(res, "%s-%s.write" % (p, v)))
+        if not s or not ir or not plain:
+            print("%s\t%s\t(missing)" % (p, v))
+            continue
+        m = 100.0 * (ir / plain - 1)
+        ml = 100.0 * ((ir - (wr or 0)) / plain - 1)
+        ratio = "%.2f" % (s[2] / m) if m > 0 and s[2] > 0 else "-"
+        print("%s\t%s\t%d/%d\t%.2f%%\t%.2f%%\t%+.2f%%\t%+.2f%%\t%s"
+              % (p, v, s[0], s[1], s[3], s[2], m, ml, ratio))
+PY
