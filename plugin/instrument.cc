@@ -571,6 +571,90 @@ void selinst_instrument_function(struct selinst_function *fn,
 						      gimple_location(stmt)), flag);
 }
 
+/* ---- which instrumented bodies GCC may inline ------------------------- */
+
+/* The functions of the unit that control can come back to abnormally
+ * (setjmp and the like, non-local labels) and everything they may call:
+ * the runtime's resync (__selinst_setjmp_return) drops the frames whose
+ * recorded stack pointer lies below the landing frame's, so a region
+ * inlined into the landing function itself would share that frame's
+ * stack pointer and stay open after the longjmp.  GCC never inlines a
+ * landing function elsewhere ("calls setjmp", "receives a non-local
+ * goto"), so only inlining INTO one matters: its callees, followed
+ * through every call edge (an inlined callee brings its own callees'
+ * inlined bodies), and, since an indirect call may become direct and be
+ * inlined, every function whose address is taken. */
+static hash_set<cgraph_node *> *reach_landing_functions(void)
+{
+	hash_set<cgraph_node *> *seen = new hash_set<cgraph_node *>;
+	auto_vec<cgraph_node *> todo;
+	cgraph_node *node;
+	bool any = false;
+	FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node) {
+		function *body = DECL_STRUCT_FUNCTION(node->decl);
+		if (body && (body->calls_setjmp || body->has_nonlocal_label)) {
+			any = true;
+			todo.safe_push(node);
+		}
+	}
+	if (any)
+		FOR_EACH_FUNCTION(node)
+			if (node->address_taken)
+				todo.safe_push(node->ultimate_alias_target());
+	while (!todo.is_empty()) {
+		node = todo.pop();
+		for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
+			cgraph_node *callee = e->callee->ultimate_alias_target();
+			if (!seen->add(callee))
+				todo.safe_push(callee);
+		}
+	}
+	return seen;
+}
+
+/* Why FN's hooks must not be inlined into another function, or NULL.
+ * REACHED: reach_landing_functions. */
+static const char *keep_out_of_line(const struct selinst_function *fn,
+				    hash_set<cgraph_node *> *reached)
+{
+	cgraph_node *node = cgraph_node::get(fn->decl);
+	if (node && reached->contains(node->ultimate_alias_target()))
+		return "reached from a function that calls setjmp or receives a non-local goto";
+	/* At an -flto link another unit's landing function may inline it:
+	 * this unit cannot see those. */
+	if (flag_generate_lto && TREE_PUBLIC(fn->decl))
+		return "-flto: another unit's setjmp caller could inline it";
+	return NULL;
+}
+
+/* After the decisions, before any inlining: which chosen bodies GCC may
+ * inline.  With inline=off (selinst_opts.inline_bodies false) every
+ * chosen function stays out of line (one call per source call, the
+ * region's calls as the source has them).  With inline=on the hooks are
+ * already in the body and travel with it, so an inlined copy enters and
+ * leaves the same region (one descriptor: one region), except where the
+ * runtime's longjmp resync could not tell an inlined region from its
+ * host (keep_out_of_line).  Functions holding chosen loops follow the
+ * same rule in both modes: their loop hooks travel too. */
+void selinst_set_inlining(struct selinst_function *fns, size_t n)
+{
+	hash_set<cgraph_node *> *reached = reach_landing_functions();
+	for (size_t i = 0; i < n; i++) {
+		struct selinst_function *fn = &fns[i];
+		bool loops = selinst_any_loop_chosen(fn);
+		if (!fn->cm.instrument && !loops)
+			continue;
+		const char *why = keep_out_of_line(fn, reached);
+		if (fn->cm.instrument && !selinst_opts.inline_bodies)
+			DECL_UNINLINABLE(fn->decl) = 1;
+		else if (why) {
+			DECL_UNINLINABLE(fn->decl) = 1;
+			fn->out_of_line_reason = why;
+		}
+	}
+	delete reached;
+}
+
 /* __selinst_setjmp_return () where control arrives from a frame below:
  * after returns-twice calls (setjmp, sigsetjmp, vfork ...), after
  * __builtin_setjmp receivers and after non-local goto labels. */
