@@ -283,13 +283,14 @@ const char *selinst_cannot_instrument(tree decl, function *body)
 			if (gimple_code(stmt) == GIMPLE_ASM
 			    && gimple_asm_nlabels(as_a<gasm *>(stmt)) > 0)
 				return "asm goto: its jumps may leave the function";
-			/* A region is not inlined; inlined copies of a label
-			 * whose address is taken have distinct addresses. */
+			/* Inlined copies of a label whose address is taken
+			 * have distinct addresses, and a region may be kept
+			 * out of line (inline=off, setjmp callers). */
 			if (gimple_code(stmt) == GIMPLE_LABEL
 			    && FORCED_LABEL(gimple_label_label(as_a<glabel *>(stmt))))
 				return "a label's address is taken (&&label): a region "
-				       "is not inlined, and inlined copies must keep "
-				       "distinct label addresses";
+				       "may be kept out of line, and inlined copies must "
+				       "keep distinct label addresses";
 		}
 	if (body->has_nonlocal_label)
 		return "receives a non-local goto";
