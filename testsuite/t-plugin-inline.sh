@@ -71,6 +71,21 @@ for path in sys.argv[1:]:
         assert "out_of_line" not in f[n], (path, n, f[n])
 PY
 
+# A body that is no region but holds a loop region (jumpy_loop at a
+# threshold nothing reaches): its loop hooks would land in the setjmp
+# caller's frame just as well, in both modes (inline=off used to inline
+# it, and a longjmp out of the loop left it open: after() below it).
+for m in on off; do
+	si_cc -O2 -fplugin-arg-selinst-threshold=999999999999 -fplugin-arg-selinst-loop-threshold=0 \
+		-fplugin-arg-selinst-inline=$m "$src" -o lo$m || fail "compile loops only inline=$m"
+	SELINST_OUTPUT=$PWD/lo$m.prof ./lo$m > out.txt && cmp -s out.txt plain.txt ||
+		fail "run loops only inline=$m"
+	summary lo$m.prof > lo$m.txt || fail "profile loops only inline=$m"
+	grep -q "^inline_regions.c:80/inline_regions.c:58 20 36$" lo$m.txt || fail "loops only inline=$m: no loop: $(cat lo$m.txt)"
+	[ "$(grep after lo$m.txt)" = "inline_regions.c:80/after 30 0" ] ||
+		fail "loops only inline=$m: after's paths: $(grep after lo$m.txt)"
+done
+
 # The throttle counts the inlined copies together: helper is switched
 # off at its 1001st call over use_a's and use_b's copies.
 SELINST_THROTTLE=1000:1000000000 SELINST_OUTPUT=$PWD/th.prof ./pon-O2 > out.txt &&

@@ -59,7 +59,7 @@ static int jumpy_loop(int n)
 		thrower(i + 1);
 	return sink & 3;
 }
-__attribute__((noinline)) void after(void) { sink++; }
+__attribute__((noinline, selinst_instrument)) void after(void) { sink++; }
 __attribute__((noinline)) int catcher(int i)
 {
 	int r = 0;
