@@ -621,6 +621,13 @@ static const char *keep_out_of_line(const struct selinst_function *fn,
 	cgraph_node *node = cgraph_node::get(fn->decl);
 	if (node && reached->contains(node->ultimate_alias_target()))
 		return "reached from a function that calls setjmp or receives a non-local goto";
+	/* A body holding loop regions does enough work per call that the
+	 * call costs little, and inlined, its loop hooks (calls) sit in the
+	 * host's loop nest, which GCC then optimises worse: mg's rprj3 and
+	 * interp inlined into vcycle took 1.27x plain CPU time at threshold
+	 * 0, out of line 1.16x (bench/README.md). */
+	if (selinst_any_loop_chosen(fn) && selinst_opts.inline_bodies)
+		return "holds loop regions: inlined, their hooks slow the host's loops down";
 	/* At an -flto link another unit's landing function may inline it:
 	 * this unit cannot see those. */
 	if (flag_generate_lto && TREE_PUBLIC(fn->decl))
@@ -635,8 +642,9 @@ static const char *keep_out_of_line(const struct selinst_function *fn,
  * already in the body and travel with it, so an inlined copy enters and
  * leaves the same region (one descriptor: one region), except where the
  * runtime's longjmp resync could not tell an inlined region from its
- * host (keep_out_of_line).  Functions holding chosen loops follow the
- * same rule in both modes: their loop hooks travel too. */
+ * host, and bodies holding loop regions (keep_out_of_line).  With
+ * inline=off, functions holding chosen loops but no function region stay
+ * inlinable, as before inline= existed, except for setjmp callers. */
 void selinst_set_inlining(struct selinst_function *fns, size_t n)
 {
 	hash_set<cgraph_node *> *reached = reach_landing_functions();
