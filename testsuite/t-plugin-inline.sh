@@ -3,12 +3,13 @@
 # inline=on|off (issues 10 and 13): with inline=on (the default) GCC may
 # inline instrumented bodies, whose hooks travel with them: an inlined copy
 # enters and leaves the same region (one region for every copy, the
-# throttle counting them together), its loop regions and its exception
-# exits with it, and the profile is the one inline=off gives, at -O0 to
-# -Os.  Bodies that a setjmp caller could inline stay out of line in both
-# modes (the longjmp resync tells frames apart by stack pointer, and an
-# inlined copy shares its host's): a longjmp past them leaves no region
-# open, and the decision file says why they stay out.
+# throttle counting them together), its exception exits with it, and the
+# profile is the one inline=off gives, at -O0 to -Os, recursion inlined
+# into itself included.  Bodies that a setjmp caller could inline stay out
+# of line in both modes (the longjmp resync tells frames apart by stack
+# pointer, and an inlined copy shares its host's): a longjmp past them
+# leaves no region open.  Under inline=on bodies holding loop regions stay
+# out of line too (bench/README.md); the decision file says why.
 . "$(dirname "$0")/lib.sh"
 src=$T/programs/inline_regions.c
 gcc -O2 "$src" -o plain && ./plain > plain.txt || fail "plain build"
@@ -103,6 +104,26 @@ assert (h.get("throttled") or {}).get("calls") == 1001, h
 calls = sum(n["calls"] for t in p["threads"] for n in t["nodes"] if n["region"] == h["id"])
 assert calls == 1001, calls
 PY
+
+# Recursion inlined into itself (-O3 inlines fib into fib): each inlined
+# level enters the same region again, so the calls are the source's.
+cat > rec.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+static inline int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+int main(int argc, char **argv) { printf("%d\n", fib(argc > 1 ? atoi(argv[1]) : 20)); return 0; }
+C
+for m in on off; do
+	si_cc -O3 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-inline=$m rec.c -o rec$m ||
+		fail "compile recursion inline=$m"
+	[ "$(SELINST_OUTPUT=$PWD/rec$m.prof ./rec$m)" = 6765 ] || fail "recursion inline=$m output"
+	summary rec$m.prof > rec$m.txt || fail "recursion profile inline=$m"
+done
+grep -q "^main/fib 21891 0$" recon.txt && diff recoff.txt recon.txt > /dev/null ||
+	fail "recursion: $(cat recon.txt) against $(cat recoff.txt)"
+on=$(objdump -d recon | grep -c 'call.*<__selinst_enter')
+off=$(objdump -d recoff | grep -c 'call.*<__selinst_enter')
+[ "$on" -gt "$off" ] || fail "recursion: fib not inlined into itself ($on enter calls, $off with inline=off)"
 
 # C++: an inlined body left by an exception closes its region on the way
 # out (its own cleanup, copied with it), before the caller's handler.
