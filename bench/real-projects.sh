@@ -18,7 +18,7 @@
 # Variables:
 #   WORK      scratch folder (default /tmp/selinst-real); sources in $WORK/src
 #             unless REALSRC names a folder with them already unpacked
-#   PROJECTS  default "lz4 cjson lua zstd yaml-cpp"
+#   PROJECTS  default "lz4 cjson lua zstd yaml-cpp sqlite"
 #   VARIANTS  default "plain paper default sites t0": paper is -fplugin-
 #             arg-selinst-model=paper (the formula alone, the default before
 #             issue 10); sites is the default built SITES_ROUNDS + 1 times,
@@ -38,7 +38,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=$ROOT/build
 WORK=${WORK:-/tmp/selinst-real}
 SRC=${REALSRC:-$WORK/src}
-PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp}
+PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp sqlite}
 VARIANTS=${VARIANTS:-plain paper default sites t0}
 DIAL_PROJECT=${DIAL_PROJECT:-lua}
 SITES_ROUNDS=${SITES_ROUNDS:-2}
@@ -53,7 +53,7 @@ mkdir -p "$SRC" "$WORK/bin" "$WORK/in" "$WORK/res"
 
 # Debian source package of each project.
 debpkg() {
-	case $1 in lua) echo lua5.4 ;; zstd) echo libzstd ;; *) echo "$1" ;; esac
+	case $1 in lua) echo lua5.4 ;; zstd) echo libzstd ;; sqlite) echo sqlite3 ;; *) echo "$1" ;; esac
 }
 
 # Sources, once: apt-get source, adding a deb-src line when there is none.
@@ -123,6 +123,25 @@ for i in range(1500):
                   random.randint(0, 50), random.randint(1, 99), random.randint(1, 99), i))
 open(sys.argv[1], "w").write("".join(out))
 PY
+	cat > "$WORK/in/work.sql" <<'SQL'
+CREATE TABLE item(id INTEGER PRIMARY KEY, name TEXT, price REAL, tag TEXT, qty INTEGER);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+INSERT INTO item SELECT i, 'item' || printf('%05d', i), (i * 7919 % 10007) / 10.0,
+  't' || (i % 53), i % 17 FROM n;
+CREATE INDEX item_tag ON item(tag, price);
+CREATE TABLE sale(item_id INTEGER, day INTEGER, n INTEGER);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
+INSERT INTO sale SELECT (i * 31) % 20000 + 1, i % 365, i % 9 + 1 FROM n;
+SELECT tag, count(*), round(avg(price), 2), max(qty) FROM item GROUP BY tag ORDER BY 3 DESC LIMIT 5;
+SELECT count(*) FROM item WHERE name LIKE '%77%';
+SELECT i.tag, sum(s.n * i.price) AS v FROM sale s JOIN item i ON i.id = s.item_id
+  GROUP BY i.tag ORDER BY v DESC LIMIT 3;
+SELECT day, sum(n) FROM sale GROUP BY day ORDER BY 2 DESC, 1 LIMIT 3;
+UPDATE item SET price = price * 1.1 WHERE tag IN ('t1', 't2', 't3');
+DELETE FROM sale WHERE day % 7 = 0;
+SELECT count(*), sum(n) FROM sale;
+SELECT group_concat(name, ',') FROM (SELECT name FROM item WHERE qty = 3 ORDER BY price LIMIT 20);
+SQL
 	cat > "$WORK/in/work.lua" <<'LUA'
 local function fib(n) if n < 2 then return n end return fib(n-1) + fib(n-2) end
 local t = {}
@@ -156,6 +175,10 @@ build() {
 			-DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
 			-DYAML_CPP_BUILD_TESTS=OFF -DYAML_CPP_BUILD_TOOLS=ON &&
 		ninja -C "$d/_b" -j"$JOBS" util/parse ;;
+	# The shell (shell.c) linked with the library built from the
+	# amalgamation (sqlite3.c, made by the build from src/): two units.
+	sqlite) (cd "$d" && ./configure -q --disable-tcl --disable-readline \
+			--disable-shared CC="$CC") && make -C "$d" -j"$JOBS" sqlite3 ;;
 	esac
 }
 
@@ -171,6 +194,7 @@ workload() {
 	lua) echo "$d/src/lua $i/work.lua" ;;
 	cjson) echo "$d/cjson-run $i/data.json yes" ;;
 	yaml-cpp) echo "$d/_b/util/parse $i/data.yaml" ;;
+	sqlite) echo "$d/sqlite3 -init $i/work.sql :memory: .quit" ;;
 	esac
 }
 
@@ -233,18 +257,18 @@ measure() {
 	run_workload "$p" "$v" "$d" "$r"
 }
 
-# run_workload PROJECT VARIANT DIR RESULT: natively (the profile), then
+# run_workload PROJECT VARIANT DIR RESULT (stdin: nothing): natively (the profile), then
 # under callgrind: all instructions, and those spent writing the profile at
 # exit (inclusive cost of the runtime's si_write_profile, a fixed cost per
 # process that depends on the profile's size, not on the calls made).
 run_workload() {
 	local p=$1 v=$2 d=$3 r=$4 ir=0 wr=0 cmd n w
 	while read -r cmd; do
-		(cd "$d" && SELINST_OUTPUT="$d/prof/%p.prof" $cmd > /dev/null 2>>"$r.run.log") ||
+		(cd "$d" && SELINST_OUTPUT="$d/prof/%p.prof" $cmd < /dev/null > /dev/null 2>>"$r.run.log") ||
 			echo "  $p $v: '$cmd' failed" >&2
 		rm -f "$d"/callgrind.out
 		(cd "$d" && SELINST_OUTPUT=/dev/null valgrind --tool=callgrind \
-			--callgrind-out-file="$d/callgrind.out" $cmd > /dev/null 2>>"$r.run.log")
+			--callgrind-out-file="$d/callgrind.out" $cmd < /dev/null > /dev/null 2>>"$r.run.log")
 		n=$(awk '/^(summary|totals):/ {print $2; exit}' "$d/callgrind.out")
 		w=$(callgrind_annotate --inclusive=yes --threshold=100 "$d/callgrind.out" 2>/dev/null |
 			awk '/si_write_profile \[/ {gsub(",", "", $1); print $1; exit}')

@@ -8,6 +8,18 @@ inside them) against two references, per bench workload:
              (threshold=0, loop-threshold=0), SELINST_THROTTLE=off, no
              sampling: exact times, but the hooks' own cost lands in the
              small functions' times;
+  fullfn     every function instrumented (threshold=0), no loop hooks
+             (loop-threshold above every loop's score): the hooks do not
+             change how small loops compile; read with --compensate;
+  libs in caller: the sampled shares with each sampled function that
+             is not the program's (libm's exp, "[libc.so.6]") counted in
+             the frame above it, as the full references count a call
+             into a library in the calling region's own time;
+  full comp  the full profile read with selinst-report --compensate: the
+             calibrated cost of each call's hook pair taken out (what the
+             calibration cannot see stays: code the hooks kept from being
+             optimised, such as unrolled 5-trip loops, and the hooks'
+             cost above its best case in a warm loop);
   callgrind  the plain -O2 -fno-inline build under valgrind's callgrind:
              exact instruction counts per function (no hooks at all), but
              instructions, not time (and calls where -O2 inlines).
@@ -48,12 +60,18 @@ def fn_name(name):
     return CLONE.sub("", name)
 
 
-def folded_shares(prof, exact=None):
-    """(region excl, function excl, function incl) shares from a profile.
+def folded_shares(prof, exact=None, opts=(), program=None):
+    """(region excl, function excl, function incl) shares from a profile
+    (OPTS: more selinst-report options, e.g. --compensate).
+    PROGRAM: the program's own functions; a sampled frame of any other
+    (libm's exp, "[libc.so.6]") then counts as the frame above it, as
+    full instrumentation counts a library call in its caller's time.
     EXACT: the functions that are regions of the default build; a loop of
-    any other function counts as its function in the region shares (the
-    default build cannot name such a loop: its function has no hooks)."""
-    out = subprocess.run([REPORT, "--format=folded", prof], check=True,
+    any other function counts as its function in the region shares (None:
+    every loop is a region; the default build names the loops of every
+    function the plugin compiled since the loop tables, .selinst.loops,
+    so the full reference is read with None)."""
+    out = subprocess.run([REPORT, "--format=folded"] + list(opts) + [prof], check=True,
                          capture_output=True, text=True).stdout
     reg, fex, finc = (collections.Counter() for _ in range(3))
     total = 0
@@ -64,7 +82,9 @@ def folded_shares(prof, exact=None):
         frames = path.split(";")
         owners, owner = [], None
         for f in frames:
-            if not LOOP.match(f) or owner is None:
+            foreign = (program is not None and f.startswith("~") and not LOOP.match(f)
+                       and fn_name(base_name(f)) not in program)
+            if owner is None or not (LOOP.match(f) or foreign):
                 owner = fn_name(base_name(f))
             owners.append(owner)
         last = frames[-1]
@@ -130,45 +150,69 @@ def run(cmd, env=None, cwd=None):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
 
 
-def measure(wl, size, hz, tmp, verbose, reuse):
+def measure(wl, size, hz, tmp, verbose, reuse, runs, build_only=False):
     src = os.path.join(ROOT, "bench", "workloads", wl + ".c")
     d = os.path.join(tmp, wl)
     os.makedirs(d, exist_ok=True)
-    exe = {v: os.path.join(d, v) for v in ("sel", "full", "plain")}
-    if not reuse:
-        build(src, exe["sel"], sel("threshold=204800") + LINK_RT)
-        build(src, exe["full"], sel("threshold=0", "loop-threshold=0") + LINK_RT)
-        # No inlining in the callgrind reference: callgrind names code by
-        # the symbol it lies in, while samples name inlined functions.
-        build(src, exe["plain"], ["-fno-inline"])
+    exe = {v: os.path.join(d, v) for v in ("sel", "full", "fullfn", "plain")}
+    for v, args in (("sel", sel("threshold=204800") + LINK_RT),
+                    ("full", sel("threshold=0", "loop-threshold=0") + LINK_RT),
+                    ("fullfn", sel("threshold=0", "loop-threshold=4000000000") + LINK_RT),
+                    # No inlining in the callgrind reference: callgrind names
+                    # code by the symbol it lies in, while samples name
+                    # inlined functions.
+                    ("plain", ["-fno-inline"])):
+        if not reuse or not os.path.exists(exe[v]):
+            build(src, exe[v], args)
+    if build_only:
+        return None
     cg = os.path.join(d, "callgrind.out")
-    if not reuse:
-        env = dict(os.environ, SELINST_SAMPLE=str(hz), SELINST_OUTPUT=os.path.join(d, "sel.prof"))
-        run([exe["sel"]] + size, env)
+    sel_profs = [os.path.join(d, "sel.prof" if i == 0 else "sel.%d.prof" % i) for i in range(runs)]
+    for prof in sel_profs:
+        if not reuse or not os.path.exists(prof):
+            env = dict(os.environ, SELINST_SAMPLE=str(hz), SELINST_OUTPUT=prof)
+            run([exe["sel"]] + size, env)
     if not reuse or not os.path.exists(os.path.join(d, "full.prof")):
         # The throttle off: by default it switches the hot tiny regions
         # off, and their time would go to their callers.
         env = dict(os.environ, SELINST_OUTPUT=os.path.join(d, "full.prof"), SELINST_THROTTLE="off")
         env.pop("SELINST_SAMPLE", None)
         run([exe["full"]] + size, env)
-    if not reuse:
+    if not reuse or not os.path.exists(os.path.join(d, "fullfn.prof")):
+        env = dict(os.environ, SELINST_OUTPUT=os.path.join(d, "fullfn.prof"), SELINST_THROTTLE="off")
+        env.pop("SELINST_SAMPLE", None)
+        run([exe["fullfn"]] + size, env)
+    if not reuse or not os.path.exists(cg):
         subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg, exe["plain"]]
                        + size, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    exact = exact_functions(os.path.join(d, "sel.prof"))
-    s = folded_shares(os.path.join(d, "sel.prof"))
-    f = folded_shares(os.path.join(d, "full.prof"), exact)
+    exact = exact_functions(sel_profs[0])
+    s = folded_shares(sel_profs[0], opts=sel_profs[1:])
+    # The program's functions: every function is a region of the full build.
+    own = set(folded_shares(os.path.join(d, "full.prof"))[2])
+    sl = folded_shares(sel_profs[0], opts=sel_profs[1:], program=own)
+    f = folded_shares(os.path.join(d, "full.prof"))
+    fc = folded_shares(os.path.join(d, "full.prof"), exact, ["--compensate"])
+    ff = folded_shares(os.path.join(d, "fullfn.prof"), exact, ["--compensate"])
     c = callgrind_shares(cg, exe["plain"])
     row = {
         "full: regions excl": accuracy(f[0], s[0]),
         "full: functions excl": accuracy(f[1], s[1]),
+        "full comp: functions excl": accuracy(fc[1], s[1]),
+        "fullfn comp: functions excl": accuracy(ff[1], s[1]),
+        "full comp, libs in caller: functions excl": accuracy(fc[1], sl[1]),
+        "fullfn comp, libs in caller: functions excl": accuracy(ff[1], sl[1]),
         "callgrind: functions excl": accuracy(c[0], s[1]),
         # Inclusive: of the functions that are regions of the default
         # build only (a sample names no caller that has no hooks).
         "callgrind: functions incl": accuracy({k: v for k, v in c[1].items() if k in exact}, s[2]),
         "full vs callgrind: functions excl": accuracy(c[0], f[1]),
+        "full comp vs callgrind: functions excl": accuracy(c[0], fc[1]),
+        "fullfn comp vs callgrind: functions excl": accuracy(c[0], ff[1]),
     }
     if verbose:
-        for name, ref, test in (("full excl", f[1], s[1]), ("callgrind excl", c[0], s[1])):
+        for name, ref, test in (("full excl", f[1], s[1]), ("full comp excl", fc[1], s[1]),
+                                ("fullfn comp excl", ff[1], s[1]),
+                                ("callgrind excl", c[0], s[1])):
             print("  %s %s:" % (wl, name))
             for k in sorted(ref, key=ref.get, reverse=True)[:12]:
                 print("    %-28s ref %5.1f%%  sampled %5.1f%%" % (k, 100 * ref[k], 100 * s[1].get(k, 0)))
@@ -180,30 +224,37 @@ def main():
     ap.add_argument("--workloads", default="bt,cg,ft,mg,interp")
     ap.add_argument("--size", default="medium", help="medium (about 1 s plain) or 'N [STEPS]'")
     ap.add_argument("--hz", type=int, default=1000)
+    ap.add_argument("--runs", type=int, default=1,
+                    help="sampled runs, their profiles merged (N times the samples)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print the top shares")
     ap.add_argument("--keep", help="keep the programs and profiles in this folder")
     ap.add_argument("--reuse", action="store_true",
-                    help="with --keep: read the profiles a former run kept (runs only a "
-                    "missing full.prof)")
+                    help="with --keep: read the programs and profiles a former run kept "
+                    "(builds and runs only what is missing: profiles that bench/sample-quiet.sh "
+                    "made on a quiet machine, for one)")
+    ap.add_argument("--build-only", action="store_true",
+                    help="with --keep: build the programs and stop")
     a = ap.parse_args()
-    cols = ["full: regions excl", "full: functions excl", "callgrind: functions excl",
-            "callgrind: functions incl", "full vs callgrind: functions excl"]
+    cols = ["full: regions excl", "full: functions excl", "full comp: functions excl",
+            "fullfn comp: functions excl", "full comp, libs in caller: functions excl",
+            "fullfn comp, libs in caller: functions excl", "callgrind: functions excl",
+            "callgrind: functions incl", "full vs callgrind: functions excl",
+            "full comp vs callgrind: functions excl", "fullfn comp vs callgrind: functions excl"]
     print("accuracy of SELINST_SAMPLE=%d on the default build (%%, regions above 1%% of the "
           "reference; n regions; worst difference in points)" % a.hz)
-    print("%-7s" % "" + "".join("%-30s" % c for c in cols))
     with tempfile.TemporaryDirectory(prefix="selinst-acc.") as tmp:
         if a.keep:
             os.makedirs(a.keep, exist_ok=True)
             tmp = a.keep
         for wl in a.workloads.split(","):
             size = MEDIUM[wl] if a.size == "medium" else a.size.split()
-            row = measure(wl, size, a.hz, tmp, a.verbose, a.reuse)
-            cells = []
+            row = measure(wl, size, a.hz, tmp, a.verbose, a.reuse, a.runs, a.build_only)
+            if row is None:
+                continue
             for c in cols:
                 r = row[c]
-                cells.append("%-30s" % ("-" if r is None else "%5.1f (%d; %.1f %s)" % (r[0], r[1], r[2], r[3][:12])))
-            print("%-7s" % wl + "".join(cells), flush=True)
-
+                print("%-7s %-45s %s" % (wl, c, "-" if r is None else "%5.1f  (%d regions; worst "
+                                          "%.1f points, %s)" % r), flush=True)
 
 if __name__ == "__main__":
     main()

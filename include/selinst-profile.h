@@ -72,6 +72,14 @@ selinst_omp_waits[SELINST_OMP_WAITS] = {
 	{ "omp taskwait", SELINST_OMP_SYNCHRONIZATION },
 };
 
+/* Top-level keys of the hooks' calibrated cost besides hook_pair_ns (one
+ * function enter/exit pair, ns): the part of that pair that lies between
+ * its two clock reads, so in the region's own time; a loop's pair and its
+ * part (selinst-report --compensate). */
+#define SELINST_PROFILE_HOOK_INSIDE      "hook_inside_ns"
+#define SELINST_PROFILE_HOOK_LOOP_PAIR   "hook_loop_pair_ns"
+#define SELINST_PROFILE_HOOK_LOOP_INSIDE "hook_loop_inside_ns"
+
 /* Node keys of an mpi region's bytes (libselinst-mpi: count times the
  * datatype's size of the buffers a call sends and receives). */
 #define SELINST_PROFILE_BYTES_SENT     "bytes_sent"

@@ -58,6 +58,14 @@ enum selinst_region_kind {
 #define SELINST_NOTE_NAME     "selinst"
 #define SELINST_NOTE_SETTINGS 1u
 
+/* Every unit the plugin compiles that has loops without hooks carries a
+ * section SELINST_LOOP_SECTION, not loaded at run time (no flags), of
+ * lines "LINE LAST FILE\n": each such loop of each function, instrumented
+ * or not (keyword line, the body's last line, the file as given to the
+ * compiler).  SELINST_SAMPLE reads it from each module's file when it
+ * writes a profile and names a sample in such a loop "~loop FILE:LINE". */
+#define SELINST_LOOP_SECTION ".selinst.loops"
+
 /*
  * Static, read-only descriptor of one instrumented region.  The plugin
  * emits one per region into the object that holds the code; hooks receive

@@ -582,8 +582,10 @@ static unsigned int selinst_execute(void)
 		write_sites(&fns[0], sites);
 
 	instrument_unit(fns);
-	if (!fns.empty())
+	if (!fns.empty()) {
 		selinst_emit_settings_note();
+		selinst_emit_loop_table(&fns[0], fns.size());
+	}
 	if (selinst_opts.verbose)
 		selinst_print_table(&fns[0], fns.size());
 	if (selinst_opts.decisions_path)

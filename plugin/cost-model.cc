@@ -219,6 +219,10 @@ static const char *refinement_excludes(const struct cm_constants *c,
 		return CM_UNSEEN_SMALL_REASON;
 	if (internal_helper(fn))
 		return CM_HELPER_REASON;
+	if (!fn->has_loops && fn->callees_light && !fn->from_main
+	    && fn->instrumented_call_sites < CM_SMALL_BODY_PULL
+	    && mpz_cmp_ui(fn->weight, CM_LOOP_FREE) < 0)
+		return CM_LOOP_FREE_REASON;
 	return NULL;
 }
 
@@ -380,7 +384,7 @@ static void classify_work(struct cm_function *const *fns, const struct adjacency
 	for (size_t c = 0; c < k->count; c++) {
 		const size_t *m = k->order + k->start[c];
 		size_t n = k->start[c + 1] - k->start[c];
-		int cyclic = n > 1, bounded = 1, bounded_lib = 1;
+		int cyclic = n > 1, bounded = 1, bounded_lib = 1, light = 1;
 		for (size_t i = 0; i < n; i++)
 			for (size_t e = a->start[m[i]]; e < a->start[m[i] + 1]; e++) {
 				size_t g = a->callee[e];
@@ -390,13 +394,21 @@ static void classify_work(struct cm_function *const *fns, const struct adjacency
 					bounded = 0;
 					if (!fns[g]->library_code && !fns[g]->bounded_own_work)
 						bounded_lib = 0;
+					if (!fns[g]->library_code && !fns[g]->light_work)
+						light = 0;
 				}
+				/* Loops copied in are the caller's own. */
+				if (fns[g]->always_inline && fns[g]->has_loops)
+					light = 0;
 			}
 		for (size_t i = 0; i < n; i++) {
 			fns[m[i]]->recursive = cyclic;
 			fns[m[i]]->bounded_work = bounded && !cyclic && !fns[m[i]]->has_loops;
 			fns[m[i]]->bounded_own_work = bounded_lib && !cyclic && !fns[m[i]]->has_loops;
 			fns[m[i]]->callees_bounded = bounded_lib && !cyclic;
+			fns[m[i]]->callees_light = light && !cyclic;
+			fns[m[i]]->light_work = light && !cyclic
+				&& fns[m[i]]->largest_loop < CM_SMALL_BODY;
 		}
 	}
 }
@@ -408,6 +420,14 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 	return c->refined && mpz_sgn(threshold) != 0 && !from_main
 	       && instrumented_sites < CM_SMALL_BODY_PULL
 	       && mpz_cmp_ui(weight, CM_SMALL_BODY) < 0;
+}
+
+int cm_leaf_loop_excludes(const struct cm_constants *c, const mpz_t weight, int straight_leaf,
+			  unsigned long instrumented_sites, int from_main,
+			  const mpz_t threshold)
+{
+	return c->refined && mpz_sgn(threshold) != 0 && !from_main && straight_leaf
+	       && instrumented_sites == 0 && mpz_cmp_ui(weight, CM_LEAF_LOOP) < 0;
 }
 
 int cm_site_base_depth(const struct cm_constants *c, const struct cm_function *f)

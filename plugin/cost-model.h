@@ -31,7 +31,7 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus seven refinements, each named in
+ * CM_MODEL_DEFAULT is the formula plus nine refinements, each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
  *
@@ -102,6 +102,17 @@
  *                  project's own helper): no region, and it runs at depth
  *                  CM_HELPER_DEPTH (2), and so do the functions it calls
  *                  in view (context-depth).
+ *   loop-free      A function with no loop, not recursive, whose callees
+ *                  in view run no loop body of weight CM_SMALL_BODY or
+ *                  more (library code aside), with fewer than
+ *                  CM_SMALL_BODY_PULL instrumented callees, of weight
+ *                  under CM_LOOP_FREE (256), is not a region when main
+ *                  does not reach it in view: small-body for a body that
+ *                  runs each statement once a call.
+ *   leaf-loop      (loops.cc) An innermost loop whose calls all go to
+ *                  bounded, uninstrumented functions in view, of weight
+ *                  under CM_LEAF_LOOP (256), is not a loop region when
+ *                  main does not reach its function in view.
  *
  * This file has no GCC dependency so the model can be tested alone
  * (testsuite/unit/) against the paper's Table 1.
@@ -182,6 +193,12 @@ struct cm_function {
 					   allowed; default model) */
 	int bounded_work;		/* no loop, no recursion, callees in
 					   view likewise (default model) */
+	int light_work;			/* not recursive, no loop body of weight
+					   CM_SMALL_BODY or more, callees in
+					   view likewise or library code
+					   (default model) */
+	int callees_light;		/* not recursive, callees in view all
+					   light_work or library code */
 	int unseen_small;		/* refinement unseen-small applies
 					   (default model) */
 	int from_main;			/* reached from main by call edges in
@@ -237,6 +254,34 @@ int cm_small_body_excludes(const struct cm_constants *c, const mpz_t weight,
 #define CM_SMALL_LOOP_REASON "loop body of weight under " CM_STR(CM_SMALL_BODY) \
 	" and fewer than " CM_STR(CM_SMALL_BODY_PULL) " instrumented callees " \
 	"(refinement small-body)"
+/* Refinement leaf-loop: an innermost loop whose body does bounded work
+ * (every call in it goes to a function in view with no loop, no recursion
+ * and no instrumented callee, which GCC copies in or which returns at
+ * once), of weight under CM_LEAF_LOOP, with no instrumented call site, in
+ * a function main does not reach in view (FROM_MAIN 0), is not a region
+ * (default model, threshold not 0): its counter (an increment and a store
+ * an iteration) would cost 2% or more of a body that small, on a trip
+ * count no call site in view bounds, and its time is its function's.
+ * STRAIGHT_LEAF: innermost and bounded, as the caller finds it. */
+#define CM_LEAF_LOOP 256
+int cm_leaf_loop_excludes(const struct cm_constants *c, const mpz_t weight, int straight_leaf,
+			  unsigned long instrumented_sites, int from_main,
+			  const mpz_t threshold);
+#define CM_LEAF_LOOP_REASON "innermost loop of bounded work per iteration, weight under " \
+	CM_STR(CM_LEAF_LOOP) ", main not in view: its counter would cost 2% or more " \
+	"of the body; its time is its function's (refinement leaf-loop)"
+/* Refinement loop-free: a function with no loop, no recursion, whose
+ * callees in view run no loop of weight CM_SMALL_BODY or more (library
+ * code aside), with fewer than CM_SMALL_BODY_PULL instrumented call
+ * sites, of weight under CM_LOOP_FREE, in a function main does not reach
+ * in view, is not a region (default model, threshold not 0): small-body's
+ * reasoning for a body that runs each statement once a call.  yaml-cpp's
+ * Emitter: one call per scalar through a chain of such methods from
+ * another unit. */
+#define CM_LOOP_FREE 256
+#define CM_LOOP_FREE_REASON "no loop, no recursion, callees with small loops at most, " \
+	"weight under " CM_STR(CM_LOOP_FREE) ", fewer than " CM_STR(CM_SMALL_BODY_PULL) \
+	" instrumented callees, main not in view (refinement loop-free)"
 #define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
 	"through callers that are not regions (refinement context-depth)"
 /* Refinement unseen-small: a function no call site in view reaches, of

@@ -311,8 +311,9 @@ void selinst_forget_functions(void)
 	indexed_n = 0;
 }
 
-bool selinst_is_instrumented_here(tree callee, const struct selinst_function *all,
-				  size_t nall)
+const struct selinst_function *selinst_function_of(tree callee,
+						   const struct selinst_function *all,
+						   size_t nall)
 {
 	if (indexed_all != all || indexed_n != nall || !function_index) {
 		delete function_index;
@@ -326,7 +327,14 @@ bool selinst_is_instrumented_here(tree callee, const struct selinst_function *al
 	if (n)
 		callee = n->ultimate_alias_target()->decl;
 	size_t *i = function_index->get(callee);
-	return i && all[*i].cm.instrument;
+	return i ? &all[*i] : NULL;
+}
+
+bool selinst_is_instrumented_here(tree callee, const struct selinst_function *all,
+				  size_t nall)
+{
+	const struct selinst_function *f = selinst_function_of(callee, all, nall);
+	return f && f->cm.instrument;
 }
 
 /* Exit hooks on the exception paths.  A new cleanup region R becomes the

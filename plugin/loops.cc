@@ -13,8 +13,9 @@
  *   loop_score(L)     = max(0, loop_base - d) * loop_unit
  *   callsite_score(L) = instrumented call sites inside L * call_unit^2
  *   L is instrumented when the sum >= loop-threshold (default 204800)
- *   (default model: not when small-body excludes its body, see
- *   cost-model.h: a small loop in a function main does not reach in view)
+ *   (default model: not when small-body or leaf-loop excludes its body,
+ *   see cost-model.h: a small or straight-line innermost loop in a
+ *   function main does not reach in view)
  *
  * So an outermost loop of a function called outside loops is chosen, a
  * small call-free inner loop (or any loop of a leaf called deep in loops)
@@ -643,6 +644,25 @@ void selinst_measure_loops(struct selinst_function *fn,
 		free_dominance_info(CDI_DOMINATORS);
 }
 
+/* Refinement leaf-loop's shape: L holds no other loop, and every call in
+ * it goes to a function in view whose work per call is bounded (no loop,
+ * no recursion, bounded callees) and that is no region. */
+static bool straight_leaf(const struct selinst_function *fn, const struct selinst_loop *l,
+			  const struct selinst_function *all, size_t nall)
+{
+	for (unsigned i = 0; i < fn->nloops; i++)
+		if (fn->loops[i].outer_header == l->header)
+			return false;
+	if (l->callees.length() != l->call_sites)
+		return false;	/* calls through pointers */
+	for (unsigned k = 0; k < l->callees.length(); k++) {
+		const struct selinst_function *callee = selinst_function_of(l->callees[k], all, nall);
+		if (!callee || !callee->cm.bounded_work || callee->cm.instrument)
+			return false;
+	}
+	return true;
+}
+
 void selinst_decide_loops(struct selinst_function *fn,
 			  const struct selinst_function *all, size_t nall)
 {
@@ -675,6 +695,10 @@ void selinst_decide_loops(struct selinst_function *fn,
 		} else if (cm_small_body_excludes(c, l->weight, l->instrumented_call_sites,
 						  fn->cm.from_main, selinst_opts.loop_threshold)) {
 			l->reason = CM_SMALL_LOOP_REASON;
+		} else if (cm_leaf_loop_excludes(c, l->weight, straight_leaf(fn, l, all, nall),
+						 l->instrumented_call_sites, fn->cm.from_main,
+						 selinst_opts.loop_threshold)) {
+			l->reason = CM_LEAF_LOOP_REASON;
 		} else if (cm_pull_depth_excludes(c, l->depth, l->instrumented_call_sites,
 						  l->weight, l->loop_score,
 						  selinst_opts.loop_threshold)) {

@@ -108,6 +108,10 @@ tree selinst_region_descriptor(uint32_t kind, const char *name, const char *file
 			       int line, const char *function, uint32_t flags);
 bool selinst_is_instrumented_here(tree callee, const struct selinst_function *all,
 				  size_t nall);
+/* The function of ALL that CALLEE (or its alias target) is, or NULL. */
+const struct selinst_function *selinst_function_of(tree callee,
+						   const struct selinst_function *all,
+						   size_t nall);
 /* Statements that are not source statements: labels, debug binds,
  * clobbers (scope ends), prediction hints, nops.  Their number varies with
  * -O level and -g, so the metrics skip them, and loops.cc looks through
@@ -157,6 +161,8 @@ bool selinst_sites_read(const char *path);
  * note itself, emitted once per unit (instrument.cc). */
 const char *selinst_settings_text(void);
 void selinst_emit_settings_note(void);
+/* looptable.cc: the unit's table of loops without hooks (SELINST_LOOP_SECTION) */
+void selinst_emit_loop_table(const struct selinst_function *fns, size_t n);
 int selinst_sites_depth(const char *symbol);
 bool selinst_sites_loaded(void);	/* a sites= file was read */
 void selinst_sites_write(const char *path, const char *const *symbols,

@@ -22,6 +22,7 @@ static const char usage[] =
 "         --top N (0 = all)  --filter REGEX  --prune PCT (tree, default 0.1)\n"
 "         --wide (do not cut long names at 80 columns)\n"
 "         --no-samples (SELINST_SAMPLE's ~functions left in their parents)\n"
+"         --compensate (take the hooks' calibrated cost out of the times)\n"
 "         --phases [--jitter K]: per iteration of SELINST_ITERATE's loop and of\n"
 "         each phase, flagging times more than K MADs (default 5) from the median\n"
 "         (text, --format=json, or --format=svg: time series and heatmap)\n"
@@ -174,7 +175,7 @@ static void close_output(FILE *out, const char *path)
 
 enum { O_TREE = 256, O_THREADS, O_LOOPS, O_MPI, O_OMP, O_FLAT, O_TOP, O_FILTER, O_PRUNE, O_FORMAT,
        O_DIFF, O_FAIL, O_WIDE, O_HELP, O_VERSION, O_FORCE, O_SUGGEST, O_BUDGET, O_SELECT,
-       O_NO_SAMPLES, O_PHASES, O_JITTER, O_SUGGEST_PHASES };
+       O_NO_SAMPLES, O_COMPENSATE, O_PHASES, O_JITTER, O_SUGGEST_PHASES };
 
 #ifndef SELINST_VERSION
 #define SELINST_VERSION "unknown"
@@ -313,6 +314,7 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		{ "fail-above", required_argument, 0, O_FAIL },
 		{ "wide", no_argument, 0, O_WIDE },
 		{ "no-samples", no_argument, 0, O_NO_SAMPLES },
+		{ "compensate", no_argument, 0, O_COMPENSATE },
 		{ "help", no_argument, 0, O_HELP },
 		{ "version", no_argument, 0, O_VERSION },
 		{ "force", no_argument, 0, O_FORCE },
@@ -336,6 +338,7 @@ static int parse_command_line(int argc, char **argv, struct cli *cl)
 		case O_FLAT: cl->view_fn = view_flat; break;
 		case O_WIDE: cl->o.wide = true; break;
 		case O_NO_SAMPLES: profile_samples = false; break;
+		case O_COMPENSATE: profile_compensate = true; break;
 		case O_TOP: case O_PRUNE: case O_FILTER: parse_view_option(c, optarg, cl); break;
 		case O_FORMAT:
 			cl->trace = !strcmp(optarg, "perfetto") || !strcmp(optarg, "chrome-trace");

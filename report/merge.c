@@ -223,6 +223,12 @@ static uint32_t add_process(view *v, const profile *p)
 		v->pair_ns_sum += p->hook_pair_ns;
 		v->pair_ns_files++;
 	}
+	if (p->compensated) {
+		v->compensated_ns += p->compensated_ns;
+		v->compensated_files++;
+	} else if (profile_compensate) {
+		v->uncompensated_files++;
+	}
 	return proc;
 }
 

@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 bool profile_samples = true;
+bool profile_compensate;
 
 typedef struct ctx {
 	const char *name;
@@ -300,6 +301,21 @@ static uint64_t samples_total(ctx *c, const ynode *seq, const char *what)
 	return total;
 }
 
+/* The ~FN node under PIDX among the sampled nodes made from FIRST on, made
+ * (time 0, no samples yet) when there is none. */
+static uint32_t sampled_parent(ctx *c, pthr *th, uint32_t pidx, size_t first, const char *fn)
+{
+	uint32_t r = sampled_region(c, fn, NULL);
+	for (size_t i = first; i < th->nnodes; i++)
+		if (th->nodes[i].pidx == pidx && th->nodes[i].region == r)
+			return (uint32_t)i;
+	pnode *n = &th->nodes[th->nnodes++];
+	memset(n, 0, sizeof *n);
+	n->pidx = pidx;
+	n->region = r;
+	return (uint32_t)(th->nnodes - 1);
+}
+
 /* Sampled children of node PIDX (UINT32_MAX: the thread's root) from the
  * list SEQ, but OWN's: each gets TIME * count / TOTAL.  Returns the time
  * given out (floors: never more than TIME). */
@@ -307,6 +323,7 @@ static uint64_t add_sampled(ctx *c, pthr *th, uint32_t pidx, const ynode *seq, c
 			    uint64_t time, uint64_t total)
 {
 	uint64_t taken = 0;
+	size_t first = th->nnodes;
 	for (const ynode *e = seq->first; e; e = e->next) {
 		const char *fn = ymap_get(e, "function")->s;
 		uint64_t cnt = to_u64(c, ymap_get(e, "count"), "count");
@@ -315,13 +332,20 @@ static uint64_t add_sampled(ctx *c, pthr *th, uint32_t pidx, const ynode *seq, c
 			bad(c, lp->line, "'loop' of a sample entry must be a string");
 		if (!cnt || (own && !lp && !strcmp(fn, own)))
 			continue;
+		/* A loop of another function (an uninstrumented callee's, from
+		 * the module's loop table): under that function's ~node. */
+		uint32_t at = pidx;
+		if (lp && (!own || strcmp(fn, own)))
+			at = sampled_parent(c, th, pidx, first, fn);
 		pnode *n = &th->nodes[th->nnodes++];
 		memset(n, 0, sizeof *n);
-		n->pidx = pidx;
+		n->pidx = at;
 		n->region = sampled_region(c, fn, lp ? lp->s : NULL);
 		n->excl = (uint64_t)((unsigned __int128)time * cnt / total);
 		n->incl = n->excl;
 		n->samples = cnt;
+		if (at != pidx)	/* the function's estimate rests on its loops' too */
+			th->nodes[at].samples += cnt;
 		taken += n->excl;
 	}
 	return taken;
@@ -369,7 +393,7 @@ static size_t count_samples(const ynode *nodes)
 	for (const ynode *m = nodes->first; m; m = m->next) {
 		const ynode *sm = m->type == Y_MAP ? ymap_get(m, "samples") : NULL;
 		if (sm && sm->type == Y_SEQ)
-			k += sm->n;
+			k += 2 * sm->n;	/* a loop entry may need its function's node too */
 	}
 	return k;
 }
@@ -582,6 +606,55 @@ static void read_flow(ctx *c, pthr *th, const ynode *seq)
 	}
 }
 
+/* Optional top-level KEY: a non-negative number of nanoseconds (0 when
+ * absent). */
+static double get_ns(ctx *c, const ynode *root, const char *key)
+{
+	ynode *v = ymap_get(root, key);
+	if (!v || v->type != Y_SCALAR)
+		return 0;
+	char *rest;
+	double d = strtod(v->s, &rest);
+	if (*rest || rest == v->s || !(d >= 0) || d > 1e9)
+		bad(c, v->line, "'%s' must be a non-negative number of nanoseconds", key);
+	return d;
+}
+
+/* --compensate: each call of a function or loop node cost one pair of the
+ * hooks (the calibrated hook_pair_ns or hook_loop_pair_ns).  The part of
+ * a pair between its two clock reads (hook_inside_ns, hook_loop_inside_ns)
+ * lies in the node's own exclusive time, the rest in its parent's (the
+ * call, the hook's work before its clock read at enter and after it at
+ * exit).  Both are taken out, never below zero; inclusive times follow
+ * (sum_inclusive).  Manual, MPI and OpenMP regions are left as measured:
+ * their hooks are other code, not calibrated.  Before the samples split a
+ * node's exclusive time, so its sampled children share the compensated
+ * time. */
+static void compensate(profile *p, pthr *th)
+{
+	for (size_t i = 0; i < th->nnodes; i++) {
+		pnode *n = &th->nodes[i];
+		int kind = p->regions[n->region].kind;
+		if (kind != K_FUNCTION && kind != K_LOOP)
+			continue;
+		bool loop = kind == K_LOOP;
+		double pair = loop ? p->hook_loop_pair_ns : p->hook_pair_ns;
+		double in = loop ? p->hook_loop_inside_ns : p->hook_inside_ns;
+		if (in > pair)
+			in = pair;
+		double own = (double)n->calls * in, out = (double)n->calls * (pair - in);
+		uint64_t take = own < (double)n->excl ? (uint64_t)own : n->excl;
+		n->excl -= take;
+		p->compensated_ns += take;
+		if (n->pidx == UINT32_MAX)
+			continue;	/* the outside part: in no node's time */
+		pnode *parent = &th->nodes[n->pidx];
+		take = out < (double)parent->excl ? (uint64_t)out : parent->excl;
+		parent->excl -= take;
+		p->compensated_ns += take;
+	}
+}
+
 static void read_thread(ctx *c, const ynode *t, pthr *th)
 {
 	profile *p = c->p;
@@ -602,7 +675,7 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 		bad(c, nodes->line, "'nodes' of thread must be a list");
 	th->nnodes = is_null(nodes) ? 0 : nodes->n;
 	size_t room = th->nnodes + (th->nnodes ? count_samples(nodes) : 0) +
-		      (rs && rs->type == Y_SEQ ? rs->n : 0);
+		      (rs && rs->type == Y_SEQ ? 2 * rs->n : 0);
 	th->nodes = arena_alloc(&p->mem, (room ? room : 1) * sizeof *th->nodes);
 	c->ids.n = 0;
 	memset(c->ids.keys, 0xff, c->ids.cap * sizeof *c->ids.keys);
@@ -659,6 +732,8 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 		if (tc)
 			add_trips(c, n, tc);
 	}
+	if (p->compensated)
+		compensate(p, th);
 	i = 0;
 	for (ynode *m = th->nnodes ? nodes->first : NULL; m; m = m->next, i++) {
 		ynode *sm = ymap_get(m, "samples");
@@ -728,13 +803,12 @@ static int parse_doc(ctx *c, const ynode *root)
 		if (*rest || rest == w->s || !(p->wall_seconds >= 0))
 			bad(c, w->line, "'wall_seconds' must be a non-negative number");
 	}
-	ynode *hp = ymap_get(root, "hook_pair_ns");
-	if (hp && hp->type == Y_SCALAR) {
-		char *rest;
-		p->hook_pair_ns = strtod(hp->s, &rest);
-		if (*rest || rest == hp->s || !(p->hook_pair_ns >= 0) || p->hook_pair_ns > 1e9)
-			bad(c, hp->line, "'hook_pair_ns' must be a non-negative number of nanoseconds");
-	}
+	p->hook_pair_ns = get_ns(c, root, "hook_pair_ns");
+	p->hook_inside_ns = get_ns(c, root, SELINST_PROFILE_HOOK_INSIDE);
+	p->hook_loop_pair_ns = get_ns(c, root, SELINST_PROFILE_HOOK_LOOP_PAIR);
+	p->hook_loop_inside_ns = get_ns(c, root, SELINST_PROFILE_HOOK_LOOP_INSIDE);
+	p->compensated = profile_compensate && p->hook_pair_ns > 0 && p->hook_inside_ns > 0 &&
+			 p->hook_loop_pair_ns > 0;
 	read_settings(c, ymap_get(root, "plugin_settings"));
 	ynode *smp = ymap_get(root, "sampling");
 	if (smp && smp->type == Y_MAP && ymap_get(smp, "hz"))

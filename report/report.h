@@ -170,6 +170,10 @@ typedef struct profile {
 	double wall_seconds;
 	bool complete, overflow;
 	double hook_pair_ns;		/* 0: not recorded */
+	double hook_inside_ns;		/* of that, between the clock reads; 0: not recorded */
+	double hook_loop_pair_ns, hook_loop_inside_ns;	/* the same for loops */
+	uint64_t compensated_ns;	/* --compensate: hook cost taken out */
+	bool compensated;		/* --compensate could apply (the costs recorded) */
 	pregion *regions;
 	size_t nregions;
 	pthr *threads;
@@ -186,6 +190,9 @@ typedef struct profile {
 /* Whether the reader turns samples into sampled children (--no-samples:
  * false, the nodes keep their whole exclusive time). */
 extern bool profile_samples;
+/* --compensate: take the hooks' calibrated cost out of function and loop
+ * nodes' times (profile_read.c, compensate()). */
+extern bool profile_compensate;
 /* 0 on success; -1 with ERR = "FILE[:LINE]: message". */
 int profile_read(const char *path, profile *p, char *err, size_t errlen);
 int profile_parse(const char *buf, size_t len, const char *name, profile *p,
@@ -259,6 +266,8 @@ typedef struct view {
 	size_t nmpi, capmpi;
 	double pair_ns_sum;		/* hook_pair_ns over the files that have it */
 	uint32_t pair_ns_files;
+	uint64_t compensated_ns;	/* --compensate: hook cost taken out, all files */
+	uint32_t compensated_files, uncompensated_files;
 	char **settings;		/* distinct plugin settings over the processes */
 	uint64_t *settings_units;	/* units under each (summed over processes) */
 	size_t nsettings;
@@ -324,6 +333,8 @@ int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const ch
 /* The regions SELINST_THROTTLE switched off, if any (WHICH: "base",
  * "new" in a diff, else NULL). */
 void view_throttled_note(FILE *out, const view *v, const char *which);
+/* The --compensate note (view_text.c). */
+void view_compensated_note(FILE *out, const view *v);
 void view_flat(FILE *out, const view *v, const opts *o);
 void view_tree(FILE *out, const view *v, const opts *o);
 void view_threads(FILE *out, const view *v, const opts *o);

@@ -63,6 +63,22 @@ void view_throttled_note(FILE *out, const view *v, const char *which)
 	}
 }
 
+/* --compensate: how much hook cost came out, and which files had no
+ * calibration to do it with (left as measured). */
+void view_compensated_note(FILE *out, const view *v)
+{
+	char t[32];
+	fmt_time(t, sizeof t, (double)v->compensated_ns);
+	if (v->compensated_files)
+		fprintf(out, "note: hook cost compensated (--compensate): %s taken out, the calls "
+			"of functions\n  and loops times the calibrated pair cost (hook_pair_ns, "
+			"hook_loop_pair_ns);\n  times are estimates of the run without hooks\n", t);
+	if (v->uncompensated_files)
+		fprintf(out, "note: %u file%s without the hooks' calibration left as measured "
+			"(not compensated)\n", v->uncompensated_files,
+			v->uncompensated_files == 1 ? "" : "s");
+}
+
 static void header(FILE *out, const view *v, const char *what)
 {
 	char t[32];
@@ -85,6 +101,8 @@ static void header(FILE *out, const view *v, const char *what)
 			fprintf(out, "  %llu unit%s: %s\n", (unsigned long long)v->settings_units[i],
 				v->settings_units[i] == 1 ? "" : "s", v->settings[i]);
 	}
+	if (v->compensated_files || v->uncompensated_files)
+		view_compensated_note(out, v);
 	if (v->sampled)
 		fprintf(out, "note: ~name, kind smp: a function seen by SELINST_SAMPLE's samples in its\n"
 			"  parent; its times are estimates (the parent's exclusive time split by\n"

@@ -474,6 +474,9 @@ SI_HIDDEN void si_throttle_moved(const struct selinst_region *from,
 SI_HIDDEN struct si_thread *si_thread_scratch(void);	/* thread.c */
 SI_HIDDEN void si_calibrate_hooks(void);
 extern double si_hook_pair_ns;		/* 0: not measured */
+/* calibrate.c: of a pair, the ticks between its clock reads (the part in
+ * the region's own time); a loop's pair, ns, and its part, ticks */
+extern double si_hook_inside_ticks, si_hook_loop_pair_ns, si_hook_loop_inside_ticks;
 
 /* output.c */
 SI_HIDDEN int si_write_profile(const char *path, int final, int from_signal, int signo);

@@ -752,6 +752,14 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 	if (si_hook_pair_ns > 0) {
 		snprintf(buf, sizeof buf, "%.2f", si_hook_pair_ns);
 		kraw(m, "hook_pair_ns", buf);
+		snprintf(buf, sizeof buf, "%.2f", si_hook_inside_ticks * npt);
+		kraw(m, SELINST_PROFILE_HOOK_INSIDE, buf);
+	}
+	if (si_hook_loop_pair_ns > 0) {
+		snprintf(buf, sizeof buf, "%.2f", si_hook_loop_pair_ns);
+		kraw(m, SELINST_PROFILE_HOOK_LOOP_PAIR, buf);
+		snprintf(buf, sizeof buf, "%.2f", si_hook_loop_inside_ticks * npt);
+		kraw(m, SELINST_PROFILE_HOOK_LOOP_INSIDE, buf);
 	}
 	if (si_sample_hz()) {
 		plain(m, "sampling");

@@ -162,6 +162,10 @@ static void sample_init(void)
 	__atomic_store_n(&sample_on, 1, __ATOMIC_RELEASE);
 }
 
+#ifndef SI_STATIC
+static int resolve_real(void);
+#endif
+
 /* The library's constructor (thread.c), after the global set-up: with
  * sampling asked for, the main thread is set up now rather than at its
  * first hook, so that a program with no hooks at all (built without the
@@ -173,6 +177,9 @@ void si_sample_ctor(void)
 	const char *e = getenv("SELINST_SAMPLE");
 	if (!e || !*e)
 		return;
+#ifndef SI_STATIC
+	resolve_real();
+#endif
 	pthread_once(&sample_once, sample_init);
 	if (__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE))
 		si_thread_init();
@@ -245,6 +252,89 @@ static int handler_ours(void)
 }
 
 int si_sample_handler_lost(void) { return handler_lost; }
+
+#ifndef SI_STATIC
+/* sigaction and signal, interposed (shared library only, as
+ * pthread_create): a program that puts SIG_DFL or SIG_IGN on the sampling
+ * signal after sampling started (a daemon resetting every signal at
+ * start-up, a test harness) would be ended by the next timer signal
+ * (SIG_DFL ends the process on a real-time signal).  The runtime's
+ * handler stays in place, sampling goes on, and the program's setting is
+ * kept as its view: what its next setting call returns as the old action.
+ * A signal of that number sent to the process is ignored meanwhile (the
+ * handler counts only its timers' signals).  A handler of the program's
+ * own passes through to libc (and handler_ours reports it).  Every other
+ * signal goes straight to libc's functions. */
+typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
+typedef sighandler_t signal_fn(int, sighandler_t);
+static sigaction_fn *real_sigaction;
+static signal_fn *real_signal;
+static struct sigaction program_view;	/* the program's last SIG_DFL/SIG_IGN */
+static int program_view_set;
+
+/* Resolved at the constructor (dlsym is not async-signal-safe, and a
+ * handler may set a disposition), or at a call before it. */
+static int resolve_real(void)
+{
+	if (!real_sigaction)
+		*(void **)&real_sigaction = dlsym(RTLD_NEXT, "sigaction");
+	if (!real_signal)
+		*(void **)&real_signal = dlsym(RTLD_NEXT, "signal");
+	return real_sigaction && real_signal;
+}
+
+static int keeps_ours(int sig, const struct sigaction *act)
+{
+	return act && sig == sample_signo && __atomic_load_n(&sample_on, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&handler_lost, __ATOMIC_RELAXED) &&
+	       (act->sa_handler == SIG_DFL || act->sa_handler == SIG_IGN);
+}
+
+SI_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (!resolve_real()) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (!keeps_ours(sig, act)) {
+		if (act && sig == sample_signo)
+			program_view_set = 0;	/* its own handler: libc's from now */
+		return real_sigaction(sig, act, old);
+	}
+	struct sigaction prev = program_view;
+	int had = program_view_set;
+	program_view = *act;
+	program_view_set = 1;
+	if (old) {
+		if (had)
+			*old = prev;
+		else
+			real_sigaction(sig, NULL, old);
+	}
+	return 0;
+}
+
+SI_EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+	if (!resolve_real()) {
+		errno = ENOSYS;
+		return SIG_ERR;
+	}
+	if (sig != sample_signo || !__atomic_load_n(&sample_on, __ATOMIC_ACQUIRE))
+		return real_signal(sig, handler);
+	/* glibc's signal(): BSD semantics, the signal blocked in its handler */
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, sig);
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(sig, &sa, &old) != 0)
+		return SIG_ERR;
+	return (old.sa_flags & SA_SIGINFO) ? (sighandler_t)(void (*)(void))old.sa_sigaction
+					   : old.sa_handler;
+}
+#endif
 
 /* Thread set-up (thread.c, the fork child too): its table and its timer. */
 void si_sample_thread_start(struct si_thread *t)
@@ -329,9 +419,20 @@ int si_sample_signal(void) { return sample_signo; }
 	X(const char *, dwarf_diename, (Dwarf_Die *))			\
 	X(const char *, dwfl_lineinfo, (Dwfl_Line *, Dwarf_Addr *, int *, \
 		int *, Dwarf_Word *, Dwarf_Word *))
+/* For the plugin's loop tables (SELINST_LOOP_SECTION): libelf, which
+ * libdw loads; without them loops of uninstrumented functions go unnamed. */
+#define ELF_FUNCS(X)							\
+	X(Elf *, dwfl_module_getelf, (Dwfl_Module *, GElf_Addr *))	\
+	X(int, elf_getshdrstrndx, (Elf *, size_t *))			\
+	X(Elf_Scn *, elf_nextscn, (Elf *, Elf_Scn *))			\
+	X(GElf_Shdr *, gelf_getshdr, (Elf_Scn *, GElf_Shdr *))		\
+	X(char *, elf_strptr, (Elf *, size_t, size_t))			\
+	X(Elf_Data *, elf_getdata, (Elf_Scn *, Elf_Data *))
 #define DW_MEMBER(ret, name, args) ret (*name) args;
 static struct { DW_FUNCS(DW_MEMBER) } dw;
+static struct { ELF_FUNCS(DW_MEMBER) } el;
 #undef DW_MEMBER
+static int el_loaded;
 static Dwfl *dwfl;
 static Dwfl_Callbacks dwfl_callbacks;
 
@@ -362,6 +463,11 @@ static int load_libdw(void)
 	if (!(*(void **)&dw.name = dlsym(h, #name))) return 0;
 	DW_FUNCS(DW_LOAD)
 #undef DW_LOAD
+	el_loaded = 1;
+#define EL_LOAD(ret, name, args) \
+	if (!(*(void **)&el.name = dlsym(h, #name))) el_loaded = 0;
+	ELF_FUNCS(EL_LOAD)
+#undef EL_LOAD
 	dwfl_callbacks.find_elf = dw.dwfl_linux_proc_find_elf;
 	dwfl_callbacks.find_debuginfo = no_debuginfo;
 	state = 1;
@@ -371,7 +477,9 @@ static int load_libdw(void)
 
 /* The writer holds the registry lock: one write at a time. */
 static struct si_map *names;	/* pc -> malloc'd name */
-static struct si_map *loops;	/* (pc, function descriptor) -> malloc'd "file:LINE", or 0 */
+static struct si_map *loops;	/* (pc, function descriptor) -> malloc'd "file:LINE", or 0;
+				   (pc, 1): from the module's loop table */
+static struct si_map *tables;	/* (module, 2) -> struct loop_table *, or 0 */
 
 void si_sample_write_begin(void)
 {
@@ -407,6 +515,7 @@ void si_sample_write_end(void)
 {
 	free_strings(&names);
 	free_strings(&loops);
+	free_strings(&tables);	/* each table is one block */
 #ifndef SI_STATIC
 	if (dwfl)
 		dw.dwfl_end(dwfl);
@@ -536,19 +645,126 @@ static char *find_loop(uintptr_t pc, const struct selinst_region *f)
 	return strdup(buf);
 }
 
+#ifndef SI_STATIC
+/* One module's loop table (SELINST_LOOP_SECTION), parsed: ranges of
+ * lines, each with its file's base name (pointing into the text that
+ * follows the ranges in the same block). */
+struct loop_range { const char *base; int line, last; };
+struct loop_table { size_t n; struct loop_range r[]; };
+
+/* The lines "LINE LAST FILE\n" of TEXT (LEN bytes) as a table; lines it
+ * cannot read are left out. */
+static struct loop_table *parse_table(const char *text, size_t len)
+{
+	size_t lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	struct loop_table *t = malloc(sizeof *t + lines * sizeof t->r[0] + len + 1);
+	if (!t)
+		return NULL;
+	char *copy = (char *)&t->r[lines];
+	memcpy(copy, text, len);
+	copy[len] = 0;
+	t->n = 0;
+	for (char *p = copy, *nl; t->n < lines && (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = 0;
+		char *e1, *e2;
+		long a = strtol(p, &e1, 10), b = strtol(e1, &e2, 10);
+		if (e1 == p || e2 == e1 || *e2 != ' ' || a <= 0 || b < a || b > 0x7fffffff)
+			continue;
+		const char *file = e2 + 1, *slash = strrchr(file, '/');
+		t->r[t->n++] = (struct loop_range){ slash ? slash + 1 : file, (int)a, (int)b };
+	}
+	return t;
+}
+
+/* MOD's loop table from its file's sections; NULL when it has none. */
+static struct loop_table *read_table(Dwfl_Module *mod)
+{
+	GElf_Addr bias;
+	Elf *elf = el.dwfl_module_getelf(mod, &bias);
+	size_t shstr;
+	if (!elf || el.elf_getshdrstrndx(elf, &shstr) != 0)
+		return NULL;
+	char *text = NULL;
+	size_t len = 0;
+	for (Elf_Scn *scn = NULL; (scn = el.elf_nextscn(elf, scn)) != NULL;) {
+		GElf_Shdr sh;
+		const char *name = el.gelf_getshdr(scn, &sh)
+			? el.elf_strptr(elf, shstr, sh.sh_name) : NULL;
+		if (!name || strcmp(name, SELINST_LOOP_SECTION))
+			continue;
+		Elf_Data *d = el.elf_getdata(scn, NULL);
+		char *more = d && d->d_buf && d->d_size ? realloc(text, len + d->d_size) : NULL;
+		if (!more)
+			continue;
+		memcpy(more + len, d->d_buf, d->d_size);
+		text = more;
+		len += d->d_size;
+	}
+	struct loop_table *t = text ? parse_table(text, len) : NULL;
+	free(text);
+	return t;
+}
+
+/* The loop of PC's module's table that PC's source line lies in,
+ * innermost, as "file:LINE"; NULL when none. */
+static char *find_module_loop(uintptr_t pc)
+{
+	Dwfl_Module *mod = el_loaded && dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
+	if (!mod)
+		return NULL;
+	struct si_mslot *x = si_map_find(tables, (uintptr_t)mod, 2, NULL, NULL);
+	const struct loop_table *t = x ? (const struct loop_table *)x->value : NULL;
+	if (!x) {
+		struct loop_table *nt = read_table(mod);
+		if (!si_map_add(&tables, (uintptr_t)mod, 2, (uintptr_t)nt, 0)) {
+			free(nt);
+			return NULL;
+		}
+		t = nt;
+	}
+	const char *file;
+	int line = t ? pc_line(pc, &file) : 0;
+	const struct loop_range *best = NULL;
+	for (size_t i = 0; line && i < t->n; i++) {
+		const struct loop_range *r = &t->r[i];
+		if (r->line <= line && line <= r->last && !strcmp(r->base, file) &&
+		    (!best || r->last - r->line < best->last - best->line))
+			best = r;
+	}
+	if (!best)
+		return NULL;
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s:%d", best->base, best->line);
+	return strdup(buf);
+}
+#endif
+
+/* PC's loop: by F's own table (F: the node's function descriptor with a
+ * loop table, or NULL), else by the module's loop table (a loop of an
+ * uninstrumented function, or of one inlined into the node's). */
 static const char *pc_loop(uintptr_t pc, const struct selinst_region *f)
 {
-	if (!f)
-		return NULL;
-	struct si_mslot *x = si_map_find(loops, pc, (uintptr_t)f, NULL, NULL);
-	if (x)
-		return (const char *)x->value;
-	char *l = find_loop(pc, f);
-	if (!si_map_add(&loops, pc, (uintptr_t)f, (uintptr_t)l, 0)) {
-		free(l);
-		return NULL;
+	for (int pass = f ? 0 : 1; pass < 2; pass++) {
+		uintptr_t key = pass ? 1 : (uintptr_t)f;
+		struct si_mslot *x = si_map_find(loops, pc, key, NULL, NULL);
+		char *l = x ? (char *)x->value : NULL;
+		if (!x) {
+#ifndef SI_STATIC
+			l = pass ? find_module_loop(pc) : find_loop(pc, f);
+#else
+			l = pass ? NULL : find_loop(pc, f);
+#endif
+			if (!si_map_add(&loops, pc, key, (uintptr_t)l, 0)) {
+				free(l);
+				l = NULL;
+			}
+		}
+		if (l)
+			return l;
 	}
-	return l;
+	return NULL;
 }
 
 /* The function descriptor with a loop table whose code node ID's samples

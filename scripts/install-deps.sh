@@ -23,6 +23,7 @@ packages=(
 	clang-14			# make fuzz-report (libFuzzer)
 	nodejs				# t-report-speedscope runs speedscope's importer
 	libclang-rt-14-dev llvm-14	# make bench: XRay runtime, llvm-xray (columns skipped without)
+	ninja-build tcl			# bench/real-projects.sh: yaml-cpp's Ninja build, SQLite's amalgamation (tclsh)
 	ca-certificates
 )
 missing=()

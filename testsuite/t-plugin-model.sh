@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # model=default|paper (issue 10): the default model's refinements
 # (straight-line, depth-through, recursion, pull-depth, context-depth,
-# unseen-small), the paper's formula alone
+# unseen-small, leaf-loop, loop-free), the paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to
 # the plain build, a bad model name refused; and an inline function whose
 # label address is taken stays inlined (GCC's 990208-1 idea) in every model.
@@ -91,6 +91,33 @@ for l in loops("default-O2.yaml"):
         bad("default: %s's loop %s left out" % (l["function"], l["name"]))
 if not [l for l in loops("paper-O2.yaml") if l["function"] == "mix_bytes" and l["instrument"]]:
     bad("paper: mix_bytes's loop left out")
+# leaf-loop: to_codes's loop (innermost, only inline helpers called, weight
+# 64 to 255, main not in view) is no region at every -O level, its
+# function is; with a call out of view in it the same loop is a region;
+# the formula takes both.
+for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+    for l in loops("default%s.yaml" % O):
+        if l["function"] == "to_codes" and (l["instrument"] or "leaf-loop" not in l["reason"]
+                                            or not 64 <= l["weight"] < 256):
+            bad("default%s: to_codes loop %r" % (O, l))
+        if l["function"] == "to_codes_logged" and not l["instrument"]:
+            bad("default%s: to_codes_logged loop left out" % O)
+    _, f = fns("default%s.yaml" % O)
+    if not f["to_codes"]["instrument"]: bad("default%s: to_codes not a region" % O)
+if len([l for l in loops("paper-O2.yaml") if l["function"].startswith("to_codes") and l["instrument"]]) != 2:
+    bad("paper: the to_codes loops left out")
+# loop-free: classify (no loop, weight 64 to 255, its callee's loop small,
+# main not in view) is no region at every -O level; classify_logged, the
+# same body also calling to_codes_logged (a bigger loop), is; the formula
+# takes both.
+for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+    _, f = fns("default%s.yaml" % O)
+    k = f["classify"]
+    if k["instrument"] or "loop-free" not in k["reason"] or not 64 <= k["weight"] < 256:
+        bad("default%s classify: %r" % (O, k))
+    if not f["classify_logged"]["instrument"]: bad("default%s: classify_logged left out" % O)
+if not (p["classify"]["instrument"] and p["classify_logged"]["instrument"]):
+    bad("paper: classify left out")
 sys.exit(0 if ok else 1)
 PY
 # The profiles: the paper's build calls the helper once per step, the

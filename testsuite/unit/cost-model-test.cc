@@ -276,6 +276,7 @@ static void test_straight_line(struct cm_constants *c)
 	size_t wrapper = add_fn(&g, 70, 0);	/* calls looper */
 	size_t inl = add_fn(&g, 12, 0);		/* inline, calls looper */
 	g.fn[looper].has_loops = 1;
+	g.fn[looper].largest_loop = 70;	/* a region's loop: not loop-free's */
 	g.fn[inl].declared_inline = 1;
 	add_call(&g, wrapper, looper); add_call(&g, inl, looper);
 	decide(c, &g);
@@ -531,6 +532,7 @@ static void test_unseen(struct cm_constants *c)
 	g.fn[next].unseen = g.fn[helper].unseen = g.fn[phase].unseen = CM_UNSEEN_INTERNAL;
 	g.fn[fast].unseen = CM_UNSEEN_EXPORTED;
 	g.fn[leaf].has_loops = g.fn[phase].has_loops = g.fn[generic].has_loops = 1;
+	g.fn[leaf].largest_loop = 80;
 	g.fn[generic].always_inline = 1;
 	g.fn[generic].force = CM_FORCE_NEVER;
 	g.fn[generic].force_reason = "always_inline";
@@ -587,6 +589,29 @@ static void test_unseen(struct cm_constants *c)
 	graph_clear(&g);
 }
 
+/* Refinement leaf-loop, zstd's shape: ZSTD_seqToCodes' loop (weight 84,
+ * innermost, only inline helpers in it) in a library unit is no region;
+ * the same loop reached from main, with an instrumented call, holding
+ * another loop (STRAIGHT 0), of weight 256, at threshold 0 or under the
+ * paper's formula is. */
+static void test_leaf_loop(struct cm_constants *c)
+{
+	mpz_t w, big, zero;
+	mpz_init_set_ui(w, 84);
+	mpz_init_set_ui(big, CM_LEAF_LOOP);
+	mpz_init(zero);
+	CHECK(cm_leaf_loop_excludes(c, w, 1, 0, 0, c->threshold), "seqToCodes loop kept");
+	CHECK(!cm_leaf_loop_excludes(c, w, 1, 0, 1, c->threshold), "from main left out");
+	CHECK(!cm_leaf_loop_excludes(c, w, 1, 1, 0, c->threshold), "instrumented call left out");
+	CHECK(!cm_leaf_loop_excludes(c, w, 0, 0, 0, c->threshold), "not straight left out");
+	CHECK(!cm_leaf_loop_excludes(c, big, 1, 0, 0, c->threshold), "weight 256 left out");
+	CHECK(!cm_leaf_loop_excludes(c, w, 1, 0, 0, zero), "threshold 0 left out");
+	c->refined = 0;
+	CHECK(!cm_leaf_loop_excludes(c, w, 1, 0, 0, c->threshold), "paper left out");
+	c->refined = 1;
+	mpz_clears(w, big, zero, NULL);
+}
+
 int main(void)
 {
 	struct cm_constants c;
@@ -606,6 +631,7 @@ int main(void)
 	test_recursion_refined(&c);
 	test_small_body(&c);
 	test_unseen(&c);
+	test_leaf_loop(&c);
 	test_pull_depth(&c);
 	test_exactness(&c);
 	cm_constants_clear(&c);

@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# selinst-report --compensate (issue 14, the full-instrumentation
+# reference): each call of a function or loop node cost one pair of the
+# hooks, as the runtime calibrated it (hook_pair_ns, hook_loop_pair_ns);
+# the part between the pair's clock reads (hook_inside_ns,
+# hook_loop_inside_ns) comes out of the node's own exclusive time, the
+# rest out of its parent's; manual regions stay as measured.  Exact
+# figures on a hand-written profile; a profile without the calibration is
+# left as measured, with a note; a real run's profile has the keys.
+. "$(dirname "$0")/lib.sh"
+cat >c.prof <<'EOF2'
+format: selinst-profile
+version: 1
+program: "/x/c"
+pid: 1
+rank: ~
+size: ~
+host: "h"
+start_time: "2026-01-01T00:00:00Z"
+wall_seconds: 0.01
+complete: true
+overflow: false
+hook_pair_ns: 20
+hook_inside_ns: 8
+hook_loop_pair_ns: 30
+hook_loop_inside_ns: 10
+regions:
+- {id: 0, name: "main", kind: function, file: "c.c", line: 1}
+- {id: 1, name: "c.c:5", kind: loop, file: "c.c", line: 5, function: "main"}
+- {id: 2, name: "f", kind: function, file: "c.c", line: 9}
+- {id: 3, name: "m", kind: manual, file: "", line: 0}
+threads:
+- index: 0
+  tid: 1
+  nodes:
+  - {id: 1, parent: 0, region: 0, calls: 1, inclusive_ns: 10000000, exclusive_ns: 2000000}
+  - {id: 2, parent: 1, region: 1, calls: 1000, inclusive_ns: 7000000, exclusive_ns: 4000000}
+  - {id: 3, parent: 2, region: 2, calls: 100000, inclusive_ns: 3000000, exclusive_ns: 3000000}
+  - {id: 4, parent: 1, region: 3, calls: 10, inclusive_ns: 1000000, exclusive_ns: 1000000}
+end: true
+EOF2
+"$REPORT" --format=json --compensate c.prof >j.json || fail "json"
+# main: 2 ms - 8 ns (its pair's inside) - 1000 x 20 ns (the loop's
+# outside); the loop: 4 ms - 1000 x 10 - 100000 x 12 (f's outside); f:
+# 3 ms - 100000 x 8; m as measured.
+jget j.json '{r["name"]: round(r["exclusive_seconds"] * 1e9) for r in d["regions"]}' |
+	grep -qx "{'c.c:5': 2790000, 'f': 2200000, 'main': 1979992, 'm': 1000000}" ||
+	fail "compensated times: $(jget j.json '{r["name"]: round(r["exclusive_seconds"] * 1e9) for r in d["regions"]}')"
+jget j.json 'round(d["hook_cost_compensated_seconds"] * 1e9)' | grep -qx 2030008 || fail "taken out: $(cat j.json)"
+"$REPORT" --compensate c.prof | grep -q "^note: hook cost compensated (--compensate): 2.03ms taken out" ||
+	fail "text note: $("$REPORT" --compensate c.prof)"
+"$REPORT" --format=json c.prof | jget /dev/stdin '{r["name"]: round(r["exclusive_seconds"] * 1e9) for r in d["regions"]}' |
+	grep -qx "{'c.c:5': 4000000, 'f': 3000000, 'main': 2000000, 'm': 1000000}" || fail "without --compensate"
+grep -v "inside_ns" c.prof >old.prof
+"$REPORT" --compensate old.prof | grep -q "^note: 1 file without the hooks' calibration left as measured" ||
+	fail "old profile: $("$REPORT" --compensate old.prof)"
+# A real run records the four keys.
+cat >p.c <<'EOF2'
+#include <stdio.h>
+__attribute__((noinline)) int f(int i) { return i * 3; }
+int main(void) { int s = 0; for (int i = 0; i < 1000; i++) s += f(i); printf("%d\n", s); return 0; }
+EOF2
+si_cc -O2 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0 p.c -o p || fail "compile"
+SELINST_OUTPUT=p.prof ./p >/dev/null || fail "run"
+for k in hook_pair_ns hook_inside_ns hook_loop_pair_ns hook_loop_inside_ns; do
+	grep -Eq "^$k: [0-9.]+$" p.prof || fail "no $k in a real profile"
+done
+"$REPORT" --compensate p.prof | grep -q "^note: hook cost compensated" || fail "real profile not compensated"
+exit 0
