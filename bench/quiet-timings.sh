@@ -5,7 +5,8 @@
 # of one such run): trace and flight mode's hook pair cost over profile
 # mode (trace-pair.c), the hook pair's thread scaling (rt-pair.c, up to 16
 # threads), and OpenMP recording's cost per fork (omp-forks.c) by wait
-# policy and team size, plain / SELINST_OMP=0 / default / exact.
+# policy and team size, plain / SELINST_OMP=0 / default / exact; and
+# threshold 0 with inline=on against inline=off (bt, mg, interp).
 #
 #   bash bench/quiet-timings.sh [DIR]     builds into DIR (default a
 #       temporary one) and runs there; `DIR/run.sh` runs again without
@@ -21,6 +22,16 @@ gcc -O2 -I"$root/include" "$root/bench/rt-pair.c" -L"$B" -lselinst -Wl,-rpath,'$
 gcc -O2 -fopenmp "$root/bench/omp-forks.c" -Wl,-rpath,'$ORIGIN' -o "$d/forks.plain"
 gcc -O2 -fopenmp "$root/bench/omp-forks.c" -L"$B" -lselinst -Wl,-rpath,'$ORIGIN' -o "$d/forks.sel"
 cp "$B/libselinst.so" "$(gcc -print-file-name=libgomp.so.1)" "$d/"
+# Threshold 0 with the default throttle, inline=on against inline=off
+# (bench/README.md, "Inlining instrumented bodies"): bt, mg, interp.
+for w in bt mg interp; do
+	gcc -O2 -Wno-unknown-pragmas "$root/bench/workloads/$w.c" -lm -o "$d/$w.plain"
+	for m in on off; do
+		gcc -O2 -Wno-unknown-pragmas -fplugin="$B/selinst.so" -fplugin-arg-selinst-threshold=0 \
+			-fplugin-arg-selinst-inline=$m "$root/bench/workloads/$w.c" -lm -L"$B" -lselinst \
+			-Wl,-rpath,'$ORIGIN' -o "$d/$w.$m"
+	done
+done
 cat >"$d/run.sh" <<'RUN'
 # bench/quiet-timings.sh wrote this: run it where the machine is quiet.
 cd "$(dirname "$0")"
@@ -42,5 +53,17 @@ for pol in passive active; do for th in 2 4 8 16; do
 		echo "$pol $th $a $b $c $d"
 	done
 done; done
+echo "== threshold 0, inline=on|off: wall s of plain / on / off, 7 interleaved runs (medium size)"
+for w in "bt 32 50" "mg 7 18" "interp 90"; do
+	set -- $w; n=$1; shift
+	for r in 1 2 3 4 5 6 7; do
+		t=""
+		for v in plain on off; do
+			s=$(date +%s.%N); SELINST_OUTPUT=/tmp/w.prof ./$n.$v "$@" >/dev/null; e=$(date +%s.%N)
+			t="$t $(echo "$e - $s" | bc)"
+		done
+		echo "$n$t"
+	done
+done
 RUN
 bash "$d/run.sh"

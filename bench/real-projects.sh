@@ -30,6 +30,8 @@
 #             processes) and budget=$BUDGET (default 1), and measured with
 #             SELINST_THROTTLE=off; measure the first variant before
 #             (bench/feedback-real.sh prints predicted vs measured)
+#             any of them with "-noinline" appended (t0-noinline) adds
+#             inline=off
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
 #             the project they are measured on (default lua); DIAL= skips it
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
@@ -205,6 +207,9 @@ workload() {
 flags_of() {
 	local plug="-fplugin=$B/selinst.so -I$ROOT/include -L$B -lselinst -Wl,-rpath,$B"
 	case $1 in
+	# VARIANT-noinline: VARIANT with inline=off (instrumented bodies kept
+	# out of line, the default before inline=on).
+	*-noinline) echo "$(flags_of "${1%-noinline}") -fplugin-arg-selinst-inline=off" ;;
 	plain) echo "$OPT" ;;
 	paper) echo "$OPT $plug -fplugin-arg-selinst-model=paper" ;;
 	default|sites) echo "$OPT $plug" ;;
