@@ -212,10 +212,11 @@ def measure(wl, size, hz, tmp, verbose, reuse, runs, build_only=False):
     if verbose:
         for name, ref, test in (("full excl", f[1], s[1]), ("full comp excl", fc[1], s[1]),
                                 ("fullfn comp excl", ff[1], s[1]),
+                                ("fullfn comp excl, libs in caller", ff[1], sl[1]),
                                 ("callgrind excl", c[0], s[1])):
             print("  %s %s:" % (wl, name))
             for k in sorted(ref, key=ref.get, reverse=True)[:12]:
-                print("    %-28s ref %5.1f%%  sampled %5.1f%%" % (k, 100 * ref[k], 100 * s[1].get(k, 0)))
+                print("    %-28s ref %5.1f%%  sampled %5.1f%%" % (k, 100 * ref[k], 100 * test.get(k, 0)))
     return row
 
 

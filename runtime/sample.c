@@ -76,11 +76,32 @@ static int add_ranges(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+/* The ranges by address, and their hull, so that the handler rejects
+ * most words (stack addresses, numbers) in two comparisons and the rest
+ * at the first range above them. */
+static uintptr_t text_lo = UINTPTR_MAX, text_hi;
+
+static void sort_ranges(void)
+{
+	for (uint32_t i = 1; i < nranges; i++)
+		for (uint32_t j = i; j > 0 && ranges[j].lo < ranges[j - 1].lo; j--) {
+			struct text_range x = ranges[j];
+			ranges[j] = ranges[j - 1];
+			ranges[j - 1] = x;
+		}
+	for (uint32_t i = 0; i < nranges; i++) {
+		text_lo = ranges[i].lo < text_lo ? ranges[i].lo : text_lo;
+		text_hi = ranges[i].hi > text_hi ? ranges[i].hi : text_hi;
+	}
+}
+
 /* The module (1: the program) whose code holds A; 0: none known. */
 static uint32_t text_module(uintptr_t a)
 {
-	for (uint32_t i = 0; i < nranges; i++)
-		if (a - ranges[i].lo < ranges[i].hi - ranges[i].lo)
+	if (a < text_lo || a >= text_hi)
+		return 0;
+	for (uint32_t i = 0; i < nranges && a >= ranges[i].lo; i++)
+		if (a < ranges[i].hi)
 			return ranges[i].module;
 	return 0;
 }
@@ -222,6 +243,7 @@ static void sample_init(void)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	dl_iterate_phdr(add_ranges, NULL);
+	sort_ranges();
 	if (sigaction(sig, &sa, NULL) != 0)
 		return;
 	sample_signo = sig;
@@ -946,7 +968,7 @@ static int is_return_address(uintptr_t ret)
 #ifndef SI_STATIC
 	uint32_t i = 0;
 	while (i < nranges && ret - ranges[i].lo >= ranges[i].hi - ranges[i].lo)
-		i++;
+		i++;	/* the range of RET, so that RET - 6 is checked to lie in it too */
 	if (i == nranges || ret - ranges[i].lo < 6 || !dwfl ||
 	    !dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)ret))
 		return 0;
