@@ -39,7 +39,7 @@
 
 #define SAMPLE_SLOTS	(1u << 14)	/* per thread: 256 KiB of address space */
 #define SAMPLE_MAX_HZ	100000
-#define SAMPLE_SCAN	8	/* stack words looked at for a library sample's caller */
+#define SAMPLE_SCAN	16	/* stack words looked at for a library sample's caller */
 #define SAMPLE_RANGES	128	/* executable segments of the modules known */
 
 static int sample_on;
