@@ -462,11 +462,14 @@ static void stack_line(struct si_samples *s, const char *line, uintptr_t here)
 /* The calling thread's stack bounds into S, from /proc/self/maps (the
  * mapping that holds a local variable), read with open and read only:
  * a thread may be set up by its first hook inside a signal handler, where
- * pthread_getattr_np (which allocates) is not safe.  Left 0 when not
- * found: no callers then. */
+ * pthread_getattr_np (which allocates) is not safe; a small buffer, as
+ * that handler may run on a small sigaltstack (whose bounds it then
+ * finds: the thread's samples get no callers, never a wrong bound).
+ * Lines longer than the buffer (long paths) are skipped.  Left 0 when
+ * not found: no callers then. */
 static void stack_bounds(struct si_samples *s)
 {
-	char buf[4096];
+	char buf[1024];
 	uintptr_t here = (uintptr_t)&buf;
 	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -502,8 +505,10 @@ void si_sample_thread_start(struct si_thread *t)
 	if (!t->samples && !(t->samples = si_mmap(sizeof *t->samples +
 						 SAMPLE_SLOTS * sizeof(struct si_sample_slot))))
 		goto out;
-	if (!t->samples->stack_hi)
-		stack_bounds(t->samples);
+	/* Before the timer is armed; each time, as a kept table may serve
+	 * another stack (a fork child's thread, a reused thread record). */
+	t->samples->stack_lo = t->samples->stack_hi = 0;
+	stack_bounds(t->samples);
 	struct sigevent sev;
 	memset(&sev, 0, sizeof sev);
 	sev.sigev_notify = SIGEV_THREAD_ID;
