@@ -118,6 +118,10 @@ static void stack_callers(const struct si_samples *s, const ucontext_t *uc, uint
 			  uintptr_t ret[2])
 {
 	ret[0] = ret[1] = 0;
+#ifdef SI_STATIC
+	(void)s, (void)uc, (void)pc;
+	return;		/* no symbolizer to name a caller at write time */
+#endif
 	uint32_t m = text_module(pc);
 	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 	if (m == 1 || sp < s->stack_lo || sp >= s->stack_hi || (sp & 7))
