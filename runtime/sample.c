@@ -4,7 +4,8 @@
  * with a profile gets a timer on its own CPU clock that sends it a
  * real-time signal HZ times per CPU-second.  The handler needs no
  * unwinding: the thread's shadow stack already says which calling-context
- * node is running, so a sample is just (node id, interrupted PC), counted
+ * node is running, so a sample is just (node id, interrupted PC; for a PC
+ * in a library, two words of the stack that may name its caller), counted
  * in a table of the thread's own (mmap'd when the thread is set up; the
  * handler never allocates and never takes a lock).  At write time each
  * distinct PC is named by libdw (elfutils) from the symbol tables of the
@@ -37,7 +38,7 @@
 #endif
 #include <pthread.h>
 
-#define SAMPLE_SLOTS	(1u << 14)	/* per thread: 256 KiB of address space */
+#define SAMPLE_SLOTS	(1u << 14)	/* per thread: 512 KiB of address space */
 #define SAMPLE_MAX_HZ	100000
 #define SAMPLE_SCAN	16	/* stack words looked at for a library sample's caller */
 #define SAMPLE_RANGES	128	/* executable segments of the modules known */
