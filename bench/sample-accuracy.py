@@ -20,6 +20,13 @@ inside them) against two references, per bench workload:
              calibration cannot see stays: code the hooks kept from being
              optimised, such as unrolled 5-trip loops, and the hooks'
              cost above its best case in a warm loop);
+  perf       (--perf) the plain -O2 -g build (inlined as the default
+             build is, no hooks) under `perf record` at 999 Hz: each
+             sample in the program named by the innermost inlined
+             function at its PC (addr2line -i), as the runtime names
+             samples; a sample in a library counts in the total only.
+             Time, not instructions, with no hooks to compensate: a check
+             of the references themselves;
   callgrind  the plain -O2 -fno-inline build under valgrind's callgrind:
              exact instruction counts per function (no hooks at all), but
              instructions, not time (and calls where -O2 inlines).
@@ -129,6 +136,31 @@ def callgrind_shares(out_file, exe):
     return tuple(res)
 
 
+def perf_shares(d, src, size, reuse):
+    """Function shares (exclusive) of the plain -O2 -g build under perf
+    record: program samples by innermost inlined function, others in the
+    total only (None when perf cannot record here)."""
+    exe, data = os.path.join(d, "perfplain"), os.path.join(d, "perf.data")
+    if not reuse or not os.path.exists(exe):
+        build(src, exe, ["-no-pie"])	# addresses as in the file, for addr2line
+    if not reuse or not os.path.exists(data):
+        r = subprocess.run(["perf", "record", "-q", "-F", "999", "-o", data, exe] + size,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if r.returncode:
+            return None
+    out = subprocess.run(["perf", "script", "-i", data, "-F", "ip,dso"], check=True,
+                         capture_output=True, text=True).stdout
+    ips = [ln.split()[0] for ln in out.splitlines() if ln.split() and exe in ln]
+    total = len(out.splitlines())
+    names = subprocess.run(["addr2line", "-f", "-i", "-a", "-e", exe], input="\n".join(ips),
+                           check=True, capture_output=True, text=True).stdout.splitlines()
+    c = collections.Counter()
+    for i, ln in enumerate(names):
+        if ln.startswith("0x") and i + 1 < len(names):
+            c[fn_name(names[i + 1])] += 1	# the first function: the innermost
+    return {k: v / total for k, v in c.items()} if total else None
+
+
 def accuracy(ref, test, floor=0.01):
     """Paper's eq. 1 over REF's regions above FLOOR; (percent, n, worst
     difference in points, its region)."""
@@ -150,7 +182,7 @@ def run(cmd, env=None, cwd=None):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
 
 
-def measure(wl, size, hz, tmp, verbose, reuse, runs, build_only=False):
+def measure(wl, size, hz, tmp, verbose, reuse, runs, build_only=False, perf=False):
     src = os.path.join(ROOT, "bench", "workloads", wl + ".c")
     d = os.path.join(tmp, wl)
     os.makedirs(d, exist_ok=True)
@@ -194,6 +226,7 @@ def measure(wl, size, hz, tmp, verbose, reuse, runs, build_only=False):
     fc = folded_shares(os.path.join(d, "full.prof"), exact, ["--compensate"])
     ff = folded_shares(os.path.join(d, "fullfn.prof"), exact, ["--compensate"])
     c = callgrind_shares(cg, exe["plain"])
+    pf = perf_shares(d, src, size, reuse) if perf else None
     row = {
         "full: regions excl": accuracy(f[0], s[0]),
         "full: functions excl": accuracy(f[1], s[1]),
@@ -208,14 +241,18 @@ def measure(wl, size, hz, tmp, verbose, reuse, runs, build_only=False):
         "full vs callgrind: functions excl": accuracy(c[0], f[1]),
         "full comp vs callgrind: functions excl": accuracy(c[0], fc[1]),
         "fullfn comp vs callgrind: functions excl": accuracy(c[0], ff[1]),
+        "perf: functions excl": accuracy(pf, s[1]) if pf else None,
+        "fullfn comp vs perf: functions excl": accuracy(pf, ff[1]) if pf else None,
     }
     if verbose:
         for name, ref, test in (("full excl", f[1], s[1]), ("full comp excl", fc[1], s[1]),
                                 ("fullfn comp excl", ff[1], s[1]),
-                                ("callgrind excl", c[0], s[1])):
+                                ("fullfn comp excl, libs in caller", ff[1], sl[1]),
+                                ("callgrind excl", c[0], s[1])) + \
+                ((("perf excl", pf, s[1]),) if pf else ()):
             print("  %s %s:" % (wl, name))
             for k in sorted(ref, key=ref.get, reverse=True)[:12]:
-                print("    %-28s ref %5.1f%%  sampled %5.1f%%" % (k, 100 * ref[k], 100 * s[1].get(k, 0)))
+                print("    %-28s ref %5.1f%%  sampled %5.1f%%" % (k, 100 * ref[k], 100 * test.get(k, 0)))
     return row
 
 
@@ -232,6 +269,8 @@ def main():
                     help="with --keep: read the programs and profiles a former run kept "
                     "(builds and runs only what is missing: profiles that bench/sample-quiet.sh "
                     "made on a quiet machine, for one)")
+    ap.add_argument("--perf", action="store_true",
+                    help="also compare with the plain build under perf record (columns perf)")
     ap.add_argument("--build-only", action="store_true",
                     help="with --keep: build the programs and stop")
     a = ap.parse_args()
@@ -240,6 +279,8 @@ def main():
             "fullfn comp, libs in caller: functions excl", "callgrind: functions excl",
             "callgrind: functions incl", "full vs callgrind: functions excl",
             "full comp vs callgrind: functions excl", "fullfn comp vs callgrind: functions excl"]
+    if a.perf:
+        cols += ["perf: functions excl", "fullfn comp vs perf: functions excl"]
     print("accuracy of SELINST_SAMPLE=%d on the default build (%%, regions above 1%% of the "
           "reference; n regions; worst difference in points)" % a.hz)
     with tempfile.TemporaryDirectory(prefix="selinst-acc.") as tmp:
@@ -248,7 +289,7 @@ def main():
             tmp = a.keep
         for wl in a.workloads.split(","):
             size = MEDIUM[wl] if a.size == "medium" else a.size.split()
-            row = measure(wl, size, a.hz, tmp, a.verbose, a.reuse, a.runs, a.build_only)
+            row = measure(wl, size, a.hz, tmp, a.verbose, a.reuse, a.runs, a.build_only, a.perf)
             if row is None:
                 continue
             for c in cols:

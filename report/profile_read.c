@@ -301,11 +301,12 @@ static uint64_t samples_total(ctx *c, const ynode *seq, const char *what)
 	return total;
 }
 
-/* The ~FN node under PIDX among the sampled nodes made from FIRST on, made
- * (time 0, no samples yet) when there is none. */
-static uint32_t sampled_parent(ctx *c, pthr *th, uint32_t pidx, size_t first, const char *fn)
+/* The ~FN node (~loop LOOP with LOOP) under PIDX among the sampled nodes
+ * made from FIRST on, made (time 0, no samples yet) when there is none. */
+static uint32_t sampled_parent(ctx *c, pthr *th, uint32_t pidx, size_t first, const char *fn,
+			       const char *loop)
 {
-	uint32_t r = sampled_region(c, fn, NULL);
+	uint32_t r = sampled_region(c, fn, loop);
 	for (size_t i = first; i < th->nnodes; i++)
 		if (th->nodes[i].pidx == pidx && th->nodes[i].region == r)
 			return (uint32_t)i;
@@ -314,6 +315,15 @@ static uint32_t sampled_parent(ctx *c, pthr *th, uint32_t pidx, size_t first, co
 	n->pidx = pidx;
 	n->region = r;
 	return (uint32_t)(th->nnodes - 1);
+}
+
+/* An optional string key K of sample entry E; NULL when absent. */
+static const char *entry_str(ctx *c, const ynode *e, const char *k)
+{
+	const ynode *v = ymap_get(e, k);
+	if (v && v->type != Y_SCALAR)
+		bad(c, v->line, "'%s' of a sample entry must be a string", k);
+	return v ? v->s : NULL;
 }
 
 /* Sampled children of node PIDX (UINT32_MAX: the thread's root) from the
@@ -327,26 +337,27 @@ static uint64_t add_sampled(ctx *c, pthr *th, uint32_t pidx, const ynode *seq, c
 	for (const ynode *e = seq->first; e; e = e->next) {
 		const char *fn = ymap_get(e, "function")->s;
 		uint64_t cnt = to_u64(c, ymap_get(e, "count"), "count");
-		const ynode *lp = ymap_get(e, "loop");
-		if (lp && lp->type != Y_SCALAR)
-			bad(c, lp->line, "'loop' of a sample entry must be a string");
-		if (!cnt || (own && !lp && !strcmp(fn, own)))
+		const char *loop = entry_str(c, e, "loop"), *caller = entry_str(c, e, "caller");
+		if (!cnt || (own && !loop && !strcmp(fn, own)))
 			continue;
+		/* Library code sampled with its caller known: under the
+		 * caller's ~node, unless the caller is the node's own code. */
+		uint32_t at = pidx;
+		if (caller && (!own || strcmp(caller, own)))
+			at = sampled_parent(c, th, at, first, caller, NULL);
 		/* A loop of another function (an uninstrumented callee's, from
 		 * the module's loop table): under that function's ~node. */
-		uint32_t at = pidx;
-		if (lp && (!own || strcmp(fn, own)))
-			at = sampled_parent(c, th, pidx, first, fn);
-		pnode *n = &th->nodes[th->nnodes++];
-		memset(n, 0, sizeof *n);
-		n->pidx = at;
-		n->region = sampled_region(c, fn, lp ? lp->s : NULL);
-		n->excl = (uint64_t)((unsigned __int128)time * cnt / total);
+		if (loop && (!own || strcmp(fn, own)))
+			at = sampled_parent(c, th, at, first, fn, NULL);
+		pnode *n = &th->nodes[sampled_parent(c, th, at, first, fn, loop)];
+		uint64_t t = (uint64_t)((unsigned __int128)time * cnt / total);
+		n->excl += t;
 		n->incl = n->excl;
-		n->samples = cnt;
-		if (at != pidx)	/* the function's estimate rests on its loops' too */
-			th->nodes[at].samples += cnt;
-		taken += n->excl;
+		n->samples += cnt;
+		/* The enclosing ~nodes' estimates rest on these samples too. */
+		for (uint32_t a = at; a != pidx; a = th->nodes[a].pidx)
+			th->nodes[a].samples += cnt;
+		taken += t;
 	}
 	return taken;
 }
@@ -393,7 +404,7 @@ static size_t count_samples(const ynode *nodes)
 	for (const ynode *m = nodes->first; m; m = m->next) {
 		const ynode *sm = m->type == Y_MAP ? ymap_get(m, "samples") : NULL;
 		if (sm && sm->type == Y_SEQ)
-			k += 2 * sm->n;	/* a loop entry may need its function's node too */
+			k += 3 * sm->n;	/* an entry may need its caller's and function's nodes too */
 	}
 	return k;
 }
@@ -675,7 +686,7 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 		bad(c, nodes->line, "'nodes' of thread must be a list");
 	th->nnodes = is_null(nodes) ? 0 : nodes->n;
 	size_t room = th->nnodes + (th->nnodes ? count_samples(nodes) : 0) +
-		      (rs && rs->type == Y_SEQ ? 2 * rs->n : 0);
+		      (rs && rs->type == Y_SEQ ? 3 * rs->n : 0);
 	th->nodes = arena_alloc(&p->mem, (room ? room : 1) * sizeof *th->nodes);
 	c->ids.n = 0;
 	memset(c->ids.keys, 0xff, c->ids.cap * sizeof *c->ids.keys);

@@ -367,9 +367,14 @@ SI_HIDDEN void si_snap_free(struct si_snap *s);
 
 /* sample.c: one thread's samples, (node id, interrupted PC) -> count,
  * written only by the thread's own signal handler. */
-struct si_sample_slot { uintptr_t pc; uint32_t node, count; };	/* pc 0: empty */
+struct si_sample_slot {
+	uintptr_t pc;		/* 0: empty */
+	uintptr_t ret[2];	/* words on the stack that may be the caller's return address */
+	uint32_t node, count;
+};
 struct si_samples {
 	uint64_t total, in_runtime, dropped;	/* in_runtime: a hook was running */
+	uintptr_t stack_lo, stack_hi;	/* the thread's stack (0, 0: unknown) */
 	uint32_t used;
 	struct si_sample_slot slot[];
 };
@@ -385,6 +390,7 @@ struct si_sample_row {
 	uint64_t node;
 	const char *function;
 	const char *loop;	/* the function's uninstrumented loop, "file:LINE"; or NULL */
+	const char *caller;	/* the calling function of a sample in another module; or NULL */
 	uint64_t count;
 };
 SI_HIDDEN struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *omap,

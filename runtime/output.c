@@ -521,6 +521,8 @@ static void emit_samples(struct em *m, const char *key, uint64_t o,
 		kstr(m, "function", (*r)->function);
 		if ((*r)->loop)
 			kstr(m, "loop", (*r)->loop);
+		if ((*r)->caller)
+			kstr(m, "caller", (*r)->caller);
 		kint(m, "count", (*r)->count);
 		map_end(m);
 	}

@@ -4,7 +4,8 @@
  * with a profile gets a timer on its own CPU clock that sends it a
  * real-time signal HZ times per CPU-second.  The handler needs no
  * unwinding: the thread's shadow stack already says which calling-context
- * node is running, so a sample is just (node id, interrupted PC), counted
+ * node is running, so a sample is just (node id, interrupted PC; for a PC
+ * in a library, two words of the stack that may name its caller), counted
  * in a table of the thread's own (mmap'd when the thread is set up; the
  * handler never allocates and never takes a lock).  At write time each
  * distinct PC is named by libdw (elfutils) from the symbol tables of the
@@ -18,11 +19,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <link.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -34,8 +38,10 @@
 #endif
 #include <pthread.h>
 
-#define SAMPLE_SLOTS	(1u << 14)	/* per thread: 256 KiB of address space */
+#define SAMPLE_SLOTS	(1u << 14)	/* per thread: 512 KiB of address space */
 #define SAMPLE_MAX_HZ	100000
+#define SAMPLE_SCAN	16	/* stack words looked at for a library sample's caller */
+#define SAMPLE_RANGES	128	/* executable segments of the modules known */
 
 static int sample_on;
 static uint64_t sample_hz;
@@ -52,17 +58,98 @@ static uint32_t current_node(const struct si_thread *t)
 	return f > t->stack ? SI_NODE_ID(f->node) : 0;
 }
 
-/* Count (NODE, PC) in T's table; linear probing, no growth: when the
+/* The executable segments of the modules mapped when sampling started
+ * (the program first, its libraries), found once by sample_init:
+ * dl_iterate_phdr is not async-signal-safe, the handler only reads them. */
+static struct text_range { uintptr_t lo, hi; uint32_t module; } ranges[SAMPLE_RANGES];
+static uint32_t nranges, nmodules;
+
+static int add_ranges(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size, (void)arg;
+	for (int i = 0; i < info->dlpi_phnum && nranges < SAMPLE_RANGES; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && ph->p_memsz)
+			ranges[nranges++] = (struct text_range){ info->dlpi_addr + ph->p_vaddr,
+				info->dlpi_addr + ph->p_vaddr + ph->p_memsz, nmodules + 1 };
+	}
+	nmodules++;
+	return 0;
+}
+
+/* The ranges by address, and their hull, so that the handler rejects
+ * most words (stack addresses, numbers) in two comparisons and the rest
+ * at the first range above them. */
+static uintptr_t text_lo = UINTPTR_MAX, text_hi;
+
+static void sort_ranges(void)
+{
+	for (uint32_t i = 1; i < nranges; i++)
+		for (uint32_t j = i; j > 0 && ranges[j].lo < ranges[j - 1].lo; j--) {
+			struct text_range x = ranges[j];
+			ranges[j] = ranges[j - 1];
+			ranges[j - 1] = x;
+		}
+	for (uint32_t i = 0; i < nranges; i++) {
+		text_lo = ranges[i].lo < text_lo ? ranges[i].lo : text_lo;
+		text_hi = ranges[i].hi > text_hi ? ranges[i].hi : text_hi;
+	}
+}
+
+/* The module (1: the program) whose code holds A; 0: none known. */
+static uint32_t text_module(uintptr_t a)
+{
+	if (a < text_lo || a >= text_hi)
+		return 0;
+	for (uint32_t i = 0; i < nranges && a >= ranges[i].lo; i++)
+		if (a < ranges[i].hi)
+			return ranges[i].module;
+	return 0;
+}
+
+/* For a sample whose PC is not in the program's own code (libm's exp, a
+ * libc function, a library's leaf): up to two words just above the
+ * interrupted stack pointer that lie in another module's code, each
+ * possibly the return address into its caller (a leaf library function
+ * such as exp keeps it at or near [SP]).  Which one is a return address
+ * (preceded by a call) is decided at write time, not here: reading code
+ * here could fault on a library unmapped meanwhile.  Only the thread's
+ * own stack is read, and never past its top. */
+static void stack_callers(const struct si_samples *s, const ucontext_t *uc, uintptr_t pc,
+			  uintptr_t ret[2])
+{
+	ret[0] = ret[1] = 0;
+#ifdef SI_STATIC
+	(void)s, (void)uc, (void)pc;
+	return;		/* no symbolizer to name a caller at write time */
+#endif
+	uint32_t m = text_module(pc);
+	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+	if (m == 1 || sp < s->stack_lo || sp >= s->stack_hi || (sp & 7))
+		return;
+	size_t n = (s->stack_hi - sp) / sizeof(uintptr_t);
+	const uintptr_t *w = (const uintptr_t *)sp;
+	int k = 0;
+	for (size_t i = 0; i < n && i < SAMPLE_SCAN && k < 2; i++) {
+		uint32_t wm = text_module(w[i]);
+		if (wm && wm != m)
+			ret[k++] = w[i];
+	}
+}
+
+/* Count (NODE, PC, RET) in T's table; linear probing, no growth: when the
  * table is three-quarters full new keys are dropped (counted). */
-static void table_add(struct si_samples *s, uint32_t node, uintptr_t pc, uint32_t w)
+static void table_add(struct si_samples *s, uint32_t node, uintptr_t pc, const uintptr_t ret[2],
+		      uint32_t w)
 {
 	if (!pc)
 		pc = 1;		/* 0 marks an empty slot */
-	uint64_t h = ((uint64_t)pc ^ ((uint64_t)node << 40)) * 0x9E3779B97F4A7C15ull;
+	uint64_t h = ((uint64_t)pc ^ ((uint64_t)node << 40) ^ ((uint64_t)ret[0] << 7)) *
+		     0x9E3779B97F4A7C15ull;
 	uint32_t mask = SAMPLE_SLOTS - 1;
 	for (uint32_t i = (uint32_t)(h >> 50) & mask;; i = (i + 1) & mask) {
 		struct si_sample_slot *x = &s->slot[i];
-		if (x->pc == pc && x->node == node) {
+		if (x->pc == pc && x->node == node && x->ret[0] == ret[0] && x->ret[1] == ret[1]) {
 			x->count += w;
 			return;
 		}
@@ -73,6 +160,8 @@ static void table_add(struct si_samples *s, uint32_t node, uintptr_t pc, uint32_
 			}
 			x->node = node;
 			x->count = w;
+			x->ret[0] = ret[0];
+			x->ret[1] = ret[1];
 			barrier();
 			x->pc = pc;	/* a writer reading the table sees whole slots */
 			s->used++;
@@ -101,7 +190,9 @@ static void on_sample(int sig, siginfo_t *info, void *uc_arg)
 			s->in_runtime += w;
 		} else {
 			const ucontext_t *uc = uc_arg;
-			table_add(s, current_node(t), (uintptr_t)uc->uc_mcontext.gregs[REG_RIP], w);
+			uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP], ret[2];
+			stack_callers(s, uc, pc, ret);
+			table_add(s, current_node(t), pc, ret, w);
 		}
 	}
 	errno = saved;
@@ -156,6 +247,8 @@ static void sample_init(void)
 	sa.sa_sigaction = on_sample;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	dl_iterate_phdr(add_ranges, NULL);
+	sort_ranges();
 	if (sigaction(sig, &sa, NULL) != 0)
 		return;
 	sample_signo = sig;
@@ -336,6 +429,77 @@ SI_EXPORT sighandler_t signal(int sig, sighandler_t handler)
 }
 #endif
 
+/* Hex digits at *P as a number; *P moves past them. */
+static uintptr_t hex_at(const char **p)
+{
+	uintptr_t v = 0;
+	for (;; (*p)++) {
+		char c = **p;
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (d < 0)
+			return v;
+		v = v << 4 | (uintptr_t)d;
+	}
+}
+
+/* One line of /proc/self/maps, "LO-HI perms ... [path]": when it is the
+ * mapping that holds HERE, S's stack bounds from it.  The main thread's
+ * stack ("[stack]") grows down below its mapping's start, up to the
+ * stack limit: its bound is the limit. */
+static void stack_line(struct si_samples *s, const char *line, uintptr_t here)
+{
+	const char *p = line;
+	uintptr_t lo = hex_at(&p);
+	if (*p != '-')
+		return;
+	p++;
+	uintptr_t hi = hex_at(&p);
+	if (here < lo || here >= hi)
+		return;
+	struct rlimit rl;
+	if (strstr(p, "[stack]") && getrlimit(RLIMIT_STACK, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < hi && hi - rl.rlim_cur < lo)
+		lo = hi - rl.rlim_cur;
+	s->stack_lo = lo;
+	s->stack_hi = hi;
+}
+
+/* The calling thread's stack bounds into S, from /proc/self/maps (the
+ * mapping that holds a local variable), read with open and read only:
+ * a thread may be set up by its first hook inside a signal handler, where
+ * pthread_getattr_np (which allocates) is not safe; a small buffer, as
+ * that handler may run on a small sigaltstack (whose bounds it then
+ * finds: the thread's samples get no callers, never a wrong bound).
+ * Lines longer than the buffer (long paths) are skipped.  Left 0 when
+ * not found: no callers then. */
+static void stack_bounds(struct si_samples *s)
+{
+	char buf[1024];
+	uintptr_t here = (uintptr_t)&buf;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	size_t have = 0;
+	for (;;) {
+		ssize_t r = read(fd, buf + have, sizeof buf - 1 - have);
+		if (r <= 0)
+			break;
+		have += (size_t)r;
+		buf[have] = 0;
+		char *line = buf, *nl;
+		while ((nl = strchr(line, '\n')) != NULL) {
+			*nl = 0;
+			stack_line(s, line, here);
+			line = nl + 1;
+		}
+		have -= (size_t)(line - buf);
+		memmove(buf, line, have);
+		if (have == sizeof buf - 1)
+			have = 0;	/* a line longer than the buffer: not a stack's */
+	}
+	close(fd);
+}
+
 /* Thread set-up (thread.c, the fork child too): its table and its timer. */
 void si_sample_thread_start(struct si_thread *t)
 {
@@ -346,6 +510,10 @@ void si_sample_thread_start(struct si_thread *t)
 	if (!t->samples && !(t->samples = si_mmap(sizeof *t->samples +
 						 SAMPLE_SLOTS * sizeof(struct si_sample_slot))))
 		goto out;
+	/* Before the timer is armed; each time, as a kept table may serve
+	 * another stack (a fork child's thread, a reused thread record). */
+	t->samples->stack_lo = t->samples->stack_hi = 0;
+	stack_bounds(t->samples);
 	struct sigevent sev;
 	memset(&sev, 0, sizeof sev);
 	sev.sigev_notify = SIGEV_THREAD_ID;
@@ -796,7 +964,44 @@ static int row_cmp(const void *pa, const void *pb)
 	if (a->node != b->node)
 		return a->node < b->node ? -1 : 1;
 	int c = strcmp(a->function, b->function);
-	return c ? c : strcmp0(a->loop, b->loop);
+	if (!c)
+		c = strcmp0(a->loop, b->loop);
+	return c ? c : strcmp0(a->caller, b->caller);
+}
+
+/* Whether RET, a word found on the stack, is a return address: it lies
+ * in a module still mapped, and the code just before it is a call (x86-64:
+ * call rel32; call *disp32(%rip), as -fno-plt calls; call *%reg; call
+ * *disp8(%reg)).  Code is read here, at write time, never in the handler. */
+static int is_return_address(uintptr_t ret)
+{
+#ifndef SI_STATIC
+	uint32_t i = 0;
+	while (i < nranges && ret - ranges[i].lo >= ranges[i].hi - ranges[i].lo)
+		i++;	/* the range of RET, so that RET - 6 is checked to lie in it too */
+	if (i == nranges || ret - ranges[i].lo < 6 || !dwfl ||
+	    !dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)ret))
+		return 0;
+	const unsigned char *c = (const unsigned char *)ret;
+	return c[-5] == 0xe8 || (c[-6] == 0xff && (c[-5] == 0x15 || (c[-5] & 0xf8) == 0x90)) ||
+	       (c[-2] == 0xff && (c[-1] & 0xf8) == 0xd0) ||
+	       (c[-3] == 0xff && (c[-2] & 0xf8) == 0x50) ||
+	       (c[-3] == 0x41 && c[-2] == 0xff && (c[-1] & 0xf8) == 0xd0);
+#else
+	(void)ret;
+	return 0;
+#endif
+}
+
+/* The function that called the library code of slot X: the source
+ * function (innermost inlined) of the call instruction before the first
+ * of the slot's stack words that is a return address; NULL when none. */
+static const char *slot_caller(const struct si_sample_slot *x)
+{
+	for (int i = 0; i < 2 && x->ret[i]; i++)
+		if (is_return_address(x->ret[i]))
+			return pc_name(x->ret[i] - 1);
+	return NULL;
 }
 
 /* S's samples as rows (output node OMAP[id], function, count), sorted by
@@ -823,6 +1028,7 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 		r[k].node = x->node ? omap[x->node] : 0;
 		r[k].function = pc_name(x->pc);
 		r[k].loop = pc_loop(x->pc, table_of(s, x->node));
+		r[k].caller = slot_caller(x);
 		r[k].count = x->count;
 		k++;
 	}
