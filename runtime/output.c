@@ -224,20 +224,29 @@ static int rename_noreplace(const char *from, const char *to)
 }
 
 /* Moves the profile at PATH (<stem>.prof) to <stem>.<its pid>.prof, or
- * <stem>.<pid>-N.prof when that is taken; never over another file. */
+ * <stem>.<pid>-N.prof when that is taken; never over another file.  The
+ * file is first taken under a name of this process's own, so that the pid
+ * read is the pid of the file that is moved: processes finishing together
+ * may each replace PATH between another's read and its rename. */
 static int move_aside(const char *path)
 {
-	char aside[PATH_MAX];
-	long opid = profile_pid(path);
+	char held[PATH_MAX], aside[PATH_MAX];
+	snprintf(held, sizeof held, "%s.aside.%ld", path, (long)getpid());
+	if (rename(path, held) != 0)
+		return 0;	/* gone: another process moved it; PATH may be free */
+	long opid = profile_pid(held);
 	int stem = (int)strlen(path) - (int)strlen(".prof");
 	for (int k = 1; k < 1000; k++) {
 		if (k == 1)
 			snprintf(aside, sizeof aside, "%.*s.%ld.prof", stem, path, opid);
 		else
 			snprintf(aside, sizeof aside, "%.*s.%ld-%d.prof", stem, path, opid, k);
-		if (rename_noreplace(path, aside) == 0 || errno != EEXIST)
-			return 0;	/* moved, or gone: either way PATH may be free */
+		if (rename_noreplace(held, aside) == 0)
+			return 0;
+		if (errno != EEXIST)
+			break;
 	}
+	rename_noreplace(held, path);	/* back where it was, if still free */
 	return -1;
 }
 
