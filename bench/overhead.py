@@ -74,6 +74,10 @@ VARIANTS = {
     "selinst":               ("gcc", sel("threshold=%d" % DEFAULT_THRESHOLD), "plain", "selinst"),
     "selinst full":          ("gcc", sel("threshold=0"), "plain", "selinst"),
     "selinst full nothrottle": ("gcc", sel("threshold=0"), "plain", "selinst"),
+    # inline=off: every instrumented function out of line (the default
+    # before inline=on; see bench/README.md, "Inlining instrumented bodies").
+    "selinst inline=off":    ("gcc", sel("threshold=%d" % DEFAULT_THRESHOLD, "inline=off"), "plain", "selinst"),
+    "selinst full inline=off": ("gcc", sel("threshold=0", "inline=off"), "plain", "selinst"),
     "selinst loops=off":     ("gcc", sel("threshold=%d" % DEFAULT_THRESHOLD, "loops=off"), "plain", "selinst"),
     "selinst loop-thr=0":    ("gcc", sel("threshold=%d" % DEFAULT_THRESHOLD, "loop-threshold=0"), "plain", "selinst"),
     "-finstrument-functions": ("gcc", ["-finstrument-functions"], "plain", "cyg"),

@@ -23,7 +23,9 @@
 #             arg-selinst-model=paper (the formula alone, the default before
 #             issue 10); sites is the default built SITES_ROUNDS + 1 times,
 #             each build reading the call sites the one before recorded
-#             (sites-out=, sites=); t0 is threshold=0 (everything)
+#             (sites-out=, sites=); t0 is threshold=0 (everything);
+#             any of them with "-noinline" appended (t0-noinline) adds
+#             inline=off
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
 #             the project they are measured on (default lua); DIAL= skips it
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
@@ -199,6 +201,9 @@ workload() {
 flags_of() {
 	local plug="-fplugin=$B/selinst.so -I$ROOT/include -L$B -lselinst -Wl,-rpath,$B"
 	case $1 in
+	# VARIANT-noinline: VARIANT with inline=off (instrumented bodies kept
+	# out of line, the default before inline=on).
+	*-noinline) echo "$(flags_of "${1%-noinline}") -fplugin-arg-selinst-inline=off" ;;
 	plain) echo "$OPT" ;;
 	paper) echo "$OPT $plug -fplugin-arg-selinst-model=paper" ;;
 	default|sites) echo "$OPT $plug" ;;

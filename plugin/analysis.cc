@@ -6,11 +6,11 @@
  * Where it runs: a SIMPLE_IPA_PASS just before "opt_local_passes".  There
  * every body is in SSA form with a CFG and loops, and nothing has been
  * inlined yet, at every -O level: the metrics describe the user's source,
- * so -O0 and -O3 give the same decisions.  Chosen functions are marked
- * DECL_UNINLINABLE before the early inliner runs (unchosen ones stay free
- * to inline away, which is where the overhead saving comes from), and
- * their hooks are inserted here, so clones made later (.constprop, .isra,
- * .part) carry the same region descriptor and count as one region.
+ * so -O0 and -O3 give the same decisions.  The hooks are inserted here,
+ * before the early inliner runs, so clones made later (.constprop, .isra,
+ * .part) and inlined copies carry the same region descriptor and count as
+ * one region; whether chosen bodies may be inlined at all is the inline=
+ * argument's (instrument.cc, selinst_set_inlining).
  */
 #include "gcc-compat.h"
 #include "selinst-plugin.h"
@@ -523,6 +523,8 @@ static void instrument_unit(std::vector<selinst_function> &fns)
 	for (size_t i = 0; i < fns.size(); i++)
 		if (fns[i].cm.instrument || selinst_any_loop_chosen(&fns[i]))
 			unit_instrumented = true;
+	if (!fns.empty())
+		selinst_set_inlining(&fns[0], fns.size());
 	for (size_t i = 0; i < fns.size(); i++) {
 		selinst_function *fn = &fns[i];
 		bool loops = selinst_any_loop_chosen(fn);
@@ -537,12 +539,8 @@ static void instrument_unit(std::vector<selinst_function> &fns)
 		push_cfun(body);
 		if (loops)
 			selinst_instrument_loops(fn);
-		if (fn->cm.instrument) {
+		if (fn->cm.instrument)
 			selinst_instrument_function(fn, &fns[0], fns.size());
-			/* Chosen functions stay out of line: one region, the
-			 * source's calls. */
-			DECL_UNINLINABLE(fn->decl) = 1;
-		}
 		if (resync)
 			selinst_insert_resyncs();
 		selinst_finish_body();

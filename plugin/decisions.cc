@@ -227,6 +227,10 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 		scalar(em, "score");      num_mpz(em, fn->cm.score);
 		scalar(em, "instrument"); scalar(em, fn->cm.instrument ? "true" : "false");
 		scalar(em, "reason");     str(em, fn->cm.reason);
+		/* inline=on, yet kept out of line (instrument.cc). */
+		if (fn->out_of_line_reason) {
+			scalar(em, "out_of_line"); str(em, fn->out_of_line_reason);
+		}
 		end_map(em);
 	}
 	yaml_sequence_end_event_initialize(&ev);

@@ -283,13 +283,14 @@ const char *selinst_cannot_instrument(tree decl, function *body)
 			if (gimple_code(stmt) == GIMPLE_ASM
 			    && gimple_asm_nlabels(as_a<gasm *>(stmt)) > 0)
 				return "asm goto: its jumps may leave the function";
-			/* A region is not inlined; inlined copies of a label
-			 * whose address is taken have distinct addresses. */
+			/* Inlined copies of a label whose address is taken
+			 * have distinct addresses, and a region may be kept
+			 * out of line (inline=off, setjmp callers). */
 			if (gimple_code(stmt) == GIMPLE_LABEL
 			    && FORCED_LABEL(gimple_label_label(as_a<glabel *>(stmt))))
 				return "a label's address is taken (&&label): a region "
-				       "is not inlined, and inlined copies must keep "
-				       "distinct label addresses";
+				       "may be kept out of line, and inlined copies must "
+				       "keep distinct label addresses";
 		}
 	if (body->has_nonlocal_label)
 		return "receives a non-local goto";
@@ -577,6 +578,98 @@ void selinst_instrument_function(struct selinst_function *fn,
 	FOR_EACH_VEC_ELT(noreturns, i, stmt)
 		insert_guarded_before(stmt, hook_call(HOOK_EXIT, descriptor,
 						      gimple_location(stmt)), flag);
+}
+
+/* ---- which instrumented bodies GCC may inline ------------------------- */
+
+/* The functions of the unit that control can come back to abnormally
+ * (setjmp and the like, non-local labels) and everything they may call:
+ * the runtime's resync (__selinst_setjmp_return) drops the frames whose
+ * recorded stack pointer lies below the landing frame's, so a region
+ * inlined into the landing function itself would share that frame's
+ * stack pointer and stay open after the longjmp.  GCC never inlines a
+ * landing function elsewhere ("calls setjmp", "receives a non-local
+ * goto"), so only inlining INTO one matters: its callees, followed
+ * through every call edge (an inlined callee brings its own callees'
+ * inlined bodies), and, since an indirect call may become direct and be
+ * inlined, every function whose address is taken. */
+static hash_set<cgraph_node *> *reach_landing_functions(void)
+{
+	hash_set<cgraph_node *> *seen = new hash_set<cgraph_node *>;
+	auto_vec<cgraph_node *> todo;
+	cgraph_node *node;
+	bool any = false;
+	FOR_EACH_FUNCTION_WITH_GIMPLE_BODY(node) {
+		function *body = DECL_STRUCT_FUNCTION(node->decl);
+		if (body && (body->calls_setjmp || body->has_nonlocal_label)) {
+			any = true;
+			todo.safe_push(node);
+		}
+	}
+	if (any)
+		FOR_EACH_FUNCTION(node)
+			if (node->address_taken)
+				todo.safe_push(node->ultimate_alias_target());
+	while (!todo.is_empty()) {
+		node = todo.pop();
+		for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
+			cgraph_node *callee = e->callee->ultimate_alias_target();
+			if (!seen->add(callee))
+				todo.safe_push(callee);
+		}
+	}
+	return seen;
+}
+
+/* Why FN's hooks must not be inlined into another function, or NULL.
+ * REACHED: reach_landing_functions. */
+static const char *keep_out_of_line(const struct selinst_function *fn,
+				    hash_set<cgraph_node *> *reached)
+{
+	cgraph_node *node = cgraph_node::get(fn->decl);
+	if (node && reached->contains(node->ultimate_alias_target()))
+		return "reached from a function that calls setjmp or receives a non-local goto";
+	/* A body holding loop regions does enough work per call that the
+	 * call costs little, and inlined, its loop hooks (calls) sit in the
+	 * host's loop nest, which GCC then optimises worse: mg's rprj3 and
+	 * interp inlined into vcycle took 1.27x plain CPU time at threshold
+	 * 0, out of line 1.16x (bench/README.md). */
+	if (selinst_any_loop_chosen(fn) && selinst_opts.inline_bodies)
+		return "holds loop regions: inlined, their hooks slow the host's loops down";
+	/* At an -flto link another unit's landing function may inline it:
+	 * this unit cannot see those. */
+	if (flag_generate_lto && TREE_PUBLIC(fn->decl))
+		return "-flto: another unit's setjmp caller could inline it";
+	return NULL;
+}
+
+/* After the decisions, before any inlining: which chosen bodies GCC may
+ * inline.  With inline=off (selinst_opts.inline_bodies false) every
+ * chosen function stays out of line (one call per source call, the
+ * region's calls as the source has them).  With inline=on the hooks are
+ * already in the body and travel with it, so an inlined copy enters and
+ * leaves the same region (one descriptor: one region), except where the
+ * runtime's longjmp resync could not tell an inlined region from its
+ * host, and bodies holding loop regions (keep_out_of_line).  With
+ * inline=off, functions holding chosen loops but no function region stay
+ * inlinable, as before inline= existed, except for setjmp callers. */
+void selinst_set_inlining(struct selinst_function *fns, size_t n)
+{
+	hash_set<cgraph_node *> *reached = reach_landing_functions();
+	for (size_t i = 0; i < n; i++) {
+		struct selinst_function *fn = &fns[i];
+		bool loops = selinst_any_loop_chosen(fn);
+		if (!fn->cm.instrument && !loops)
+			continue;
+		const char *why = keep_out_of_line(fn, reached);
+		if (fn->cm.instrument && !selinst_opts.inline_bodies)
+			DECL_UNINLINABLE(fn->decl) = 1;
+		else if (why) {
+			DECL_UNINLINABLE(fn->decl) = 1;
+			fn->out_of_line_reason = why;
+		}
+	}
+	delete reached;
 }
 
 /* __selinst_setjmp_return () where control arrives from a frame below:

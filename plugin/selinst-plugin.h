@@ -28,6 +28,8 @@ struct selinst_options {
 	bool loops;			/* loops=on|off */
 	mpz_t loop_threshold;		/* default 204800 */
 	const char *sites_out;		/* sites-out=FILE, or NULL */
+	bool inline_bodies;		/* inline=on|off: GCC may inline
+					   instrumented bodies, hooks included */
 };
 
 /* One natural loop of a function. */
@@ -70,6 +72,8 @@ struct selinst_function {
 	unsigned nloops;
 	bool dropped_by_profile;	/* forced never by profile= alone: its
 					   loops are still decided by score */
+	const char *out_of_line_reason;	/* inline=on, yet kept out of line:
+					   why (instrument.cc); NULL if not */
 };
 
 /* Per-block facts gathered once by the analysis and shared with loops.cc. */
@@ -89,6 +93,8 @@ void selinst_instrument_function(struct selinst_function *fn,
 /* After all insertions into cfun: SSA, dominators, call-graph edges. */
 void selinst_finish_body(void);
 void selinst_insert_resyncs(void);
+/* Which chosen bodies GCC may inline (inline=on|off), before any is. */
+void selinst_set_inlining(struct selinst_function *fns, size_t n);
 /* The hook declarations (the table in hook-abi.h) and region
  * descriptors, shared with loops.cc. */
 tree selinst_hook_decl(enum selinst_hook which);

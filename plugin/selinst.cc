@@ -21,6 +21,9 @@
  *   loop-threshold=N    instrument loops scoring >= N (default: the
  *                       threshold; 0 instruments every loop); see loops.cc
  *   loops=on|off        loop regions (default on)
+ *   inline=on|off       let GCC inline instrumented bodies, their hooks
+ *                       travelling with them (default on; off: every
+ *                       instrumented function stays out of line)
  *   model=default|paper the paper's formula plus refinements (default), or
  *                       the formula alone; see cost-model.h
  *   sites-out=FILE      append this unit's calls to external functions
@@ -101,15 +104,25 @@ static bool set_loop_threshold(const char *k, const char *v)
 	return parse_natural(k, v, selinst_opts.loop_threshold);
 }
 
-static bool set_loops(const char *, const char *value)
+/* KEY=on|off into *OUT. */
+static bool parse_on_off(const char *key, const char *value, bool *out)
 {
 	if (strcmp(value, "on") == 0 || strcmp(value, "off") == 0) {
-		selinst_opts.loops = value[1] == 'n';
+		*out = value[1] == 'n';
 		return true;
 	}
-	error("selinst: bad value %qs for argument %<loops%>: expected %<on%> or %<off%>",
-	      value);
+	error("selinst: bad value %qs for argument %qs: expected %<on%> or %<off%>",
+	      value, key);
 	return false;
+}
+
+static bool set_loops(const char *k, const char *v) { return parse_on_off(k, v, &selinst_opts.loops); }
+
+/* inline=on|off: whether GCC may inline instrumented bodies (see
+ * selinst_set_inlining in instrument.cc). */
+static bool set_inline(const char *k, const char *v)
+{
+	return parse_on_off(k, v, &selinst_opts.inline_bodies);
 }
 
 static const char *config_path, *profile_paths, *sites_path, *budget_value;
@@ -139,6 +152,8 @@ static const struct plugin_option options[] = {
 	{ "loop-threshold", "N", true, set_loop_threshold,
 	  "instrument loops scoring >= N (default: the threshold)" },
 	{ "loops", "on|off", true, set_loops, "loop regions (default on)" },
+	{ "inline", "on|off", true, set_inline,
+	  "let GCC inline instrumented bodies, hooks and all (default on)" },
 	{ "model", "default|paper", true, set_model,
 	  "the paper's formula plus refinements, or the formula alone" },
 	{ "block-weight", "N", true, set_block_weight, "model constant (default 5)" },
@@ -386,6 +401,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	cm_constants_init_default(&selinst_opts.model);
 	mpz_init_set_ui(selinst_opts.loop_threshold, 204800);
 	selinst_opts.loops = true;
+	selinst_opts.inline_bodies = true;
 	if (!parse_arguments(info))
 		return 1;
 
