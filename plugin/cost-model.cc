@@ -227,14 +227,23 @@ static const char *refinement_excludes(const struct cm_constants *c,
 }
 
 /* Refinement pull-depth: the callsite score pulls a caller (or a loop) in
- * only when it runs at depth 0 or 1 (the paper's adi); deeper, it
- * qualifies on its own weight and loop score or not at all. */
+ * only when it runs at depth 0, or at depth 1 with two or more chosen
+ * callees (the paper's adi and its three solvers); deeper, or at depth 1
+ * around one chosen callee, it qualifies on its own weight and loop score
+ * or not at all. */
+int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites)
+{
+	if (!c->refined || depth <= 0)
+		return 1;
+	return depth == 1 && instrumented_sites >= CM_SMALL_BODY_PULL;
+}
+
 int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
 			   unsigned long instrumented_sites, const mpz_t weight,
 			   const mpz_t loop_score, const mpz_t threshold)
 {
-	if (!c->refined || mpz_sgn(threshold) == 0 || depth < 2
-	    || instrumented_sites == 0)
+	if (!c->refined || mpz_sgn(threshold) == 0 || instrumented_sites == 0
+	    || cm_pulls_at(c, depth, instrumented_sites))
 		return 0;
 	mpz_t own;
 	mpz_init(own);
@@ -486,8 +495,9 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
 		return;
 	cm_loop_score(scratch, c, depth);
 	mpz_add(scratch, scratch, fn->weight);
-	/* pull-depth holds here too: from depth 2 on, callees pull nothing. */
-	if (depth < 2)
+	/* pull-depth holds here too: from depth 2 on callees pull nothing,
+	 * at depth 1 only two or more. */
+	if (cm_pulls_at(c, depth, fn->instrumented_call_sites))
 		mpz_add(scratch, scratch, fn->callsite_score);
 	if (mpz_cmp(scratch, c->threshold) >= 0)
 		return;
@@ -509,7 +519,7 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
  * deepest call inside plus one.  Capped at loop_base. */
 static void component_depths(const struct cm_constants *c, struct cm_function *const *fns,
 			     const struct cm_call_edge *edges, size_t nedges,
-			     const struct components *k, int after)
+			     size_t nindirect, const struct components *k, int after)
 {
 	int cap = mpz_fits_sint_p(c->loop_base) ? (int) mpz_get_si(c->loop_base) : 1 << 20;
 	if (cap > (1 << 20) || cap < 0)
@@ -520,12 +530,20 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 	group_edges_by_callee(edges, nedges, k, first, by_comp);
 	mpz_t scratch;
 	mpz_init(scratch);
+	/* An indirect site's caller may come after its target in this order:
+	 * a second pass reads the depths the first found (depths only grow,
+	 * drops only add). */
+	for (int pass = 0; pass < (nindirect ? 2 : 1); pass++)
 	for (size_t ci = k->count; ci-- > 0;) {
 		int outside = 0, inside = -1;
 		for (size_t j = first[ci]; j < first[ci + 1]; j++) {
 			const struct cm_call_edge *e = &edges[by_comp[j]];
 			const struct cm_function *caller = fns[e->caller];
-			if (k->comp_of[e->caller] == ci) {
+			/* Refinement indirect-depth: an indirect site is no
+			 * call-graph edge (no cycle, no callee order), so its
+			 * caller's depth may come from the pass before. */
+			int direct = by_comp[j] < nedges - nindirect;
+			if (direct && k->comp_of[e->caller] == ci) {
 				if (e->depth + 1 > inside)
 					inside = e->depth + 1;
 				continue;
@@ -570,7 +588,7 @@ static int still_qualifies_at_context(const struct cm_constants *c,
 	mpz_init(s);
 	cm_loop_score(s, c, fn->context_depth);
 	mpz_add(s, s, fn->weight);
-	if (fn->context_depth < 2)
+	if (cm_pulls_at(c, fn->context_depth, fn->instrumented_call_sites))
 		mpz_add(s, s, fn->callsite_score);
 	int ok = mpz_cmp(s, c->threshold) >= 0;
 	mpz_clear(s);
@@ -583,10 +601,10 @@ static int still_qualifies_at_context(const struct cm_constants *c,
  * chosen only through the callsite score of dropped callees are dropped,
  * callees first.  Only ever drops: one answer, in two passes. */
 static void context_depths(const struct cm_constants *c, struct cm_function *const *fns,
-			   const struct cm_call_edge *edges, size_t nedges,
+			   const struct cm_call_edge *edges, size_t nedges, size_t nindirect,
 			   const struct adjacency *a, const struct components *k)
 {
-	component_depths(c, fns, edges, nedges, k, 1);
+	component_depths(c, fns, edges, nedges, nindirect, k, 1);
 	for (size_t ci = 0; ci < k->count; ci++)
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			struct cm_function *fn = fns[k->order[j]];
@@ -604,24 +622,40 @@ static void context_depths(const struct cm_constants *c, struct cm_function *con
 void cm_decide(const struct cm_constants *c, struct cm_function *const *fns,
 	       size_t nfns, const struct cm_call_edge *edges, size_t nedges)
 {
+	cm_decide_indirect(c, fns, nfns, edges, nedges, NULL, 0);
+}
+
+void cm_decide_indirect(const struct cm_constants *c, struct cm_function *const *fns,
+			size_t nfns, const struct cm_call_edge *edges, size_t nedges,
+			const struct cm_call_edge *indirect, size_t nindirect)
+{
 	struct adjacency a;
 	struct components k;
 	adjacency_build(&a, nfns, edges, nedges);
 	find_components(&a, nfns, &k);
+	/* Depths read the indirect sites after the call edges, in one array. */
+	size_t nall = nedges + nindirect;
+	struct cm_call_edge *all = (struct cm_call_edge *)
+		malloc((nall ? nall : 1) * sizeof *all);
+	if (nedges)
+		memcpy(all, edges, nedges * sizeof *all);
+	if (nindirect)
+		memcpy(all + nedges, indirect, nindirect * sizeof *all);
 	if (c->refined) {
 		classify_work(fns, &a, &k);
 		mark_from_main(fns, nfns, &a);
 		mark_unseen_small(c, fns, nfns, &a);
-		component_depths(c, fns, edges, nedges, &k, 0);
+		component_depths(c, fns, all, nall, nindirect, &k, 0);
 	}
 	for (size_t i = 0; i < k.count; i++)
 		decide_component(c, fns, &a, k.order + k.start[i],
 				 k.start[i + 1] - k.start[i]);
 	if (c->refined && mpz_sgn(c->threshold) != 0)
-		context_depths(c, fns, edges, nedges, &a, &k);
+		context_depths(c, fns, all, nall, nindirect, &a, &k);
 	else
 		for (size_t i = 0; i < nfns; i++)
 			fns[i]->context_depth = fns[i]->loop_depth;
+	free(all);
 	free(k.order); free(k.start); free(k.comp_of);
 	free(a.start); free(a.callee);
 }
