@@ -31,6 +31,7 @@ void cm_function_init(struct cm_function *f)
 	memset(f, 0, sizeof *f);
 	f->deepest_call_depth = -1;
 	f->external_depth = -1;
+	f->pointer_depth = -1;
 	mpz_inits(f->weight, f->loop_score, f->callsite_score, f->score, NULL);
 }
 
@@ -530,20 +531,30 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 	group_edges_by_callee(edges, nedges, k, first, by_comp);
 	mpz_t scratch;
 	mpz_init(scratch);
-	/* An indirect site's caller may come after its target in this order:
-	 * a second pass reads the depths the first found (depths only grow,
-	 * drops only add). */
-	for (int pass = 0; pass < (nindirect ? 2 : 1); pass++)
 	for (size_t ci = k->count; ci-- > 0;) {
-		int outside = 0, inside = -1;
+		int outside = 0, inside = -1, pointed = 0;
 		for (size_t j = first[ci]; j < first[ci + 1]; j++) {
 			const struct cm_call_edge *e = &edges[by_comp[j]];
 			const struct cm_function *caller = fns[e->caller];
-			/* Refinement indirect-depth: an indirect site is no
-			 * call-graph edge (no cycle, no callee order), so its
-			 * caller's depth may come from the pass before. */
-			int direct = by_comp[j] < nedges - nindirect;
-			if (direct && k->comp_of[e->caller] == ci) {
+			/* Refinement indirect-depth: an indirect site gives
+			 * its own loop depth, before the decisions, to a
+			 * function in no cycle; after them the function keeps
+			 * it.  Not its caller's depth: a call through a
+			 * pointer is no call-graph edge, and cycles through
+			 * pointers (SQLite's byte-code engine calls SQL
+			 * functions that run statements) would add up. */
+			if (by_comp[j] >= nedges - nindirect) {
+				struct cm_function *target = fns[k->order[k->start[ci]]];
+				pointed = 1;
+				if (after || target->recursive)
+					continue;
+				if (e->depth > target->pointer_depth)
+					target->pointer_depth = e->depth;
+				if (e->depth > outside)
+					outside = e->depth;
+				continue;
+			}
+			if (k->comp_of[e->caller] == ci) {
 				if (e->depth + 1 > inside)
 					inside = e->depth + 1;
 				continue;
@@ -558,6 +569,9 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 		 * member its calls from other units. */
 		if (inside < 0 && fns[k->order[k->start[ci]]]->deepest_call_depth > outside)
 			outside = fns[k->order[k->start[ci]]]->deepest_call_depth;
+		if (after && pointed && !fns[k->order[k->start[ci]]]->recursive
+		    && fns[k->order[k->start[ci]]]->loop_depth > outside)
+			outside = fns[k->order[k->start[ci]]]->loop_depth;
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			if (fns[k->order[j]]->external_depth > outside)
 				outside = fns[k->order[j]]->external_depth;

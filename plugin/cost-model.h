@@ -201,6 +201,9 @@ struct cm_function {
 					   light_work or library code */
 	int unseen_small;		/* refinement unseen-small applies
 					   (default model) */
+	int pointer_depth;		/* -1, or the deepest matching indirect
+					   call (refinement indirect-depth;
+					   default model) */
 	int from_main;			/* reached from main by call edges in
 					   view (default model): its depths
 					   are the program's */

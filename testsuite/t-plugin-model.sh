@@ -125,7 +125,8 @@ if not (p["classify"]["instrument"] and p["classify_logged"]["instrument"]):
 for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
     _, f = fns("default%s.yaml" % O)
     k = f["digits_cmp"]
-    if k["instrument"] or k["loop_depth"] != 2 or k["weight"] < 64 or not k["has_loops"]:
+    if (k["instrument"] or k["loop_depth"] != 2 or k.get("pointer_call_depth") != 2
+            or k["weight"] < 64 or not k["has_loops"]):
         bad("default%s digits_cmp: %r" % (O, k))
     if not f["sort_digits"]["instrument"]: bad("default%s: sort_digits left out" % O)
 if not p["digits_cmp"]["instrument"] or p["digits_cmp"]["loop_depth"] != 0:

@@ -656,15 +656,19 @@ static void test_indirect_depth(struct cm_constants *c)
 		c->refined = refined;
 		cm_decide_indirect(c, ptr, g.nfn, g.edge, g.nedge, &site, 1);
 		if (refined) {
-			/* merge runs at depth 1 in sort (a region): cmp at 1 + 1. */
+			/* The site's depth (merge passes none through before
+			 * the decisions), kept after them. */
 			CHECK(!g.fn[cmp].instrument && g.fn[cmp].loop_depth == 1
-			      && g.fn[cmp].context_depth == 2, "comparator: %d depth %d/%d %s",
+			      && g.fn[cmp].context_depth == 1, "comparator: %d depth %d/%d %s",
 			      g.fn[cmp].instrument, g.fn[cmp].loop_depth,
 			      g.fn[cmp].context_depth, g.fn[cmp].reason);
 		} else {
 			CHECK(g.fn[cmp].instrument, "paper: comparator at depth 0");
 		}
-		CHECK(g.fn[lone].instrument, "no matching site: depth 0 (%d)", refined);
+		CHECK(g.fn[lone].instrument && g.fn[lone].pointer_depth == -1,
+		      "no matching site: depth 0 (%d)", refined);
+		CHECK(g.fn[cmp].pointer_depth == (refined ? 1 : -1), "pointer_depth %d",
+		      g.fn[cmp].pointer_depth);
 		graph_clear(&g);
 	}
 	c->refined = 1;
