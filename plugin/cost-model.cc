@@ -229,22 +229,29 @@ static const char *refinement_excludes(const struct cm_constants *c,
 
 /* Refinement pull-depth: the callsite score pulls a caller (or a loop) in
  * only when it runs at depth 0, or at depth 1 with two or more chosen
- * callees (the paper's adi and its three solvers); deeper, or at depth 1
- * around one chosen callee, it qualifies on its own weight and loop score
- * or not at all. */
-int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites)
+ * callees (the paper's adi and its three solvers) or a body of weight
+ * CM_LOOP_FREE or more (lz4's per-file LZ4IO_compressFilename_extRess,
+ * 1007); deeper, or at depth 1 a small body around one chosen callee
+ * (SQLite's insertCell, 201, once per row), it qualifies on its own
+ * weight and loop score or not at all. */
+int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
+		const mpz_t weight)
 {
 	if (!c->refined || depth <= 0)
 		return 1;
-	return depth == 1 && instrumented_sites >= CM_SMALL_BODY_PULL;
+	return depth == 1 && (instrumented_sites >= CM_SMALL_BODY_PULL
+			      || mpz_cmp_ui(weight, CM_LOOP_FREE) >= 0);
 }
 
-int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
-			   unsigned long instrumented_sites, const mpz_t weight,
-			   const mpz_t loop_score, const mpz_t threshold)
+/* FUNCTION: a function's score (depth 1 as cm_pulls_at says); else a
+ * loop's, which pulls at depth 1 whatever it holds: a loop around a call
+ * to an instrumented function is a region (loops.cc). */
+static int pull_excluded(const struct cm_constants *c, int depth,
+			 unsigned long instrumented_sites, const mpz_t weight,
+			 const mpz_t loop_score, const mpz_t threshold, int function)
 {
 	if (!c->refined || mpz_sgn(threshold) == 0 || instrumented_sites == 0
-	    || cm_pulls_at(c, depth, instrumented_sites))
+	    || (function ? cm_pulls_at(c, depth, instrumented_sites, weight) : depth < 2))
 		return 0;
 	mpz_t own;
 	mpz_init(own);
@@ -254,12 +261,19 @@ int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
 	return below;
 }
 
+int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
+			   unsigned long instrumented_sites, const mpz_t weight,
+			   const mpz_t loop_score, const mpz_t threshold)
+{
+	return pull_excluded(c, depth, instrumented_sites, weight, loop_score, threshold, 0);
+}
+
 static const char *pull_excludes(const struct cm_constants *c,
 				 const struct cm_function *fn)
 {
 	if (fn->force != CM_FORCE_NONE
-	    || !cm_pull_depth_excludes(c, fn->loop_depth, fn->instrumented_call_sites,
-				       fn->weight, fn->loop_score, c->threshold))
+	    || !pull_excluded(c, fn->loop_depth, fn->instrumented_call_sites,
+			      fn->weight, fn->loop_score, c->threshold, 1))
 		return NULL;
 	return CM_PULL_DEPTH_REASON;
 }
@@ -498,7 +512,7 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
 	mpz_add(scratch, scratch, fn->weight);
 	/* pull-depth holds here too: from depth 2 on callees pull nothing,
 	 * at depth 1 only two or more. */
-	if (cm_pulls_at(c, depth, fn->instrumented_call_sites))
+	if (cm_pulls_at(c, depth, fn->instrumented_call_sites, fn->weight))
 		mpz_add(scratch, scratch, fn->callsite_score);
 	if (mpz_cmp(scratch, c->threshold) >= 0)
 		return;
@@ -602,7 +616,7 @@ static int still_qualifies_at_context(const struct cm_constants *c,
 	mpz_init(s);
 	cm_loop_score(s, c, fn->context_depth);
 	mpz_add(s, s, fn->weight);
-	if (cm_pulls_at(c, fn->context_depth, fn->instrumented_call_sites))
+	if (cm_pulls_at(c, fn->context_depth, fn->instrumented_call_sites, fn->weight))
 		mpz_add(s, s, fn->callsite_score);
 	int ok = mpz_cmp(s, c->threshold) >= 0;
 	mpz_clear(s);

@@ -234,17 +234,19 @@ void cm_loop_score(mpz_t out, const struct cm_constants *c, int depth);
 void cm_callsite_score(mpz_t out, const struct cm_constants *c,
 		       unsigned long instrumented_sites);
 
-/* Refinement pull-depth, for functions and loops: whether a score that
- * reaches THRESHOLD only through its callsite score is refused because it
- * runs at depth 2 or deeper, or at depth 1 with fewer than
- * CM_SMALL_BODY_PULL instrumented call sites (default model). */
+/* Refinement pull-depth, for loops: whether a score that reaches
+ * THRESHOLD only through its callsite score is refused because it runs at
+ * depth 2 or deeper (default model).  Functions: also at depth 1, as
+ * cm_pulls_at says. */
 int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
 			   unsigned long instrumented_sites, const mpz_t weight,
 			   const mpz_t loop_score, const mpz_t threshold);
-/* Whether INSTRUMENTED_SITES chosen callees pull a body running at DEPTH
- * in (pull-depth): always at depth 0 (and in model=paper), at depth 1
- * from CM_SMALL_BODY_PULL on, never deeper. */
-int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites);
+/* Whether INSTRUMENTED_SITES chosen callees pull a body of WEIGHT running
+ * at DEPTH in (pull-depth): always at depth 0 (and in model=paper), at
+ * depth 1 from CM_SMALL_BODY_PULL callees on or from weight CM_LOOP_FREE
+ * on, never deeper. */
+int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
+		const mpz_t weight);
 /* Refinement small-body, for functions and loops: a body of weight under
  * CM_SMALL_BODY with fewer than CM_SMALL_BODY_PULL call sites to
  * instrumented functions, in a function main does not reach in view
@@ -308,7 +310,8 @@ int cm_leaf_loop_excludes(const struct cm_constants *c, const mpz_t weight, int 
 	"callee, bounded callees: an accessor " \
 	"its users call per element (refinement unseen-small)"
 #define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper, or at depth 1 with one " \
-	"instrumented callee: instrumented callees do not pull it in (refinement pull-depth)"
+	"instrumented callee and weight under " CM_STR(CM_LOOP_FREE) ": instrumented " \
+	"callees do not pull it in (refinement pull-depth)"
 
 /* After cm_decide: the depth added to F's own call depths for calls to
  * other units' functions (sites-out): F's context depth when F is not a

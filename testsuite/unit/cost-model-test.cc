@@ -427,6 +427,19 @@ static void test_pull_depth(struct cm_constants *c)
 	c->refined = 1;
 	graph_clear(&g);
 
+	/* A body of weight 256 or more at depth 1 is still pulled in by one
+	 * chosen callee: lz4's per-file LZ4IO_compressFilename_extRess
+	 * (1007), around the frame compressor. */
+	g.nfn = g.nedge = 0;
+	size_t per_file = add_fn(&g, 1007, 1), frame = add_fn(&g, 300, -1);
+	g.fn[frame].has_loops = 1;
+	g.fn[frame].largest_loop = 200;
+	add_call(&g, per_file, frame);
+	decide(c, &g);
+	CHECK(g.fn[per_file].instrument && g.fn[frame].instrument, "per-file body: %d %d %s",
+	      g.fn[per_file].instrument, g.fn[frame].instrument, g.fn[per_file].reason);
+	graph_clear(&g);
+
 	/* Lua's lexer: top (a region) -> glue at depth 2 (no region) -> lex
 	 * at depth 0 (a loop; calls read) -> read at depth 0 (a loop).  The
 	 * formula takes lex and read; below top they run at depth 2, where
