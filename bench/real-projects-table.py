@@ -9,8 +9,9 @@ over all decision files of the build), instructions (callgrind, all
 processes of the workload) and their excess over the plain build, with
 and without the runtime writing the profile at exit (a fixed cost per
 process that grows with the profile, not with the calls made), the
-largest share of exclusive time one region holds, the top regions by
-inclusive time.  Then the default's top regions beside threshold 0's, and
+largest share of exclusive time one region holds (the median over the
+native runs, NATIVE_RUNS), the top regions by inclusive time (the first
+run).  Then the default's top regions beside threshold 0's, and
 the threshold dial.
 """
 import json
@@ -45,9 +46,18 @@ def functions(res, name):
     return len(chosen), len(seen)
 
 
-def profile(res, name, report):
-    """Regions of the merged profile of the native run, or None."""
+def runs(res, name):
+    """The profile files of each native run: one line a run in .runs
+    (NATIVE_RUNS), else the one run of .profs (one file a line)."""
+    text = read(os.path.join(res, name + ".runs"))
+    if text:
+        return [line.split() for line in text.splitlines() if line.split()]
     profs = (read(os.path.join(res, name + ".profs")) or "").split()
+    return [profs] if profs else []
+
+
+def profile(report, profs):
+    """Regions of the merged profile of one native run, or None."""
     if not profs:
         return None
     out = subprocess.run([report, "--format=json", "--prune", "0"] + profs,
@@ -55,6 +65,15 @@ def profile(res, name, report):
     if out.returncode != 0:
         return None
     return json.loads(out.stdout)["regions"]
+
+
+def median_share(shares):
+    """The median run's (share, region) of the largest exclusive shares
+    (the lower middle one of an even count), and all the shares."""
+    got = sorted((s for s in shares if s[0] is not None), key=lambda s: s[0])
+    if not got:
+        return None, None, []
+    return got[(len(got) - 1) // 2] + ([s[0] for s in got],)
 
 
 def top(regions, n):
@@ -90,13 +109,16 @@ def project_table(res, report, p, variants):
     print("  %-8s %18s %14s %10s %11s %26s  %s" % ("variant", "instrumented/total",
           "instructions", "vs plain", "w/o write", "max exclusive share",
           "top regions by inclusive time"))
-    profiles = {}
+    profiles, spread = {}, {}
     for v in variants:
         name = "%s-%s" % (p, v)
         fc = functions(res, name)
-        regs = profile(res, name, report) if v != "plain" else None
+        every = [profile(report, f) for f in runs(res, name)] if v != "plain" else []
+        regs = every[0] if every else None
         profiles[v] = regs
-        share, who = max_exclusive_share(regs) if regs else (None, None)
+        share, who, shares = median_share([max_exclusive_share(g) for g in every if g])
+        if len(shares) > 1:
+            spread[v] = shares
         tops = ", ".join(short(r["name"], 24) for r in top(regs, 3)) if regs else ""
         total, write = ir(res, name), ir(res, name, ".write")
         print("  %-8s %18s %14s %10s %11s %26s  %s" % (
@@ -105,6 +127,9 @@ def project_table(res, report, p, variants):
             pct(total - write, base) if total and write and v != "plain" else "",
             "%.0f%% %s" % (100 * share, short(who, 20)) if share is not None else "-",
             tops))
+    for v, shares in spread.items():
+        print("  %s: largest exclusive share in each of %d native runs: %s (median shown)"
+              % (v, len(shares), ", ".join("%.0f%%" % (100 * x) for x in shares)))
     if profiles.get("default") is not None and profiles.get("t0") is not None:
         full = top(profiles["t0"], 10 ** 6)
         rank = {r["name"]: i + 1 for i, r in enumerate(full)}
@@ -119,7 +144,7 @@ def project_table(res, report, p, variants):
 def main():
     res, report, projects, variants, dial_project, dial = sys.argv[1:7]
     print("Real projects: functions instrumented, instructions (callgrind) over plain,")
-    print("largest exclusive share of one region, top regions (native run's profile)")
+    print("largest exclusive share of one region (median of the native runs), top regions")
     for p in projects.split():
         project_table(res, report, p, variants.split())
     if dial.split():

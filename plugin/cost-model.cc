@@ -31,6 +31,7 @@ void cm_function_init(struct cm_function *f)
 	memset(f, 0, sizeof *f);
 	f->deepest_call_depth = -1;
 	f->external_depth = -1;
+	f->pointer_depth = -1;
 	mpz_inits(f->weight, f->loop_score, f->callsite_score, f->score, NULL);
 }
 
@@ -227,14 +228,30 @@ static const char *refinement_excludes(const struct cm_constants *c,
 }
 
 /* Refinement pull-depth: the callsite score pulls a caller (or a loop) in
- * only when it runs at depth 0 or 1 (the paper's adi); deeper, it
- * qualifies on its own weight and loop score or not at all. */
-int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
-			   unsigned long instrumented_sites, const mpz_t weight,
-			   const mpz_t loop_score, const mpz_t threshold)
+ * only when it runs at depth 0, or at depth 1 with two or more chosen
+ * callees (the paper's adi and its three solvers) or a body of weight
+ * CM_LOOP_FREE or more (lz4's per-file LZ4IO_compressFilename_extRess,
+ * 1007); deeper, or at depth 1 a small body around one chosen callee
+ * (SQLite's insertCell, 201, once per row), it qualifies on its own
+ * weight and loop score or not at all. */
+int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
+		const mpz_t weight)
 {
-	if (!c->refined || mpz_sgn(threshold) == 0 || depth < 2
-	    || instrumented_sites == 0)
+	if (!c->refined || depth <= 0)
+		return 1;
+	return depth == 1 && (instrumented_sites >= CM_SMALL_BODY_PULL
+			      || mpz_cmp_ui(weight, CM_LOOP_FREE) >= 0);
+}
+
+/* FUNCTION: a function's score (depth 1 as cm_pulls_at says); else a
+ * loop's, which pulls at depth 1 whatever it holds: a loop around a call
+ * to an instrumented function is a region (loops.cc). */
+static int pull_excluded(const struct cm_constants *c, int depth,
+			 unsigned long instrumented_sites, const mpz_t weight,
+			 const mpz_t loop_score, const mpz_t threshold, int function)
+{
+	if (!c->refined || mpz_sgn(threshold) == 0 || instrumented_sites == 0
+	    || (function ? cm_pulls_at(c, depth, instrumented_sites, weight) : depth < 2))
 		return 0;
 	mpz_t own;
 	mpz_init(own);
@@ -244,12 +261,19 @@ int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
 	return below;
 }
 
+int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
+			   unsigned long instrumented_sites, const mpz_t weight,
+			   const mpz_t loop_score, const mpz_t threshold)
+{
+	return pull_excluded(c, depth, instrumented_sites, weight, loop_score, threshold, 0);
+}
+
 static const char *pull_excludes(const struct cm_constants *c,
 				 const struct cm_function *fn)
 {
 	if (fn->force != CM_FORCE_NONE
-	    || !cm_pull_depth_excludes(c, fn->loop_depth, fn->instrumented_call_sites,
-				       fn->weight, fn->loop_score, c->threshold))
+	    || !pull_excluded(c, fn->loop_depth, fn->instrumented_call_sites,
+			      fn->weight, fn->loop_score, c->threshold, 1))
 		return NULL;
 	return CM_PULL_DEPTH_REASON;
 }
@@ -486,8 +510,9 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
 		return;
 	cm_loop_score(scratch, c, depth);
 	mpz_add(scratch, scratch, fn->weight);
-	/* pull-depth holds here too: from depth 2 on, callees pull nothing. */
-	if (depth < 2)
+	/* pull-depth holds here too: from depth 2 on callees pull nothing,
+	 * at depth 1 only two or more. */
+	if (cm_pulls_at(c, depth, fn->instrumented_call_sites, fn->weight))
 		mpz_add(scratch, scratch, fn->callsite_score);
 	if (mpz_cmp(scratch, c->threshold) >= 0)
 		return;
@@ -509,7 +534,7 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
  * deepest call inside plus one.  Capped at loop_base. */
 static void component_depths(const struct cm_constants *c, struct cm_function *const *fns,
 			     const struct cm_call_edge *edges, size_t nedges,
-			     const struct components *k, int after)
+			     size_t nindirect, const struct components *k, int after)
 {
 	int cap = mpz_fits_sint_p(c->loop_base) ? (int) mpz_get_si(c->loop_base) : 1 << 20;
 	if (cap > (1 << 20) || cap < 0)
@@ -521,10 +546,28 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 	mpz_t scratch;
 	mpz_init(scratch);
 	for (size_t ci = k->count; ci-- > 0;) {
-		int outside = 0, inside = -1;
+		int outside = 0, inside = -1, pointed = 0;
 		for (size_t j = first[ci]; j < first[ci + 1]; j++) {
 			const struct cm_call_edge *e = &edges[by_comp[j]];
 			const struct cm_function *caller = fns[e->caller];
+			/* Refinement indirect-depth: an indirect site gives
+			 * its own loop depth, before the decisions, to a
+			 * function in no cycle; after them the function keeps
+			 * it.  Not its caller's depth: a call through a
+			 * pointer is no call-graph edge, and cycles through
+			 * pointers (SQLite's byte-code engine calls SQL
+			 * functions that run statements) would add up. */
+			if (by_comp[j] >= nedges - nindirect) {
+				struct cm_function *target = fns[k->order[k->start[ci]]];
+				pointed = 1;
+				if (after || target->recursive)
+					continue;
+				if (e->depth > target->pointer_depth)
+					target->pointer_depth = e->depth;
+				if (e->depth > outside)
+					outside = e->depth;
+				continue;
+			}
 			if (k->comp_of[e->caller] == ci) {
 				if (e->depth + 1 > inside)
 					inside = e->depth + 1;
@@ -540,6 +583,9 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 		 * member its calls from other units. */
 		if (inside < 0 && fns[k->order[k->start[ci]]]->deepest_call_depth > outside)
 			outside = fns[k->order[k->start[ci]]]->deepest_call_depth;
+		if (after && pointed && !fns[k->order[k->start[ci]]]->recursive
+		    && fns[k->order[k->start[ci]]]->loop_depth > outside)
+			outside = fns[k->order[k->start[ci]]]->loop_depth;
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			if (fns[k->order[j]]->external_depth > outside)
 				outside = fns[k->order[j]]->external_depth;
@@ -570,7 +616,7 @@ static int still_qualifies_at_context(const struct cm_constants *c,
 	mpz_init(s);
 	cm_loop_score(s, c, fn->context_depth);
 	mpz_add(s, s, fn->weight);
-	if (fn->context_depth < 2)
+	if (cm_pulls_at(c, fn->context_depth, fn->instrumented_call_sites, fn->weight))
 		mpz_add(s, s, fn->callsite_score);
 	int ok = mpz_cmp(s, c->threshold) >= 0;
 	mpz_clear(s);
@@ -583,10 +629,10 @@ static int still_qualifies_at_context(const struct cm_constants *c,
  * chosen only through the callsite score of dropped callees are dropped,
  * callees first.  Only ever drops: one answer, in two passes. */
 static void context_depths(const struct cm_constants *c, struct cm_function *const *fns,
-			   const struct cm_call_edge *edges, size_t nedges,
+			   const struct cm_call_edge *edges, size_t nedges, size_t nindirect,
 			   const struct adjacency *a, const struct components *k)
 {
-	component_depths(c, fns, edges, nedges, k, 1);
+	component_depths(c, fns, edges, nedges, nindirect, k, 1);
 	for (size_t ci = 0; ci < k->count; ci++)
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			struct cm_function *fn = fns[k->order[j]];
@@ -604,24 +650,40 @@ static void context_depths(const struct cm_constants *c, struct cm_function *con
 void cm_decide(const struct cm_constants *c, struct cm_function *const *fns,
 	       size_t nfns, const struct cm_call_edge *edges, size_t nedges)
 {
+	cm_decide_indirect(c, fns, nfns, edges, nedges, NULL, 0);
+}
+
+void cm_decide_indirect(const struct cm_constants *c, struct cm_function *const *fns,
+			size_t nfns, const struct cm_call_edge *edges, size_t nedges,
+			const struct cm_call_edge *indirect, size_t nindirect)
+{
 	struct adjacency a;
 	struct components k;
 	adjacency_build(&a, nfns, edges, nedges);
 	find_components(&a, nfns, &k);
+	/* Depths read the indirect sites after the call edges, in one array. */
+	size_t nall = nedges + nindirect;
+	struct cm_call_edge *all = (struct cm_call_edge *)
+		malloc((nall ? nall : 1) * sizeof *all);
+	if (nedges)
+		memcpy(all, edges, nedges * sizeof *all);
+	if (nindirect)
+		memcpy(all + nedges, indirect, nindirect * sizeof *all);
 	if (c->refined) {
 		classify_work(fns, &a, &k);
 		mark_from_main(fns, nfns, &a);
 		mark_unseen_small(c, fns, nfns, &a);
-		component_depths(c, fns, edges, nedges, &k, 0);
+		component_depths(c, fns, all, nall, nindirect, &k, 0);
 	}
 	for (size_t i = 0; i < k.count; i++)
 		decide_component(c, fns, &a, k.order + k.start[i],
 				 k.start[i + 1] - k.start[i]);
 	if (c->refined && mpz_sgn(c->threshold) != 0)
-		context_depths(c, fns, edges, nedges, &a, &k);
+		context_depths(c, fns, all, nall, nindirect, &a, &k);
 	else
 		for (size_t i = 0; i < nfns; i++)
 			fns[i]->context_depth = fns[i]->loop_depth;
+	free(all);
 	free(k.order); free(k.start); free(k.comp_of);
 	free(a.start); free(a.callee);
 }

@@ -201,6 +201,9 @@ struct cm_function {
 					   light_work or library code */
 	int unseen_small;		/* refinement unseen-small applies
 					   (default model) */
+	int pointer_depth;		/* -1, or the deepest matching indirect
+					   call (refinement indirect-depth;
+					   default model) */
 	int from_main;			/* reached from main by call edges in
 					   view (default model): its depths
 					   are the program's */
@@ -231,12 +234,19 @@ void cm_loop_score(mpz_t out, const struct cm_constants *c, int depth);
 void cm_callsite_score(mpz_t out, const struct cm_constants *c,
 		       unsigned long instrumented_sites);
 
-/* Refinement pull-depth, for functions and loops: whether a score that
- * reaches THRESHOLD only through its callsite score is refused because it
- * runs at depth 2 or deeper (default model). */
+/* Refinement pull-depth, for loops: whether a score that reaches
+ * THRESHOLD only through its callsite score is refused because it runs at
+ * depth 2 or deeper (default model).  Functions: also at depth 1, as
+ * cm_pulls_at says. */
 int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
 			   unsigned long instrumented_sites, const mpz_t weight,
 			   const mpz_t loop_score, const mpz_t threshold);
+/* Whether INSTRUMENTED_SITES chosen callees pull a body of WEIGHT running
+ * at DEPTH in (pull-depth): always at depth 0 (and in model=paper), at
+ * depth 1 from CM_SMALL_BODY_PULL callees on or from weight CM_LOOP_FREE
+ * on, never deeper. */
+int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
+		const mpz_t weight);
 /* Refinement small-body, for functions and loops: a body of weight under
  * CM_SMALL_BODY with fewer than CM_SMALL_BODY_PULL call sites to
  * instrumented functions, in a function main does not reach in view
@@ -299,8 +309,9 @@ int cm_leaf_loop_excludes(const struct cm_constants *c, const mpz_t weight, int 
 	CM_STR(CM_UNSEEN_SMALL) ", loops under " CM_STR(CM_SMALL_BODY) ", no instrumented " \
 	"callee, bounded callees: an accessor " \
 	"its users call per element (refinement unseen-small)"
-#define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper: instrumented callees " \
-	"do not pull it in (refinement pull-depth)"
+#define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper, or at depth 1 with one " \
+	"instrumented callee and weight under " CM_STR(CM_LOOP_FREE) ": instrumented " \
+	"callees do not pull it in (refinement pull-depth)"
 
 /* After cm_decide: the depth added to F's own call depths for calls to
  * other units' functions (sites-out): F's context depth when F is not a
@@ -312,5 +323,15 @@ int cm_site_base_depth(const struct cm_constants *c, const struct cm_function *f
  * the order of EDGES. */
 void cm_decide(const struct cm_constants *c, struct cm_function *const *fns,
 	       size_t nfns, const struct cm_call_edge *edges, size_t nedges);
+/* The same, with INDIRECT: refinement indirect-depth's sites, one for each
+ * indirect call in view (caller, depth) and each static function only
+ * reached through its address whose type the call's matches (callee).
+ * They give that function the site's depth (plus the caller's, as a call
+ * edge does, when the caller's depth is known first), in both passes of
+ * the depths; nothing else (not call sites for the callsite score, not
+ * cycles, not reachability from main). */
+void cm_decide_indirect(const struct cm_constants *c, struct cm_function *const *fns,
+			size_t nfns, const struct cm_call_edge *edges, size_t nedges,
+			const struct cm_call_edge *indirect, size_t nindirect);
 
 #endif

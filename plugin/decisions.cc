@@ -212,6 +212,10 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 		scalar(em, "weight");     num_mpz(em, fn->cm.weight);
 		scalar(em, "loop_depth"); num_ul(em, fn->cm.loop_depth);
 		scalar(em, "called_in_view"); scalar(em, fn->cm.deepest_call_depth >= 0 ? "true" : "false");
+		if (fn->cm.pointer_depth >= 0) {
+			scalar(em, "pointer_call_depth");
+			num_ul(em, fn->cm.pointer_depth);
+		}
 		if (fn->cm.external_depth >= 0) {
 			scalar(em, "other_units_depth");
 			num_ul(em, fn->cm.external_depth);

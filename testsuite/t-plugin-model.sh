@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # model=default|paper (issue 10): the default model's refinements
 # (straight-line, depth-through, recursion, pull-depth, context-depth,
-# unseen-small, leaf-loop, loop-free), the paper's formula alone
+# unseen-small, leaf-loop, loop-free, indirect-depth), the paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to
 # the plain build, a bad model name refused; and an inline function whose
 # label address is taken stays inlined (GCC's 990208-1 idea) in every model.
@@ -118,6 +118,19 @@ for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
     if not f["classify_logged"]["instrument"]: bad("default%s: classify_logged left out" % O)
 if not (p["classify"]["instrument"] and p["classify_logged"]["instrument"]):
     bad("paper: classify left out")
+# indirect-depth: digits_cmp (a loop, weight 64 or more, no call site in
+# view, called through a pointer in sort_digits's inner loop) runs at that
+# call's depth in the default, below the sort's region; the formula scores
+# it at depth 0 and takes it.
+for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+    _, f = fns("default%s.yaml" % O)
+    k = f["digits_cmp"]
+    if (k["instrument"] or k["loop_depth"] != 2 or k.get("pointer_call_depth") != 2
+            or k["weight"] < 64 or not k["has_loops"]):
+        bad("default%s digits_cmp: %r" % (O, k))
+    if not f["sort_digits"]["instrument"]: bad("default%s: sort_digits left out" % O)
+if not p["digits_cmp"]["instrument"] or p["digits_cmp"]["loop_depth"] != 0:
+    bad("paper: digits_cmp %r" % p["digits_cmp"])
 sys.exit(0 if ok else 1)
 PY
 # The profiles: the paper's build calls the helper once per step, the

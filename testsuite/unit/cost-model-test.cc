@@ -388,19 +388,56 @@ static void test_pull_depth(struct cm_constants *c)
 	struct graph g; g.nfn = g.nedge = 0;
 	size_t shallow = add_fn(&g, 70, 1), deep = add_fn(&g, 70, 2);
 	size_t leaf1 = add_fn(&g, 80, 0), leaf2 = add_fn(&g, 80, 0);
-	g.fn[leaf1].has_loops = g.fn[leaf2].has_loops = 1;
+	size_t leaf3 = add_fn(&g, 80, 0);
+	g.fn[leaf1].has_loops = g.fn[leaf2].has_loops = g.fn[leaf3].has_loops = 1;
 	g.fn[shallow].has_loops = g.fn[deep].has_loops = 1;
-	add_call(&g, shallow, leaf1); add_call(&g, deep, leaf2);
+	add_call(&g, shallow, leaf1); add_call(&g, shallow, leaf3);
+	add_call(&g, deep, leaf2);
 	decide(c, &g);
 	/* context-depth: leaf2 runs at depth 0 + 2 below the nearest region
 	 * once deep is not one; leaf1's caller is a region. */
-	CHECK(g.fn[leaf1].instrument, "leaf1");
+	CHECK(g.fn[leaf1].instrument && g.fn[leaf3].instrument, "leaf1, leaf3");
 	CHECK(!g.fn[leaf2].instrument && strstr(g.fn[leaf2].reason, "context-depth")
 	      && g.fn[leaf2].loop_depth == 2, "leaf2: %d %s depth %d", g.fn[leaf2].instrument,
 	      g.fn[leaf2].reason, g.fn[leaf2].loop_depth);
-	CHECK(g.fn[shallow].instrument, "depth 1 caller not pulled in");
+	CHECK(g.fn[shallow].instrument, "depth 1 caller of two not pulled in");
 	CHECK(!g.fn[deep].instrument && strstr(g.fn[deep].reason, "pull-depth"),
 	      "depth 2 caller: %d %s", g.fn[deep].instrument, g.fn[deep].reason);
+	graph_clear(&g);
+
+	/* At depth 1 one chosen callee pulls nothing: SQLite's insertCell,
+	 * called per row by sqlite3BtreeInsert in the byte-code loop, was a
+	 * region (200,000 calls) because allocateSpace was one, and that
+	 * because defragmentPage was; all three are out now. */
+	g.nfn = g.nedge = 0;
+	size_t ins = add_fn(&g, 200, 1), alloc = add_fn(&g, 190, -1),
+	       defrag = add_fn(&g, 150, -1);
+	g.fn[defrag].has_loops = 1;
+	g.fn[defrag].largest_loop = 100;	/* keeps alloc out of loop-free */
+	add_call(&g, ins, alloc); add_call(&g, alloc, defrag);
+	decide(c, &g);
+	CHECK(!g.fn[ins].instrument && !g.fn[alloc].instrument && !g.fn[defrag].instrument,
+	      "pull at depth 1 by one callee: %d %d %d (%s)", g.fn[ins].instrument,
+	      g.fn[alloc].instrument, g.fn[defrag].instrument, g.fn[ins].reason);
+	CHECK(g.fn[defrag].context_depth == 1, "defrag at depth %d", g.fn[defrag].context_depth);
+	c->refined = 0;
+	decide(c, &g);
+	CHECK(g.fn[ins].instrument && g.fn[alloc].instrument && g.fn[defrag].instrument,
+	      "paper: the chain is pulled in");
+	c->refined = 1;
+	graph_clear(&g);
+
+	/* A body of weight 256 or more at depth 1 is still pulled in by one
+	 * chosen callee: lz4's per-file LZ4IO_compressFilename_extRess
+	 * (1007), around the frame compressor. */
+	g.nfn = g.nedge = 0;
+	size_t per_file = add_fn(&g, 1007, 1), frame = add_fn(&g, 300, -1);
+	g.fn[frame].has_loops = 1;
+	g.fn[frame].largest_loop = 200;
+	add_call(&g, per_file, frame);
+	decide(c, &g);
+	CHECK(g.fn[per_file].instrument && g.fn[frame].instrument, "per-file body: %d %d %s",
+	      g.fn[per_file].instrument, g.fn[frame].instrument, g.fn[per_file].reason);
 	graph_clear(&g);
 
 	/* Lua's lexer: top (a region) -> glue at depth 2 (no region) -> lex
@@ -612,6 +649,44 @@ static void test_leaf_loop(struct cm_constants *c)
 	mpz_clears(w, big, zero, NULL);
 }
 
+/* Refinement indirect-depth: a static function reached only through its
+ * address (no call site in view: depth 0 for the formula) takes the depth
+ * of the matching indirect calls in view, as SQLite's sorter comparators
+ * called in vdbeSorterMerge's loop; the formula alone does not. */
+static void test_indirect_depth(struct cm_constants *c)
+{
+	for (int refined = 0; refined <= 1; refined++) {
+		struct graph g; g.nfn = g.nedge = 0;
+		size_t sort = add_fn(&g, 300, -1), merge = add_fn(&g, 60, 0);
+		size_t cmp = add_fn(&g, 120, -1), lone = add_fn(&g, 120, -1);
+		g.fn[sort].has_loops = g.fn[merge].has_loops = 1;
+		g.fn[cmp].has_loops = g.fn[lone].has_loops = 1;
+		add_call_at(&g, sort, merge, 1);
+		struct cm_call_edge site = { merge, cmp, 1 };
+		struct cm_function *ptr[20];
+		for (size_t i = 0; i < g.nfn; i++)
+			ptr[i] = &g.fn[i];
+		c->refined = refined;
+		cm_decide_indirect(c, ptr, g.nfn, g.edge, g.nedge, &site, 1);
+		if (refined) {
+			/* The site's depth (merge passes none through before
+			 * the decisions), kept after them. */
+			CHECK(!g.fn[cmp].instrument && g.fn[cmp].loop_depth == 1
+			      && g.fn[cmp].context_depth == 1, "comparator: %d depth %d/%d %s",
+			      g.fn[cmp].instrument, g.fn[cmp].loop_depth,
+			      g.fn[cmp].context_depth, g.fn[cmp].reason);
+		} else {
+			CHECK(g.fn[cmp].instrument, "paper: comparator at depth 0");
+		}
+		CHECK(g.fn[lone].instrument && g.fn[lone].pointer_depth == -1,
+		      "no matching site: depth 0 (%d)", refined);
+		CHECK(g.fn[cmp].pointer_depth == (refined ? 1 : -1), "pointer_depth %d",
+		      g.fn[cmp].pointer_depth);
+		graph_clear(&g);
+	}
+	c->refined = 1;
+}
+
 int main(void)
 {
 	struct cm_constants c;
@@ -633,6 +708,7 @@ int main(void)
 	test_unseen(&c);
 	test_leaf_loop(&c);
 	test_pull_depth(&c);
+	test_indirect_depth(&c);
 	test_exactness(&c);
 	cm_constants_clear(&c);
 	printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
