@@ -67,7 +67,10 @@ a, b = by.get(("hot_leaf", "helper_a"), 0), by.get(("hot_leaf", "helper_b"), 0)
 leaf = sum(v for (f, _), v in by.items() if f == "hot_leaf")
 # Nearly every leaf sample names its caller; both callers are seen.
 assert a + b >= 0.95 * leaf and leaf >= 200, by
-assert a > b >= 0.1 * leaf, by
+# The work is 3:1, but a loaded machine delivers CPU-clock timer signals
+# in bursts (one signal standing for several expiries at one PC): CI once
+# saw 471:27.  So the test asks for the order and a fair presence only.
+assert a > b >= 0.02 * leaf, by
 PY
 "$REPORT" --format=folded main.prof >f.txt || fail "folded"
 grep -Eq '^main;work;main\.c:[0-9]+;~helper_a;~hot_leaf [0-9]+$' f.txt || fail "folded: $(cat f.txt)"
