@@ -556,9 +556,6 @@ struct si_tbuf {
 	int spill_err;			/* errno of its failure: recording stopped */
 	uint64_t spilled;		/* chunks in the spill file */
 	uint32_t gen;			/* odd while the oldest chunk is spilled */
-	uint32_t hold;			/* set by a collector that could not read
-					   the ring between two reuses: the
-					   thread waits before reusing a chunk */
 };
 /* An event of node N at TS: 8 bytes, unless a new time base, a new chunk,
  * an escaped id is needed, or TS is outside the trace window (one range

@@ -41,7 +41,6 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include "internal.h"
 
@@ -276,13 +275,8 @@ static int next_chunk(struct si_tbuf *b, uint64_t ts)
 		b->max_chunks = b->nchunks;	/* out of memory: a smaller ring */
 	}
 	size_t i = (b->cur + 1) % b->nchunks;
-	int saved = errno;
-	/* A dump from another thread is reading the ring (collect): wait
-	 * for it rather than write over what it reads.  Only at a chunk's
-	 * reuse, once per 8,192 records. */
-	while (__atomic_load_n(&b->hold, __ATOMIC_ACQUIRE))
-		sched_yield();
 	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
+	int saved = errno;
 	if (!b->flight && (b->spill_err = spill(b, i)) != 0) {
 		errno = saved;
 		b->pos = b->end;
@@ -541,22 +535,10 @@ static int collect(const struct si_tbuf *b, struct si_trace_loc *l, int final)
 		free(d.out);
 		return -1;
 	}
-	/* A thread that fills a chunk faster than the ring is decoded would
-	 * leave every attempt inconsistent: after a few, hold it (it waits
-	 * at its next chunk's reuse; never this thread's own buffer, which
-	 * a signal handler here could be writing).  The last attempt is held
-	 * and so consistent. */
-	int rc = 1, held = 0;
-	for (int tries = 0; rc == 1 && tries < 100; tries++) {
-		if (tries == 4 && b->tid != (pid_t)syscall(SYS_gettid)) {
-			__atomic_store_n((uint32_t *)&b->hold, 1, __ATOMIC_SEQ_CST);
-			held = 1;
-		}
+	int rc = 1;
+	for (int tries = 0; rc == 1 && tries < 100; tries++)
 		if ((rc = decode_all(&d)) == 1)
 			sched_yield();
-	}
-	if (held)
-		__atomic_store_n((uint32_t *)&b->hold, 0, __ATOMIC_RELEASE);
 	if (rc < 0) {
 		free(d.out);
 		return -1;
