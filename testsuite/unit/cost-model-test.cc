@@ -665,7 +665,7 @@ static void test_whole_body(struct cm_constants *c)
 	mpz_t *t = &c->threshold;
 	CHECK(cm_whole_body_excludes(c, w, fw, 1, 1, 0, 0, *t), "byte-code loop kept");
 	CHECK(cm_whole_body_excludes(c, fw, fw, 1, 1, 0, 0, *t), "the whole body kept");
-	CHECK(!cm_whole_body_excludes(c, small, fw, 1, 1, 0, 0, *t), "under 90% left out");
+	CHECK(!cm_whole_body_excludes(c, small, fw, 1, 1, 0, 0, *t), "under 90 percent left out");
 	CHECK(!cm_whole_body_excludes(c, w, fw, 2, 1, 0, 0, *t), "nested loop left out");
 	CHECK(!cm_whole_body_excludes(c, w, fw, 1, 0, 0, 0, *t), "no region left out");
 	CHECK(!cm_whole_body_excludes(c, w, fw, 1, 1, 1, 0, *t), "instrumented call left out");
