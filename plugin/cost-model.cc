@@ -454,6 +454,24 @@ int cm_leaf_loop_excludes(const struct cm_constants *c, const mpz_t weight, int 
 	       && instrumented_sites == 0 && mpz_cmp_ui(weight, CM_LEAF_LOOP) < 0;
 }
 
+int cm_whole_body_excludes(const struct cm_constants *c, const mpz_t weight,
+			   const mpz_t fn_weight, int nest, int fn_region,
+			   unsigned long instrumented_sites, int from_main,
+			   const mpz_t threshold)
+{
+	if (!c->refined || mpz_sgn(threshold) == 0 || mpz_sgn(c->threshold) == 0
+	    || from_main || !fn_region || nest != 1 || instrumented_sites != 0)
+		return 0;
+	/* weight * 100 >= fn_weight * CM_WHOLE_BODY_PCT, exactly */
+	mpz_t lhs, rhs;
+	mpz_inits(lhs, rhs, NULL);
+	mpz_mul_ui(lhs, weight, 100);
+	mpz_mul_ui(rhs, fn_weight, CM_WHOLE_BODY_PCT);
+	int excluded = mpz_sgn(fn_weight) > 0 && mpz_cmp(lhs, rhs) >= 0;
+	mpz_clears(lhs, rhs, NULL);
+	return excluded;
+}
+
 int cm_site_base_depth(const struct cm_constants *c, const struct cm_function *f)
 {
 	return c->refined && !f->instrument ? f->context_depth : 0;

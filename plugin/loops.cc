@@ -15,7 +15,8 @@
  *   L is instrumented when the sum >= loop-threshold (default 204800)
  *   (default model: not when small-body or leaf-loop excludes its body,
  *   see cost-model.h: a small or straight-line innermost loop in a
- *   function main does not reach in view)
+ *   function main does not reach in view; nor when whole-body finds it
+ *   is nearly all of its function, a region: see cost-model.h)
  *
  * So an outermost loop of a function called outside loops is chosen, a
  * small call-free inner loop (or any loop of a leaf called deep in loops)
@@ -699,6 +700,10 @@ void selinst_decide_loops(struct selinst_function *fn,
 						 l->instrumented_call_sites, fn->cm.from_main,
 						 selinst_opts.loop_threshold)) {
 			l->reason = CM_LEAF_LOOP_REASON;
+		} else if (cm_whole_body_excludes(c, l->weight, fn->cm.weight, l->nest,
+						  fn->cm.instrument, l->instrumented_call_sites,
+						  fn->cm.from_main, selinst_opts.loop_threshold)) {
+			l->reason = CM_WHOLE_BODY_REASON;
 		} else if (cm_pull_depth_excludes(c, l->depth, l->instrumented_call_sites,
 						  l->weight, l->loop_score,
 						  selinst_opts.loop_threshold)) {

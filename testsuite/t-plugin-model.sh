@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # model=default|paper (issue 10): the default model's refinements
 # (straight-line, depth-through, recursion, pull-depth, context-depth,
-# unseen-small, leaf-loop, loop-free, indirect-depth), the paper's formula alone
+# unseen-small, leaf-loop, loop-free, indirect-depth, whole-body), the paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to
 # the plain build, a bad model name refused; and an inline function whose
 # label address is taken stays inlined (GCC's 990208-1 idea) in every model.
@@ -18,7 +18,7 @@ for m in default paper; do
 		cmp -s out.txt plain.txt || fail "model=$m $O: output differs from the plain build"
 	done
 done
-si_cc -O2 -fplugin-arg-selinst-threshold=0 "$src" -o p-t0 || fail "compile threshold 0"
+si_cc -O2 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=t0.yaml "$src" -o p-t0 || fail "compile threshold 0"
 SELINST_OUTPUT=t0.prof ./p-t0 300 > out.txt && cmp -s out.txt plain.txt || fail "threshold 0 output"
 python3 - <<'PY' || fail "decisions"
 import yaml, sys
@@ -131,6 +131,20 @@ for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
     if not f["sort_digits"]["instrument"]: bad("default%s: sort_digits left out" % O)
 if not p["digits_cmp"]["instrument"] or p["digits_cmp"]["loop_depth"] != 0:
     bad("paper: digits_cmp %r" % p["digits_cmp"])
+# whole-body: run_codes's byte-code loop (90% or more of its function, no
+# instrumented callee, main not in view) is no region at every -O level,
+# its function is; to_codes_logged's loop (under 90%) stays; the formula
+# and threshold 0 take run_codes's loop.
+for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+    _, f = fns("default%s.yaml" % O)
+    if not f["run_codes"]["instrument"]: bad("default%s: run_codes not a region" % O)
+    r = [l for l in loops("default%s.yaml" % O) if l["function"] == "run_codes"]
+    if len(r) != 1 or r[0]["instrument"] or "whole-body" not in r[0]["reason"] \
+            or r[0]["weight"] * 10 < f["run_codes"]["weight"] * 9:
+        bad("default%s: run_codes loop %r" % (O, r))
+for path in ["paper-O2.yaml", "t0.yaml"]:
+    if not [l for l in loops(path) if l["function"] == "run_codes" and l["instrument"]]:
+        bad("%s: run_codes's loop left out" % path)
 sys.exit(0 if ok else 1)
 PY
 # The profiles: the paper's build calls the helper once per step, the

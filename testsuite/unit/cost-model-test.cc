@@ -649,6 +649,37 @@ static void test_leaf_loop(struct cm_constants *c)
 	mpz_clears(w, big, zero, NULL);
 }
 
+/* Refinement whole-body: SQLite's byte-code loop (weight 10058 of its
+ * function's 10834, outermost, no instrumented call, the function a
+ * region, main not in view) is no loop region; under 90% of the function,
+ * nested, around an instrumented call, in a function that is no region or
+ * that main reaches, at either threshold 0 or under the paper's formula
+ * it is. */
+static void test_whole_body(struct cm_constants *c)
+{
+	mpz_t w, fw, small, zero;
+	mpz_init_set_ui(w, 10058);
+	mpz_init_set_ui(fw, 10834);
+	mpz_init_set_ui(small, 9750);	/* 89.99% of fw */
+	mpz_init(zero);
+	mpz_t *t = &c->threshold;
+	CHECK(cm_whole_body_excludes(c, w, fw, 1, 1, 0, 0, *t), "byte-code loop kept");
+	CHECK(cm_whole_body_excludes(c, fw, fw, 1, 1, 0, 0, *t), "the whole body kept");
+	CHECK(!cm_whole_body_excludes(c, small, fw, 1, 1, 0, 0, *t), "under 90 percent left out");
+	CHECK(!cm_whole_body_excludes(c, w, fw, 2, 1, 0, 0, *t), "nested loop left out");
+	CHECK(!cm_whole_body_excludes(c, w, fw, 1, 0, 0, 0, *t), "no region left out");
+	CHECK(!cm_whole_body_excludes(c, w, fw, 1, 1, 1, 0, *t), "instrumented call left out");
+	CHECK(!cm_whole_body_excludes(c, w, fw, 1, 1, 0, 1, *t), "from main left out");
+	CHECK(!cm_whole_body_excludes(c, w, fw, 1, 1, 0, 0, zero), "loop-threshold 0 left out");
+	mpz_swap(c->threshold, zero);
+	CHECK(!cm_whole_body_excludes(c, w, fw, 1, 1, 0, 0, zero), "threshold 0 left out");
+	mpz_swap(c->threshold, zero);
+	c->refined = 0;
+	CHECK(!cm_whole_body_excludes(c, w, fw, 1, 1, 0, 0, *t), "paper left out");
+	c->refined = 1;
+	mpz_clears(w, fw, small, zero, NULL);
+}
+
 /* Refinement indirect-depth: a static function reached only through its
  * address (no call site in view: depth 0 for the formula) takes the depth
  * of the matching indirect calls in view, as SQLite's sorter comparators
@@ -707,6 +738,7 @@ int main(void)
 	test_small_body(&c);
 	test_unseen(&c);
 	test_leaf_loop(&c);
+	test_whole_body(&c);
 	test_pull_depth(&c);
 	test_indirect_depth(&c);
 	test_exactness(&c);
