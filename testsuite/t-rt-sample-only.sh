@@ -79,10 +79,13 @@ python3 - j.json <<'PY' || fail "report: $(cat j.json)"
 import json, sys
 j = json.load(open(sys.argv[1]))
 r = {x["name"]: x for x in j["regions"]}
-assert set(r) == {"~hot1", "~hot2"}, list(r)
+assert {"~hot1", "~hot2"} <= set(r), list(r)
 assert all(x["kind"] == "sampled" and x["estimated"] for x in r.values())
 tot = j["total_seconds"]
 assert tot > 0
+# A sample may land in libc (thread start, the write): a few ms at most.
+others = sum(x["exclusive_seconds"] for n, x in r.items() if n not in ("~hot1", "~hot2"))
+assert others <= 0.02 * tot, list(r)
 share = 100 * r["~hot1"]["exclusive_seconds"] / tot
 assert abs(share - 60) <= 5, share
 assert r["~hot2"]["threads"] == 2, r["~hot2"]
