@@ -549,13 +549,16 @@ struct si_tbuf {
 	uint32_t index;
 	pid_t tid;
 	uint64_t lost;
-	si_rec **chunks;		/* the ring */
+	si_rec **chunks;		/* the ring: the thread's chunk number k
+					   (0, 1, ... in recording order) is
+					   chunks[k % nchunks] */
 	size_t nchunks, max_chunks, cur;
-	int flight, wrapped;		/* wrapped: the oldest chunk is cur + 1 */
+	int flight;
 	int fd;				/* the spill file: -1 before the first */
 	int spill_err;			/* errno of its failure: recording stopped */
-	uint64_t spilled;		/* chunks in the spill file */
-	uint32_t gen;			/* odd while the oldest chunk is spilled */
+	uint64_t spilled;		/* chunks in the spill file: 0 .. spilled - 1 */
+	uint64_t gen;			/* twice the chunks started again (reused);
+					   odd while one is (trace.c, collect) */
 };
 /* An event of node N at TS: 8 bytes, unless a new time base, a new chunk,
  * an escaped id is needed, or TS is outside the trace window (one range
