@@ -26,7 +26,9 @@
  * (sample.c): each library mapped from the start widens glibc's atfork
  * window at exit.  The records are decoded then into the writer's
  * events (trace.h).  A failure is reported once; the exit status is the
- * program's.
+ * program's.  A dump reads a thread that goes on recording chunk by
+ * chunk, each checked once read (collect): one the thread started again
+ * meanwhile is read from the spill file, where it went first.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
