@@ -263,7 +263,8 @@ static void start_chunk(struct si_tbuf *b, size_t i, uint64_t ts)
  * on).  A dump may be reading the ring (collect): gen turns odd only once
  * the oldest chunk is in the spill file, just before it is written over,
  * so that the dump reads it from the file instead.  The spill's write()
- * stays outside that window: a dump waits for a thread inside it. */
+ * stays outside the odd window, as a dump waits for a thread inside it
+ * (before, a slow write() made dumps give up on the thread's events). */
 static int next_chunk(struct si_tbuf *b, uint64_t ts)
 {
 	if (b->spill_err)
