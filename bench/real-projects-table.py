@@ -9,10 +9,21 @@ over all decision files of the build), instructions (callgrind, all
 processes of the workload) and their excess over the plain build, with
 and without the runtime writing the profile at exit (a fixed cost per
 process that grows with the profile, not with the calls made), the
-largest share of exclusive time one region holds (the median over the
-native runs, NATIVE_RUNS), the top regions by inclusive time (the first
-run).  Then the default's top regions beside threshold 0's, and
-the threshold dial.
+largest share of exclusive time one region holds, the top regions by
+inclusive time.  Then the default's top regions beside threshold 0's, a
+markdown summary (bench/README.md's table), and the threshold dial.
+
+The shares and the top regions come from each region's median time over
+the native runs (NATIVE_RUNS), the same for every variant.  On a shared
+machine another process's burst lands in whichever region is running (a
+preemption, page faults served slower: cJSON's same run took 22 to 45 ms
+of CPU), and one run's largest share of cJSON's two half-and-half phases
+moved from 46% to 62%; a region's median ignores the runs where it alone
+was hit.  (Each region's minimum was tried: at threshold 0 its sum fell
+to 58 ms where the quietest whole run took 89, region times move both
+ways between runs, and the share of a steady region rose to 30% where no
+run gave it more than 23%.)  The median of the runs' own largest shares is
+printed beside it.
 """
 import json
 import os
@@ -76,6 +87,26 @@ def median_share(shares):
     return got[(len(got) - 1) // 2] + ([s[0] for s in got],)
 
 
+def region_median(every):
+    """One profile's regions from several runs of the same build: each
+    region's exclusive and inclusive seconds are its median over the runs
+    (the lower middle one of an even count; a run without the region, which
+    a deterministic workload does not give, counts as 0)."""
+    keys, order = {}, []
+    for regs in every:
+        for r in regs:
+            key = (r["kind"], r["name"])
+            if key not in keys:
+                keys[key] = dict(r)
+                order.append(key)
+    for key in order:
+        for what in ("exclusive_seconds", "inclusive_seconds"):
+            got = sorted(next((r[what] for r in regs if (r["kind"], r["name"]) == key), 0.0)
+                         for regs in every)
+            keys[key][what] = got[(len(got) - 1) // 2]
+    return [keys[k] for k in order]
+
+
 def top(regions, n):
     funcs = [r for r in regions if r["kind"] == "function"]
     funcs.sort(key=lambda r: -r["inclusive_seconds"])
@@ -114,11 +145,15 @@ def project_table(res, report, p, variants):
         name = "%s-%s" % (p, v)
         fc = functions(res, name)
         every = [profile(report, f) for f in runs(res, name)] if v != "plain" else []
-        regs = every[0] if every else None
+        every = [g for g in every if g]
+        regs = region_median(every) if every else None
         profiles[v] = regs
-        share, who, shares = median_share([max_exclusive_share(g) for g in every if g])
+        share, who = max_exclusive_share(regs) if regs else (None, None)
+        med, _, shares = median_share([max_exclusive_share(g) for g in every])
         if len(shares) > 1:
-            spread[v] = shares
+            spread[v] = (shares, med)
+        SUMMARY.setdefault(p, {})[v] = (fc, total_of(res, name, base), share, who,
+                                        [r["name"] for r in top(regs, 5)] if regs else [])
         tops = ", ".join(short(r["name"], 24) for r in top(regs, 3)) if regs else ""
         total, write = ir(res, name), ir(res, name, ".write")
         print("  %-8s %18s %14s %10s %11s %26s  %s" % (
@@ -127,26 +162,59 @@ def project_table(res, report, p, variants):
             pct(total - write, base) if total and write and v != "plain" else "",
             "%.0f%% %s" % (100 * share, short(who, 20)) if share is not None else "-",
             tops))
-    for v, shares in spread.items():
-        print("  %s: largest exclusive share in each of %d native runs: %s (median shown)"
-              % (v, len(shares), ", ".join("%.0f%%" % (100 * x) for x in shares)))
+    for v, (shares, med) in spread.items():
+        print("  %s: largest exclusive share in each of %d native runs: %s (median %.0f%%;"
+              " shown: each region's median time over the runs)"
+              % (v, len(shares), ", ".join("%.0f%%" % (100 * x) for x in shares), 100 * med))
+    PROFILES_T0[p] = profiles.get("t0")
     if profiles.get("default") is not None and profiles.get("t0") is not None:
         full = top(profiles["t0"], 10 ** 6)
         rank = {r["name"]: i + 1 for i, r in enumerate(full)}
-        print("  top 6 by inclusive time: default | threshold 0 (rank at threshold 0 of the default's)")
-        d6, f6 = top(profiles["default"], 6), full[:6]
+        print("  top 5 by inclusive time: default | threshold 0 (rank at threshold 0 of the default's)")
+        d6, f6 = top(profiles["default"], 5), full[:5]
         for i in range(max(len(d6), len(f6))):
             left = "%-36s %5s" % (short(d6[i]["name"]), "#%s" % rank.get(d6[i]["name"], "-")) if i < len(d6) else " " * 42
             right = short(f6[i]["name"]) if i < len(f6) else ""
             print("    %s | %s" % (left, right))
 
 
+SUMMARY = {}
+
+
+def total_of(res, name, base):
+    total = ir(res, name)
+    return pct(total, base) if total and not name.endswith("-plain") else ""
+
+
+def markdown(projects):
+    """bench/README.md's table: the default beside threshold 0."""
+    print("\n| project | functions instrumented / total | instructions over plain "
+          "| largest exclusive share, default (threshold 0) "
+          "| top 5 by inclusive time, default (rank at threshold 0) | top 5 at threshold 0 |")
+    print("|---|---|---:|---|---|---|")
+    for p in projects:
+        d, z = SUMMARY.get(p, {}).get("default"), SUMMARY.get(p, {}).get("t0")
+        if not d or not z:
+            continue
+        full = [r["name"] for r in top(PROFILES_T0.get(p) or [], 10 ** 6)]
+        rank = {n: i + 1 for i, n in enumerate(full)}
+        share = lambda x: "%.0f%% `%s`" % (100 * x[2], x[3]) if x[2] is not None else "-"
+        print("| %s | %s | %s | %s (%s) | %s | %s |" % (
+            p, "%d / %d" % d[0] if d[0] else "-", d[1], share(d), share(z),
+            ", ".join("`%s` #%s" % (n, rank.get(n, "-")) for n in d[4]),
+            ", ".join("`%s`" % n for n in z[4])))
+
+
+PROFILES_T0 = {}
+
+
 def main():
     res, report, projects, variants, dial_project, dial = sys.argv[1:7]
     print("Real projects: functions instrumented, instructions (callgrind) over plain,")
-    print("largest exclusive share of one region (median of the native runs), top regions")
+    print("largest exclusive share of one region and top regions (each region's median time over the native runs)")
     for p in projects.split():
         project_table(res, report, p, variants.split())
+    markdown(projects.split())
     if dial.split():
         p = dial_project
         base = ir(res, p + "-plain")

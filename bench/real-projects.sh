@@ -8,7 +8,8 @@
 # and prints, per project and selection: functions instrumented / total
 # (from the decision files), instructions over plain, the largest share of
 # exclusive time any one region holds, and the top regions by inclusive
-# time at the default beside those at threshold 0.  Then the threshold dial
+# time at the default beside those at threshold 0 (and as a markdown
+# table for bench/README.md).  Then the threshold dial
 # for one project.  By hand or `make bench`, never in CI: it needs
 # apt-get source (network) once, and takes about half an hour.
 #
@@ -36,8 +37,9 @@
 #             the project they are measured on (default lua); DIAL= skips it
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
 #   OPT       optimization level (default -O2)
-#   NATIVE_RUNS  native runs of the workload (profiles; default 5): the
-#             largest exclusive share printed is their median
+#   NATIVE_RUNS  native runs of the workload (profiles; default 5): each
+#             region's time in the table is its median over them (shares,
+#             top regions), for every variant alike
 #   REUSE=1   keep results already in $WORK/res (measure only what is missing)
 #   REUSE_BUILDS=1  run again, without building, what an earlier run built
 # Run it under `nice` on a shared machine; callgrind counts do not care.
@@ -293,9 +295,9 @@ run_workload() {
 	local p=$1 v=$2 d=$3 r=$4 ir=0 wr=0 cmd n w k
 	case $v in fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;; esac
 	# The native runs (the profiles): NATIVE_RUNS times the whole
-	# workload, each run's profiles in prof/K/; the table takes the median
-	# of their largest exclusive shares (one run on a loaded machine moved
-	# by up to 30 points).
+	# workload, each run's profiles in prof/K/; the table takes each
+	# region's median over them (one run on a loaded machine moved
+	# cJSON's largest share by up to 30 points).
 	rm -f "$r.runs"
 	for k in $(seq 1 "$NATIVE_RUNS"); do
 		mkdir -p "$d/prof/$k"
