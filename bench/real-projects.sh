@@ -38,10 +38,13 @@
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
 #   OPT       optimization level (default -O2)
 #   NATIVE_RUNS  native runs of the workload (profiles; default 5): each
-#             region's time in the table is its median over them (shares,
-#             top regions), for every variant alike
+#             region's time in the table is its median over the quieter
+#             half of them (least total time; shares, top regions), for
+#             every variant alike
 #   REUSE=1   keep results already in $WORK/res (measure only what is missing)
 #   REUSE_BUILDS=1  run again, without building, what an earlier run built
+#   NATIVE_ONLY=1  with REUSE_BUILDS: only the native runs (the profiles)
+#             again, the instruction counts of the earlier run kept
 # Run it under `nice` on a shared machine; callgrind counts do not care.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -296,8 +299,8 @@ run_workload() {
 	case $v in fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;; esac
 	# The native runs (the profiles): NATIVE_RUNS times the whole
 	# workload, each run's profiles in prof/K/; the table takes each
-	# region's median over them (one run on a loaded machine moved
-	# cJSON's largest share by up to 30 points).
+	# region's median over the quieter half of them (one run on a loaded
+	# machine moved cJSON's largest share by up to 30 points).
 	rm -f "$r.runs"
 	for k in $(seq 1 "$NATIVE_RUNS"); do
 		mkdir -p "$d/prof/$k"
@@ -307,6 +310,10 @@ run_workload() {
 		done < <(workload "$p" "$d")
 		echo $(ls "$d"/prof/"$k"/*.prof 2>/dev/null) >> "$r.runs"
 	done
+	if [ -n "${NATIVE_ONLY:-}" ] && [ -s "$r.ir" ]; then
+		echo "  $p $v: $NATIVE_RUNS native runs again, $(cat "$r.ir") instructions kept"
+		return 0
+	fi
 	while read -r cmd; do
 		rm -f "$d"/callgrind.out
 		(cd "$d" && SELINST_OUTPUT=/dev/null valgrind --tool=callgrind \
