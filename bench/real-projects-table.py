@@ -14,18 +14,19 @@ inclusive time.  Then the default's top regions beside threshold 0's, a
 markdown summary (bench/README.md's table), and the threshold dial.
 
 The shares and the top regions come from the native runs (NATIVE_RUNS),
-the same way for every variant: the quieter half of the runs (the least
-total time), and each region's median time over those.  On the shared
-2-core machine another process's burst lands in whichever region is
-running (a preemption; page faults served slower: the same cJSON run
-took 22 to 45 ms of CPU and 22 to 98 ms in its regions), so one run's
-largest share of cJSON's two half-and-half phases moved from 46% to 63%.
-A region's median ignores the runs where it alone was hit; the quieter
-half drops the runs that were hit throughout.  (Each region's minimum
-was tried: at threshold 0 its sum fell to 58 ms where the quietest run
-took 89, region times move both ways between runs, and the share of a
-steady region rose to 30% where no run gave it more than 23%.)  The
-median of all runs' own largest shares is printed beside it.
+the same way for every variant: each region's least time over the runs.
+On the shared 2-core machine another process only ever adds time, to
+whichever region is running (a preemption; page faults served slower:
+the same cJSON run took 22 to 45 ms of CPU and 22 to 98 ms in its
+regions), and one run's largest share of cJSON's two half-and-half
+phases moved from 44% to 68%.  Over enough runs each region is left
+alone in one of them: over 15 runs of cJSON the least times add up to
+21.7 ms, what its quiet runs took (default; threshold 0: 44.9 ms, its
+quietest run 46).  Over 5 runs on a machine loaded throughout they did
+not (threshold 0: 58 ms, `print_number` 30% where no run gave it more
+than 23%), nor did the median of each region (50%, one region ahead of
+the other in runs all loaded); the sum and the quietest run are printed
+beside the median of the runs' own largest shares, to judge by.
 """
 import json
 import os
@@ -89,31 +90,26 @@ def median_share(shares):
     return got[(len(got) - 1) // 2] + ([s[0] for s in got],)
 
 
-def quietest(every):
-    """The runs whose profiles add up to the least time, the quieter half
-    (rounded up): another process only ever adds time to a run."""
-    ranked = sorted(every, key=lambda regs: sum(r["exclusive_seconds"] for r in regs))
-    return ranked[:(len(ranked) + 1) // 2]
-
-
-def region_median(every):
+def region_minimum(every):
     """One profile's regions from several runs of the same build: each
-    region's exclusive and inclusive seconds are its median over the runs
-    (the lower middle one of an even count; a run without the region, which
-    a deterministic workload does not give, counts as 0)."""
-    keys, order = {}, []
+    region's exclusive and inclusive seconds are its least over the runs
+    (a region missing from a run, which a deterministic workload does not
+    give, counts from the runs that have it)."""
+    best, order = {}, []
     for regs in every:
         for r in regs:
             key = (r["kind"], r["name"])
-            if key not in keys:
-                keys[key] = dict(r)
+            if key not in best:
+                best[key] = dict(r)
                 order.append(key)
-    for key in order:
-        for what in ("exclusive_seconds", "inclusive_seconds"):
-            got = sorted(next((r[what] for r in regs if (r["kind"], r["name"]) == key), 0.0)
-                         for regs in every)
-            keys[key][what] = got[(len(got) - 1) // 2]
-    return [keys[k] for k in order]
+                continue
+            for what in ("exclusive_seconds", "inclusive_seconds"):
+                best[key][what] = min(best[key][what], r[what])
+    return [best[k] for k in order]
+
+
+def run_total(regs):
+    return sum(r["exclusive_seconds"] for r in regs)
 
 
 def top(regions, n):
@@ -155,12 +151,12 @@ def project_table(res, report, p, variants):
         fc = functions(res, name)
         every = [profile(report, f) for f in runs(res, name)] if v != "plain" else []
         every = [g for g in every if g]
-        regs = region_median(quietest(every)) if every else None
+        regs = region_minimum(every) if every else None
         profiles[v] = regs
         share, who = max_exclusive_share(regs) if regs else (None, None)
         med, _, shares = median_share([max_exclusive_share(g) for g in every])
         if len(shares) > 1:
-            spread[v] = (shares, med)
+            spread[v] = (shares, med, run_total(regs), min(run_total(g) for g in every))
         SUMMARY.setdefault(p, {})[v] = (fc, total_of(res, name, base), share, who,
                                         [r["name"] for r in top(regs, 5)] if regs else [])
         tops = ", ".join(short(r["name"], 24) for r in top(regs, 3)) if regs else ""
@@ -171,10 +167,11 @@ def project_table(res, report, p, variants):
             pct(total - write, base) if total and write and v != "plain" else "",
             "%.0f%% %s" % (100 * share, short(who, 20)) if share is not None else "-",
             tops))
-    for v, (shares, med) in spread.items():
-        print("  %s: largest exclusive share in each of %d native runs: %s (median %.0f%%;"
-              " shown: each region's median over the quieter half)"
-              % (v, len(shares), ", ".join("%.0f%%" % (100 * x) for x in shares), 100 * med))
+    for v, (shares, med, least, quiet) in spread.items():
+        print("  %s: largest exclusive share in each of %d native runs: %s (median %.0f%%);"
+              " shown: each region's least time, %.1f ms in all (quietest run %.1f ms)"
+              % (v, len(shares), ", ".join("%.0f%%" % (100 * x) for x in shares), 100 * med,
+                 1e3 * least, 1e3 * quiet))
     PROFILES_T0[p] = profiles.get("t0")
     if profiles.get("default") is not None and profiles.get("t0") is not None:
         full = top(profiles["t0"], 10 ** 6)
@@ -220,7 +217,7 @@ PROFILES_T0 = {}
 def main():
     res, report, projects, variants, dial_project, dial = sys.argv[1:7]
     print("Real projects: functions instrumented, instructions (callgrind) over plain,")
-    print("largest exclusive share of one region and top regions (each region's median over the quieter half of the native runs)")
+    print("largest exclusive share of one region and top regions (each region's least time over the native runs)")
     for p in projects.split():
         project_table(res, report, p, variants.split())
     markdown(projects.split())

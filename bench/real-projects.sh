@@ -37,10 +37,9 @@
 #             the project they are measured on (default lua); DIAL= skips it
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
 #   OPT       optimization level (default -O2)
-#   NATIVE_RUNS  native runs of the workload (profiles; default 5): each
-#             region's time in the table is its median over the quieter
-#             half of them (least total time; shares, top regions), for
-#             every variant alike
+#   NATIVE_RUNS  native runs of the workload (profiles; default 15): each
+#             region's time in the table is its least over them (shares,
+#             top regions), for every variant alike
 #   REUSE=1   keep results already in $WORK/res (measure only what is missing)
 #   REUSE_BUILDS=1  run again, without building, what an earlier run built
 #   NATIVE_ONLY=1  with REUSE_BUILDS: only the native runs (the profiles)
@@ -58,7 +57,7 @@ SITES_ROUNDS=${SITES_ROUNDS:-2}
 DIAL=${DIAL-0 198656 202752 204800 204900 205300 206848}
 OPT=${OPT:--O2}
 JOBS=${JOBS:-2}
-NATIVE_RUNS=${NATIVE_RUNS:-5}
+NATIVE_RUNS=${NATIVE_RUNS:-15}
 
 [ -f "$B/selinst.so" ] && [ -f "$B/libselinst.so" ] && [ -x "$B/selinst-report" ] ||
 	{ echo "real-projects.sh: build the repo first (make)" >&2; exit 2; }
@@ -299,8 +298,8 @@ run_workload() {
 	case $v in fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;; esac
 	# The native runs (the profiles): NATIVE_RUNS times the whole
 	# workload, each run's profiles in prof/K/; the table takes each
-	# region's median over the quieter half of them (one run on a loaded
-	# machine moved cJSON's largest share by up to 30 points).
+	# region's least time over them (another process only adds time: one
+	# run on a loaded machine moved cJSON's largest share by 24 points).
 	rm -f "$r.runs"
 	for k in $(seq 1 "$NATIVE_RUNS"); do
 		mkdir -p "$d/prof/$k"
