@@ -13,20 +13,19 @@ largest share of exclusive time one region holds, the top regions by
 inclusive time.  Then the default's top regions beside threshold 0's, a
 markdown summary (bench/README.md's table), and the threshold dial.
 
-The shares and the top regions come from the native runs (NATIVE_RUNS),
-the same way for every variant: each region's least time over the runs.
-On the shared 2-core machine another process only ever adds time, to
-whichever region is running (a preemption; page faults served slower:
-the same cJSON run took 22 to 45 ms of CPU and 22 to 98 ms in its
-regions), and one run's largest share of cJSON's two half-and-half
-phases moved from 44% to 68%.  Over enough runs each region is left
-alone in one of them: over 15 runs of cJSON the least times add up to
-21.7 ms, what its quiet runs took (default; threshold 0: 44.9 ms, its
-quietest run 46).  Over 5 runs on a machine loaded throughout they did
-not (threshold 0: 58 ms, `print_number` 30% where no run gave it more
-than 23%), nor did the median of each region (50%, one region ahead of
-the other in runs all loaded); the sum and the quietest run are printed
-beside the median of the runs' own largest shares, to judge by.
+The shares and the top regions come from the CPU-time samples
+(SELINST_SAMPLE, the runtime's per-thread CPU-clock timer) of all native
+runs (NATIVE_RUNS) added up, the same way for every variant: a region's
+exclusive samples over all samples of all threads (those in the hooks and
+outside every region included).  Elapsed time (the regions' own clock,
+TSC) is not fit for it on the shared 2-core machine: the same cJSON run
+took 22 to 98 ms in its regions, lz4's 0.28 to 1.76 s, as other processes
+ran in between, and whichever region was running took the gap (one run's
+largest share of cJSON's two half-and-half phases: 44% to 68%).  Each
+region's least elapsed time over 15 runs recovered cJSON's quiet figures
+but not lz4's or Lua's (no run of 0.3 s was left alone), nor did the
+median of each region.  The runs' own largest shares in elapsed time are
+printed under the table.
 """
 import json
 import os
@@ -90,26 +89,53 @@ def median_share(shares):
     return got[(len(got) - 1) // 2] + ([s[0] for s in got],)
 
 
-def region_minimum(every):
-    """One profile's regions from several runs of the same build: each
-    region's exclusive and inclusive seconds are its least over the runs
-    (a region missing from a run, which a deterministic workload does not
-    give, counts from the runs that have it)."""
-    best, order = {}, []
-    for regs in every:
-        for r in regs:
-            key = (r["kind"], r["name"])
-            if key not in best:
-                best[key] = dict(r)
-                order.append(key)
+def cpu_samples(runs_profs):
+    """CPU-time samples (SELINST_SAMPLE) of every run, added up: per region
+    (kind, name) the samples taken while it was the innermost region
+    (exclusive) and while it was on the stack (inclusive, once per sample
+    however often it recurs), and all samples of all threads (the hooks'
+    own, samples_in_runtime, and those outside every region included)."""
+    excl, incl, total = {}, {}, 0
+    for profs in runs_profs:
+        for path in profs:
+            try:
+                with open(path) as f:
+                    doc = yaml.load(f, Loader=Loader)
+            except (OSError, yaml.YAMLError):
                 continue
-            for what in ("exclusive_seconds", "inclusive_seconds"):
-                best[key][what] = min(best[key][what], r[what])
-    return [best[k] for k in order]
+            names = {r["id"]: (r["kind"], r["name"]) for r in doc.get("regions") or []}
+            for t in doc.get("threads") or []:
+                total += t.get("samples") or 0
+                nodes = {n["id"]: n for n in t.get("nodes") or []}
+                for n in nodes.values():
+                    count = sum(x["count"] for x in n.get("samples") or [])
+                    if not count:
+                        continue
+                    key = names.get(n["region"])
+                    excl[key] = excl.get(key, 0) + count
+                    seen, up = set(), n
+                    while up is not None:
+                        seen.add(names.get(up["region"]))
+                        up = nodes.get(up["parent"])
+                    for k in seen:
+                        incl[k] = incl.get(k, 0) + count
+    return excl, incl, total
 
 
-def run_total(regs):
-    return sum(r["exclusive_seconds"] for r in regs)
+def by_samples(regions, samples):
+    """REGIONS (one run's, for their names and kinds) with seconds replaced
+    by CPU-time sample counts added up over the runs: exclusive_seconds and
+    inclusive_seconds then hold counts, all_samples the runs' total; the
+    shares are of that total.  None without samples (SELINST_SAMPLE off)."""
+    excl, incl, total = samples
+    if not total:
+        return None
+    out = []
+    for r in regions:
+        key = (r["kind"], r["name"])
+        out.append(dict(r, exclusive_seconds=excl.get(key, 0), inclusive_seconds=incl.get(key, 0),
+                        all_samples=total))
+    return out
 
 
 def top(regions, n):
@@ -119,7 +145,8 @@ def top(regions, n):
 
 
 def max_exclusive_share(regions):
-    total = sum(r["exclusive_seconds"] for r in regions)
+    total = regions[0].get("all_samples") if regions else 0
+    total = total or sum(r["exclusive_seconds"] for r in regions)
     if not regions or total <= 0:
         return None, None
     big = max(regions, key=lambda r: r["exclusive_seconds"])
@@ -151,12 +178,12 @@ def project_table(res, report, p, variants):
         fc = functions(res, name)
         every = [profile(report, f) for f in runs(res, name)] if v != "plain" else []
         every = [g for g in every if g]
-        regs = region_minimum(every) if every else None
+        regs = by_samples(every[0], cpu_samples(runs(res, name))) if every else None
         profiles[v] = regs
         share, who = max_exclusive_share(regs) if regs else (None, None)
         med, _, shares = median_share([max_exclusive_share(g) for g in every])
         if len(shares) > 1:
-            spread[v] = (shares, med, run_total(regs), min(run_total(g) for g in every))
+            spread[v] = (shares, med, regs[0]["all_samples"] if regs else 0)
         SUMMARY.setdefault(p, {})[v] = (fc, total_of(res, name, base), share, who,
                                         [r["name"] for r in top(regs, 5)] if regs else [])
         tops = ", ".join(short(r["name"], 24) for r in top(regs, 3)) if regs else ""
@@ -167,11 +194,11 @@ def project_table(res, report, p, variants):
             pct(total - write, base) if total and write and v != "plain" else "",
             "%.0f%% %s" % (100 * share, short(who, 20)) if share is not None else "-",
             tops))
-    for v, (shares, med, least, quiet) in spread.items():
-        print("  %s: largest exclusive share in each of %d native runs: %s (median %.0f%%);"
-              " shown: each region's least time, %.1f ms in all (quietest run %.1f ms)"
+    for v, (shares, med, nsamples) in spread.items():
+        print("  %s: largest exclusive share of elapsed time in each of %d native runs: %s"
+              " (median %.0f%%); shown: of the %d CPU-time samples of all runs"
               % (v, len(shares), ", ".join("%.0f%%" % (100 * x) for x in shares), 100 * med,
-                 1e3 * least, 1e3 * quiet))
+                 nsamples))
     PROFILES_T0[p] = profiles.get("t0")
     if profiles.get("default") is not None and profiles.get("t0") is not None:
         full = top(profiles["t0"], 10 ** 6)
@@ -217,7 +244,7 @@ PROFILES_T0 = {}
 def main():
     res, report, projects, variants, dial_project, dial = sys.argv[1:7]
     print("Real projects: functions instrumented, instructions (callgrind) over plain,")
-    print("largest exclusive share of one region and top regions (each region's least time over the native runs)")
+    print("largest exclusive share of one region and top regions (CPU-time samples of all native runs)")
     for p in projects.split():
         project_table(res, report, p, variants.split())
     markdown(projects.split())

@@ -37,9 +37,12 @@
 #             the project they are measured on (default lua); DIAL= skips it
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
 #   OPT       optimization level (default -O2)
-#   NATIVE_RUNS  native runs of the workload (profiles; default 15): each
-#             region's time in the table is its least over them (shares,
-#             top regions), for every variant alike
+#   NATIVE_RUNS  native runs of the workload (profiles; default 15), with
+#             SELINST_SAMPLE=$SAMPLE_HZ (default 1000): the table's shares
+#             and top regions are the CPU-time samples of all of them added
+#             up, for every variant alike (elapsed time on a shared machine
+#             gives whichever region is running the time other processes
+#             take)
 #   REUSE=1   keep results already in $WORK/res (measure only what is missing)
 #   REUSE_BUILDS=1  run again, without building, what an earlier run built
 #   NATIVE_ONLY=1  with REUSE_BUILDS: only the native runs (the profiles)
@@ -58,6 +61,7 @@ DIAL=${DIAL-0 198656 202752 204800 204900 205300 206848}
 OPT=${OPT:--O2}
 JOBS=${JOBS:-2}
 NATIVE_RUNS=${NATIVE_RUNS:-15}
+SAMPLE_HZ=${SAMPLE_HZ:-1000}
 
 [ -f "$B/selinst.so" ] && [ -f "$B/libselinst.so" ] && [ -x "$B/selinst-report" ] ||
 	{ echo "real-projects.sh: build the repo first (make)" >&2; exit 2; }
@@ -297,14 +301,15 @@ run_workload() {
 	local p=$1 v=$2 d=$3 r=$4 ir=0 wr=0 cmd n w k
 	case $v in fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;; esac
 	# The native runs (the profiles): NATIVE_RUNS times the whole
-	# workload, each run's profiles in prof/K/; the table takes each
-	# region's least time over them (another process only adds time: one
-	# run on a loaded machine moved cJSON's largest share by 24 points).
+	# workload, each run's profiles in prof/K/, with CPU-time samples; the
+	# table adds the samples of all runs up (one run's elapsed time on a
+	# loaded machine moved cJSON's largest share by 24 points).
 	rm -f "$r.runs"
 	for k in $(seq 1 "$NATIVE_RUNS"); do
 		mkdir -p "$d/prof/$k"
 		while read -r cmd; do
-			(cd "$d" && SELINST_OUTPUT="$d/prof/$k/%p.prof" $cmd < /dev/null > /dev/null 2>>"$r.run.log") ||
+			(cd "$d" && SELINST_SAMPLE=$SAMPLE_HZ SELINST_OUTPUT="$d/prof/$k/%p.prof" \
+				$cmd < /dev/null > /dev/null 2>>"$r.run.log") ||
 				echo "  $p $v: '$cmd' failed" >&2
 		done < <(workload "$p" "$d")
 		echo $(ls "$d"/prof/"$k"/*.prof 2>/dev/null) >> "$r.runs"
