@@ -21,7 +21,8 @@ hooks (outside every region included).  Elapsed time (the regions' own clock,
 TSC) is not fit for it on the shared 2-core machine: the same cJSON run
 took 22 to 98 ms in its regions, lz4's 0.28 to 1.76 s, as other processes
 ran in between, and whichever region was running took the gap (one run's
-largest share of cJSON's two half-and-half phases: 44% to 68%).  Each
+largest share of cJSON's two half-and-half phases: 33% to 96% in one
+batch of 15 runs).  Each
 region's least elapsed time over 15 runs recovered cJSON's quiet figures
 but not lz4's or Lua's (no run of 0.3 s was left alone), nor did the
 median of each region.  The runs' own largest shares in elapsed time are
@@ -179,12 +180,14 @@ def project_table(res, report, p, variants):
         fc = functions(res, name)
         every = [profile(report, f) for f in runs(res, name)] if v != "plain" else []
         every = [g for g in every if g]
-        regs = by_samples(every[0], cpu_samples(runs(res, name))) if every else None
+        # Without samples (SELINST_SAMPLE=0, older results): the first
+        # run's elapsed times.
+        regs = (by_samples(every[0], cpu_samples(runs(res, name))) or every[0]) if every else None
         profiles[v] = regs
         share, who = max_exclusive_share(regs) if regs else (None, None)
         med, _, shares = median_share([max_exclusive_share(g) for g in every])
         if len(shares) > 1:
-            spread[v] = (shares, med, regs[0]["all_samples"] if regs else 0)
+            spread[v] = (shares, med, regs[0].get("all_samples", 0) if regs else 0)
         SUMMARY.setdefault(p, {})[v] = (fc, total_of(res, name, base), share, who,
                                         [r["name"] for r in top(regs, 5)] if regs else [])
         tops = ", ".join(short(r["name"], 24) for r in top(regs, 3)) if regs else ""
@@ -196,10 +199,12 @@ def project_table(res, report, p, variants):
             "%.0f%% %s" % (100 * share, short(who, 20)) if share is not None else "-",
             tops))
     for v, (shares, med, nsamples) in spread.items():
+        shown = ("of the %d CPU-time samples of all runs (the hooks' left out)" % nsamples
+                 if nsamples else "the first run's elapsed time (no samples)")
         print("  %s: largest exclusive share of elapsed time in each of %d native runs: %s"
-              " (median %.0f%%); shown: of the %d CPU-time samples of all runs (the hooks' left out)"
+              " (median %.0f%%); shown: %s"
               % (v, len(shares), ", ".join("%.0f%%" % (100 * x) for x in shares), 100 * med,
-                 nsamples))
+                 shown))
     PROFILES_T0[p] = profiles.get("t0")
     if profiles.get("default") is not None and profiles.get("t0") is not None:
         full = top(profiles["t0"], 10 ** 6)
