@@ -229,17 +229,20 @@ static const char *refinement_excludes(const struct cm_constants *c,
 
 /* Refinement pull-depth: the callsite score pulls a caller (or a loop) in
  * only when it runs at depth 0, or at depth 1 with two or more chosen
- * callees (the paper's adi and its three solvers) or a body of weight
+ * callees (the paper's adi and its three solvers), a body of weight
  * CM_LOOP_FREE or more (lz4's per-file LZ4IO_compressFilename_extRess,
- * 1007); deeper, or at depth 1 a small body around one chosen callee
- * (SQLite's insertCell, 201, once per row), it qualifies on its own
- * weight and loop score or not at all. */
+ * 1007), or a chain of calls outside loops from a function at depth 0
+ * (SHALLOW_CALLER: lz4's LZ4IO_decompressSrcFile, 171, called once below
+ * the one-file entry; its depth 1 is the other entry's loop over files);
+ * deeper, or at depth 1 a small body around one chosen callee that only
+ * loops reach (SQLite's insertCell, 201, once per row), it qualifies on
+ * its own weight and loop score or not at all. */
 int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
-		const mpz_t weight)
+		const mpz_t weight, int shallow_caller)
 {
 	if (!c->refined || depth <= 0)
 		return 1;
-	return depth == 1 && (instrumented_sites >= CM_SMALL_BODY_PULL
+	return depth == 1 && (instrumented_sites >= CM_SMALL_BODY_PULL || shallow_caller
 			      || mpz_cmp_ui(weight, CM_LOOP_FREE) >= 0);
 }
 
@@ -248,10 +251,12 @@ int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumen
  * to an instrumented function is a region (loops.cc). */
 static int pull_excluded(const struct cm_constants *c, int depth,
 			 unsigned long instrumented_sites, const mpz_t weight,
-			 const mpz_t loop_score, const mpz_t threshold, int function)
+			 const mpz_t loop_score, const mpz_t threshold, int function,
+			 int shallow_caller)
 {
 	if (!c->refined || mpz_sgn(threshold) == 0 || instrumented_sites == 0
-	    || (function ? cm_pulls_at(c, depth, instrumented_sites, weight) : depth < 2))
+	    || (function ? cm_pulls_at(c, depth, instrumented_sites, weight, shallow_caller)
+			 : depth < 2))
 		return 0;
 	mpz_t own;
 	mpz_init(own);
@@ -265,7 +270,7 @@ int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
 			   unsigned long instrumented_sites, const mpz_t weight,
 			   const mpz_t loop_score, const mpz_t threshold)
 {
-	return pull_excluded(c, depth, instrumented_sites, weight, loop_score, threshold, 0);
+	return pull_excluded(c, depth, instrumented_sites, weight, loop_score, threshold, 0, 0);
 }
 
 static const char *pull_excludes(const struct cm_constants *c,
@@ -273,7 +278,7 @@ static const char *pull_excludes(const struct cm_constants *c,
 {
 	if (fn->force != CM_FORCE_NONE
 	    || !pull_excluded(c, fn->loop_depth, fn->instrumented_call_sites,
-			      fn->weight, fn->loop_score, c->threshold, 1))
+			      fn->weight, fn->loop_score, c->threshold, 1, fn->shallow_caller))
 		return NULL;
 	return CM_PULL_DEPTH_REASON;
 }
@@ -517,6 +522,30 @@ static void group_edges_by_callee(const struct cm_call_edge *edges, size_t nedge
 	free(fill);
 }
 
+/* Refinement pull-depth, after the depths: which functions a function
+ * running at depth 0 reaches through call sites outside any loop (calls
+ * inside a cycle are the cycle's own): along that chain each runs once a
+ * call of the function at its top.  Components callers first, as
+ * component_depths visits them, so a caller's mark is final when its
+ * callees read it. */
+static void mark_shallow_callers(struct cm_function *const *fns,
+				 const struct cm_call_edge *edges, size_t nedges,
+				 const struct components *k)
+{
+	size_t *first = (size_t *) calloc(k->count + 1, sizeof(size_t));
+	size_t *by_comp = (size_t *) malloc((nedges ? nedges : 1) * sizeof(size_t));
+	group_edges_by_callee(edges, nedges, k, first, by_comp);
+	for (size_t ci = k->count; ci-- > 0;)
+		for (size_t j = first[ci]; j < first[ci + 1]; j++) {
+			const struct cm_call_edge *s = &edges[by_comp[j]];
+			const struct cm_function *caller = fns[s->caller];
+			if (s->depth == 0 && k->comp_of[s->caller] != ci
+			    && (caller->loop_depth == 0 || caller->shallow_caller))
+				fns[s->callee]->shallow_caller = 1;
+		}
+	free(first); free(by_comp);
+}
+
 /* A function chosen at a shallower depth is scored again at DEPTH, the
  * depth it runs at below the nearest region, and dropped when it no
  * longer reaches the threshold (refinement context-depth). */
@@ -530,7 +559,7 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
 	mpz_add(scratch, scratch, fn->weight);
 	/* pull-depth holds here too: from depth 2 on callees pull nothing,
 	 * at depth 1 only two or more. */
-	if (cm_pulls_at(c, depth, fn->instrumented_call_sites, fn->weight))
+	if (cm_pulls_at(c, depth, fn->instrumented_call_sites, fn->weight, fn->shallow_caller))
 		mpz_add(scratch, scratch, fn->callsite_score);
 	if (mpz_cmp(scratch, c->threshold) >= 0)
 		return;
@@ -634,7 +663,8 @@ static int still_qualifies_at_context(const struct cm_constants *c,
 	mpz_init(s);
 	cm_loop_score(s, c, fn->context_depth);
 	mpz_add(s, s, fn->weight);
-	if (cm_pulls_at(c, fn->context_depth, fn->instrumented_call_sites, fn->weight))
+	if (cm_pulls_at(c, fn->context_depth, fn->instrumented_call_sites, fn->weight,
+			fn->shallow_caller))
 		mpz_add(s, s, fn->callsite_score);
 	int ok = mpz_cmp(s, c->threshold) >= 0;
 	mpz_clear(s);
@@ -692,6 +722,7 @@ void cm_decide_indirect(const struct cm_constants *c, struct cm_function *const 
 		mark_from_main(fns, nfns, &a);
 		mark_unseen_small(c, fns, nfns, &a);
 		component_depths(c, fns, all, nall, nindirect, &k, 0);
+		mark_shallow_callers(fns, edges, nedges, &k);
 	}
 	for (size_t i = 0; i < k.count; i++)
 		decide_component(c, fns, &a, k.order + k.start[i],

@@ -63,7 +63,13 @@
  *                  when it runs at depth 0 or 1, as the paper's adi does;
  *                  deeper, instrumented callees do not make it a region
  *                  (its hooks would run a loop's trip count more often
- *                  than theirs).
+ *                  than theirs).  At depth 1 a function needs two chosen
+ *                  callees, a weight of CM_LOOP_FREE, or a chain of calls
+ *                  outside loops from a function that runs at depth 0
+ *                  (then it also runs once a call of that function:
+ *                  lz4's per-file functions, called once below the
+ *                  one-file entry and in the loop over files of the
+ *                  other).
  *   context-depth  After the decisions, callers first: a chosen function
  *                  is scored again at the depth it runs at below the
  *                  nearest region (call depths added up through callers
@@ -213,6 +219,10 @@ struct cm_function {
 	int from_main;			/* reached from main by call edges in
 					   view (default model): its depths
 					   are the program's */
+	int shallow_caller;		/* reached from a function that runs at
+					   depth 0 through calls outside loops
+					   (refinement pull-depth; default
+					   model) */
 	int instrument;
 	const char *reason;
 };
@@ -249,10 +259,11 @@ int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
 			   const mpz_t loop_score, const mpz_t threshold);
 /* Whether INSTRUMENTED_SITES chosen callees pull a body of WEIGHT running
  * at DEPTH in (pull-depth): always at depth 0 (and in model=paper), at
- * depth 1 from CM_SMALL_BODY_PULL callees on or from weight CM_LOOP_FREE
- * on, never deeper. */
+ * depth 1 from CM_SMALL_BODY_PULL callees on, from weight CM_LOOP_FREE on,
+ * or when SHALLOW_CALLER (a function running at depth 0 reaches it
+ * through calls outside loops), never deeper. */
 int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
-		const mpz_t weight);
+		const mpz_t weight, int shallow_caller);
 /* Refinement small-body, for functions and loops: a body of weight under
  * CM_SMALL_BODY with fewer than CM_SMALL_BODY_PULL call sites to
  * instrumented functions, in a function main does not reach in view
@@ -333,8 +344,9 @@ int cm_whole_body_excludes(const struct cm_constants *c, const mpz_t weight,
 	"callee, bounded callees: an accessor " \
 	"its users call per element (refinement unseen-small)"
 #define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper, or at depth 1 with one " \
-	"instrumented callee and weight under " CM_STR(CM_LOOP_FREE) ": instrumented " \
-	"callees do not pull it in (refinement pull-depth)"
+	"instrumented callee, weight under " CM_STR(CM_LOOP_FREE) " and no chain of " \
+	"calls outside loops from a function at depth 0: instrumented callees do not " \
+	"pull it in (refinement pull-depth)"
 
 /* After cm_decide: the depth added to F's own call depths for calls to
  * other units' functions (sites-out): F's context depth when F is not a

@@ -225,6 +225,7 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 		scalar(em, "context_depth"); num_ul(em, fn->cm.context_depth);
 		scalar(em, "recursive");  scalar(em, fn->cm.recursive ? "true" : "false");
 		scalar(em, "from_main");  scalar(em, fn->cm.from_main ? "true" : "false");
+		scalar(em, "shallow_caller"); scalar(em, fn->cm.shallow_caller ? "true" : "false");
 		scalar(em, "loop_score"); num_mpz(em, fn->cm.loop_score);
 		scalar(em, "instrumented_call_sites"); num_ul(em, fn->cm.instrumented_call_sites);
 		scalar(em, "callsite_score"); num_mpz(em, fn->cm.callsite_score);

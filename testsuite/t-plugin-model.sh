@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # model=default|paper (issue 10): the default model's refinements
 # (straight-line, depth-through, recursion, pull-depth, context-depth,
-# unseen-small, leaf-loop, loop-free, indirect-depth, whole-body), the paper's formula alone
+# unseen-small, leaf-loop, loop-free, indirect-depth, whole-body; pull-depth's
+# shallow chain), the paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to
 # the plain build, a bad model name refused; and an inline function whose
 # label address is taken stays inlined (GCC's 990208-1 idea) in every model.
@@ -131,6 +132,22 @@ for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
     if not f["sort_digits"]["instrument"]: bad("default%s: sort_digits left out" % O)
 if not p["digits_cmp"]["instrument"] or p["digits_cmp"]["loop_depth"] != 0:
     bad("paper: digits_cmp %r" % p["digits_cmp"])
+# pull-depth's shallow chain: src_file and dst_file run at depth 1 (in
+# decode_all's loop) with one chosen callee and a small body, and main
+# reaches them through calls outside loops: both are regions at every -O
+# level, and decode_frame below them; without the chain none of the three.
+for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+    _, f = fns("default%s.yaml" % O)
+    for name in ["src_file", "dst_file"]:
+        k = f[name]
+        if not k["instrument"] or k["loop_depth"] != 1 or not k["shallow_caller"] \
+                or k["weight"] >= 256 or k["instrumented_call_sites"] != 1:
+            bad("default%s %s: %r" % (O, name, k))
+    if not f["decode_frame"]["instrument"] or f["decode_frame"]["context_depth"] != 0:
+        bad("default%s decode_frame: %r" % (O, f["decode_frame"]))
+    if f["decode_all"]["shallow_caller"] is not True or f["main"]["shallow_caller"]:
+        bad("default%s: shallow_caller of decode_all %r, main %r"
+            % (O, f["decode_all"]["shallow_caller"], f["main"]["shallow_caller"]))
 # whole-body: run_codes's byte-code loop (90% or more of its function, no
 # instrumented callee, main not in view) is no region at every -O level,
 # its function is; to_codes_logged's loop (under 90%) stays; the formula

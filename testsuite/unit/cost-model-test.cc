@@ -440,6 +440,53 @@ static void test_pull_depth(struct cm_constants *c)
 	      g.fn[per_file].instrument, g.fn[frame].instrument, g.fn[per_file].reason);
 	graph_clear(&g);
 
+	/* lz4's per-file chain (lz4io.c): the one-file entry (exported,
+	 * weight 35, no region by small-body) calls the destination-file
+	 * function (83) outside any loop, and that the source-file function
+	 * (171); the many-files entry calls both in its loop over files, so
+	 * both run at depth 1 with one chosen callee each.  A chain of calls
+	 * outside loops from a function at depth 0 runs them once a call of
+	 * the entry: both are pulled in, and in the source-file function's
+	 * loop over frames the frame decoder (two chosen callees with loops)
+	 * is too.  Without such a chain (SQLite's insertCell: called at depth
+	 * 0 by sqlite3BtreeInsert, which runs in the byte-code loop, and in
+	 * balance_nonroot's loop over cells) nothing is pulled. */
+	g.nfn = g.nedge = 0;
+	size_t one = add_fn(&g, 35, -1), many = add_fn(&g, 290, -1);
+	size_t dst = add_fn(&g, 83, -1), src = add_fn(&g, 171, -1), sel = add_fn(&g, 432, -1);
+	size_t lz4f = add_fn(&g, 435, -1), pass = add_fn(&g, 144, -1);
+	g.fn[many].has_loops = g.fn[src].has_loops = 1;
+	g.fn[lz4f].has_loops = g.fn[pass].has_loops = 1;
+	g.fn[lz4f].largest_loop = g.fn[pass].largest_loop = 100;
+	add_call(&g, one, dst); add_call(&g, dst, src);
+	add_call_at(&g, many, dst, 1); add_call_at(&g, many, src, 1);
+	add_call_at(&g, src, sel, 1); add_call(&g, sel, lz4f); add_call(&g, sel, pass);
+	decide(c, &g);
+	CHECK(g.fn[dst].shallow_caller && g.fn[src].shallow_caller && !g.fn[sel].shallow_caller,
+	      "shallow: %d %d %d", g.fn[dst].shallow_caller, g.fn[src].shallow_caller,
+	      g.fn[sel].shallow_caller);
+	CHECK(g.fn[dst].instrument && g.fn[src].instrument && g.fn[sel].instrument
+	      && g.fn[lz4f].instrument && g.fn[pass].instrument,
+	      "per-file chain: %d %d %d %d %d (%s; %s)", g.fn[dst].instrument,
+	      g.fn[src].instrument, g.fn[sel].instrument, g.fn[lz4f].instrument,
+	      g.fn[pass].instrument, g.fn[src].reason, g.fn[lz4f].reason);
+	CHECK(!g.fn[one].instrument && g.fn[many].instrument, "entries: %d %d",
+	      g.fn[one].instrument, g.fn[many].instrument);
+	graph_clear(&g);
+	g.nfn = g.nedge = 0;
+	size_t bti = add_fn(&g, 150, 1), bal = add_fn(&g, 400, -1);
+	ins = add_fn(&g, 200, -1); alloc = add_fn(&g, 190, -1); defrag = add_fn(&g, 150, -1);
+	g.fn[bal].has_loops = g.fn[defrag].has_loops = 1;
+	g.fn[defrag].largest_loop = 100;
+	add_call(&g, bti, ins); add_call_at(&g, bal, ins, 1);
+	add_call(&g, ins, alloc); add_call(&g, alloc, defrag);
+	decide(c, &g);
+	CHECK(!g.fn[ins].shallow_caller && !g.fn[ins].instrument && !g.fn[alloc].instrument
+	      && strstr(g.fn[ins].reason, "pull-depth"), "insertCell with callers: %d %d %d (%s)",
+	      g.fn[ins].shallow_caller, g.fn[ins].instrument, g.fn[alloc].instrument,
+	      g.fn[ins].reason);
+	graph_clear(&g);
+
 	/* Lua's lexer: top (a region) -> glue at depth 2 (no region) -> lex
 	 * at depth 0 (a loop; calls read) -> read at depth 0 (a loop).  The
 	 * formula takes lex and read; below top they run at depth 2, where
