@@ -643,6 +643,14 @@ static double get_ns(ctx *c, const ynode *root, const char *key)
  * time. */
 static void compensate(profile *p, pthr *th)
 {
+	/* The elapsed times hold the thread's waits on the run queue, the
+	 * hooks' share of them too: a thread that ran 1 s and waited 0.5 s
+	 * for a CPU paid 1.5 x the calibrated (best-case CPU) cost per pair
+	 * in elapsed time, as every other instruction did.  Blocked time
+	 * (sleep, I/O) is not on the run queue and is not scaled. */
+	double scale = 1;
+	if (th->cpu_ns > 0 && th->runq_ns >= 0)
+		scale += (double)th->runq_ns / (double)th->cpu_ns;
 	for (size_t i = 0; i < th->nnodes; i++) {
 		pnode *n = &th->nodes[i];
 		int kind = p->regions[n->region].kind;
@@ -653,7 +661,8 @@ static void compensate(profile *p, pthr *th)
 		double in = loop ? p->hook_loop_inside_ns : p->hook_inside_ns;
 		if (in > pair)
 			in = pair;
-		double own = (double)n->calls * in, out = (double)n->calls * (pair - in);
+		double own = (double)n->calls * in * scale;
+		double out = (double)n->calls * (pair - in) * scale;
 		uint64_t take = own < (double)n->excl ? (uint64_t)own : n->excl;
 		n->excl -= take;
 		p->compensated_ns += take;
@@ -676,6 +685,9 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 	th->tid = tid ? to_u64(c, tid, "tid") : 0;
 	ynode *cpu = ymap_get(t, "cpu_ns");	/* optional, may be null */
 	th->cpu_ns = cpu && !is_null(cpu) ? (int64_t)(to_u64(c, cpu, "cpu_ns") & INT64_MAX) : -1;
+	ynode *rq = ymap_get(t, SELINST_PROFILE_RUNQUEUE);	/* optional */
+	th->runq_ns = rq && !is_null(rq) ?
+		(int64_t)(to_u64(c, rq, SELINST_PROFILE_RUNQUEUE) & INT64_MAX) : -1;
 	ynode *nodes = need(c, t, "nodes", 0, "thread");
 	ynode *rs = ymap_get(t, "root_samples");
 	if (rs && is_null(rs))

@@ -156,6 +156,7 @@ typedef struct pflow {
 typedef struct pthr {
 	uint64_t index, tid;
 	int64_t cpu_ns;		/* the thread's CPU time; -1 when not recorded */
+	int64_t runq_ns;	/* its time waiting for a CPU; -1 when not recorded */
 	pnode *nodes;
 	size_t nnodes;
 	piter *iters;

@@ -72,7 +72,8 @@ void view_compensated_note(FILE *out, const view *v)
 	if (v->compensated_files)
 		fprintf(out, "note: hook cost compensated (--compensate): %s taken out, the calls "
 			"of functions\n  and loops times the calibrated pair cost (hook_pair_ns, "
-			"hook_loop_pair_ns);\n  times are estimates of the run without hooks\n", t);
+			"hook_loop_pair_ns),\n  scaled by the threads' run-queue waits (runqueue_ns); "
+			"times are estimates\n  of the run without hooks\n", t);
 	if (v->uncompensated_files)
 		fprintf(out, "note: %u file%s without the hooks' calibration left as measured "
 			"(not compensated)\n", v->uncompensated_files,

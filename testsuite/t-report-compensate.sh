@@ -5,7 +5,9 @@
 # hooks, as the runtime calibrated it (hook_pair_ns, hook_loop_pair_ns);
 # the part between the pair's clock reads (hook_inside_ns,
 # hook_loop_inside_ns) comes out of the node's own exclusive time, the
-# rest out of its parent's; manual regions stay as measured.  Exact
+# rest out of its parent's; manual regions stay as measured; a thread
+# that waited on the run queue (runqueue_ns) paid the pairs that much
+# more in elapsed time (cost x (cpu + runqueue) / cpu).  Exact
 # figures on a hand-written profile; a profile without the calibration is
 # left as measured, with a note; a real run's profile has the keys.
 . "$(dirname "$0")/lib.sh"
@@ -52,6 +54,14 @@ jget j.json 'round(d["hook_cost_compensated_seconds"] * 1e9)' | grep -qx 2030008
 	fail "text note: $("$REPORT" --compensate c.prof)"
 "$REPORT" --format=json c.prof | jget /dev/stdin '{r["name"]: round(r["exclusive_seconds"] * 1e9) for r in d["regions"]}' |
 	grep -qx "{'c.c:5': 4000000, 'f': 3000000, 'main': 2000000, 'm': 1000000}" || fail "without --compensate"
+# The thread ran 8 ms and waited 4 ms for a CPU: every pair's cost x 1.5.
+sed 's/^  tid: 1$/  tid: 1\n  cpu_ns: 8000000\n  runqueue_ns: 4000000/' c.prof >q.prof
+"$REPORT" --format=json --compensate q.prof >q.json || fail "json, runqueue"
+jget q.json 'dict(sorted((r["name"], round(r["exclusive_seconds"] * 1e9)) for r in d["regions"]))' |
+	grep -qx "{'c.c:5': 2185000, 'f': 1800000, 'm': 1000000, 'main': 1969988}" ||
+	fail "compensated times with runqueue_ns: $(jget q.json '{r["name"]: round(r["exclusive_seconds"] * 1e9) for r in d["regions"]}')"
+jget q.json 'round(d["hook_cost_compensated_seconds"] * 1e9)' | grep -qx 3045012 ||
+	fail "taken out with runqueue_ns: $(cat q.json)"
 grep -v "inside_ns" c.prof >old.prof
 "$REPORT" --compensate old.prof | grep -q "^note: 1 file without the hooks' calibration left as measured" ||
 	fail "old profile: $("$REPORT" --compensate old.prof)"
@@ -66,5 +76,9 @@ SELINST_OUTPUT=p.prof ./p >/dev/null || fail "run"
 for k in hook_pair_ns hook_inside_ns hook_loop_pair_ns hook_loop_inside_ns; do
 	grep -Eq "^$k: [0-9.]+$" p.prof || fail "no $k in a real profile"
 done
+# And the thread's run-queue wait, where the kernel keeps it.
+if [ -r /proc/thread-self/schedstat ]; then
+	grep -Eq "^  runqueue_ns: [0-9]+$" p.prof || fail "no runqueue_ns in a real profile: $(cat p.prof)"
+fi
 "$REPORT" --compensate p.prof | grep -q "^note: hook cost compensated" || fail "real profile not compensated"
 exit 0
