@@ -641,6 +641,17 @@ static double get_ns(ctx *c, const ynode *root, const char *key)
  * their hooks are other code, not calibrated.  Before the samples split a
  * node's exclusive time, so its sampled children share the compensated
  * time. */
+/* WANT ns of hook cost out of *EXCL, never below zero; what does not fit
+ * is counted short: there the hooks cost less than calibrated. */
+static void take_out(profile *p, uint64_t *excl, double want)
+{
+	uint64_t take = want < (double)*excl ? (uint64_t)want : *excl;
+	*excl -= take;
+	p->compensated_ns += take;
+	if (want > (double)take)
+		p->compensate_short_ns += (uint64_t)(want - (double)take);
+}
+
 static void compensate(profile *p, pthr *th)
 {
 	/* The elapsed times hold the thread's waits on the run queue, the
@@ -663,15 +674,9 @@ static void compensate(profile *p, pthr *th)
 			in = pair;
 		double own = (double)n->calls * in * scale;
 		double out = (double)n->calls * (pair - in) * scale;
-		uint64_t take = own < (double)n->excl ? (uint64_t)own : n->excl;
-		n->excl -= take;
-		p->compensated_ns += take;
-		if (n->pidx == UINT32_MAX)
-			continue;	/* the outside part: in no node's time */
-		pnode *parent = &th->nodes[n->pidx];
-		take = out < (double)parent->excl ? (uint64_t)out : parent->excl;
-		parent->excl -= take;
-		p->compensated_ns += take;
+		take_out(p, &n->excl, own);
+		if (n->pidx != UINT32_MAX)	/* else the outside part is in no node's time */
+			take_out(p, &th->nodes[n->pidx].excl, out);
 	}
 }
 
