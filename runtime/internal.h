@@ -371,6 +371,9 @@ SI_HIDDEN void si_snap_free(struct si_snap *s);
 /* Thread TID's time on the run queue (runnable, waiting for a CPU: the
  * kernel's schedstat run_delay), ns, into *NS: 0, or -1 when unknown. */
 SI_HIDDEN int si_runq_ns(pid_t tid, uint64_t *ns);
+/* A thread that exits having run less than this leaves its wait unknown
+ * (compensated as if it had not waited). */
+#define SI_RUNQ_MIN_CPU_NS 10000000u
 
 /* sample.c: one thread's samples, (node id, interrupted PC) -> count,
  * written only by the thread's own signal handler. */
