@@ -631,16 +631,6 @@ static double get_ns(ctx *c, const ynode *root, const char *key)
 	return d;
 }
 
-/* --compensate: each call of a function or loop node cost one pair of the
- * hooks (the calibrated hook_pair_ns or hook_loop_pair_ns).  The part of
- * a pair between its two clock reads (hook_inside_ns, hook_loop_inside_ns)
- * lies in the node's own exclusive time, the rest in its parent's (the
- * call, the hook's work before its clock read at enter and after it at
- * exit).  Both are taken out, never below zero; inclusive times follow
- * (sum_inclusive).  Manual, MPI and OpenMP regions are left as measured:
- * their hooks are other code, not calibrated.  Before the samples split a
- * node's exclusive time, so its sampled children share the compensated
- * time. */
 /* WANT ns of hook cost out of *EXCL, never below zero; what does not fit
  * is counted short: there the hooks cost less than calibrated. */
 static void take_out(profile *p, uint64_t *excl, double want)
@@ -652,6 +642,16 @@ static void take_out(profile *p, uint64_t *excl, double want)
 		p->compensate_short_ns += (uint64_t)(want - (double)take);
 }
 
+/* --compensate: each call of a function or loop node cost one pair of the
+ * hooks (the calibrated hook_pair_ns or hook_loop_pair_ns).  The part of
+ * a pair between its two clock reads (hook_inside_ns, hook_loop_inside_ns)
+ * lies in the node's own exclusive time, the rest in its parent's (the
+ * call, the hook's work before its clock read at enter and after it at
+ * exit).  Both are taken out, never below zero; inclusive times follow
+ * (sum_inclusive).  Manual, MPI and OpenMP regions are left as measured:
+ * their hooks are other code, not calibrated.  Before the samples split a
+ * node's exclusive time, so its sampled children share the compensated
+ * time. */
 static void compensate(profile *p, pthr *th)
 {
 	/* The elapsed times hold the thread's waits on the run queue, the
