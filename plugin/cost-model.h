@@ -185,6 +185,9 @@ struct cm_function {
 	/* Outputs of cm_decide. */
 	mpz_t weight, loop_score, callsite_score, score;
 	unsigned long instrumented_call_sites;
+	unsigned long steady_call_sites;	/* those of them on every path
+					   through the body (refinement
+					   conditional-pull) */
 	int loop_depth;			/* the d used in loop_score (default
 					   model: with depth-through and
 					   recursion) */
@@ -223,6 +226,9 @@ struct cm_function {
 struct cm_call_edge {
 	size_t caller, callee;
 	int depth;		/* loop depth of the call in the caller */
+	int conditional;	/* 0: the call runs on every call of CALLER
+				   (its block dominates the exit); 1: on some
+				   paths only (refinement conditional-pull) */
 };
 
 void cm_constants_init_default(struct cm_constants *c);
@@ -240,18 +246,24 @@ void cm_loop_score(mpz_t out, const struct cm_constants *c, int depth);
 void cm_callsite_score(mpz_t out, const struct cm_constants *c,
 		       unsigned long instrumented_sites);
 
-/* Refinement pull-depth, for loops: whether a score that reaches
- * THRESHOLD only through its callsite score is refused because it runs at
- * depth 2 or deeper (default model).  Functions: also at depth 1, as
- * cm_pulls_at says. */
-int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
-			   unsigned long instrumented_sites, const mpz_t weight,
-			   const mpz_t loop_score, const mpz_t threshold);
-/* Whether INSTRUMENTED_SITES chosen callees pull a body of WEIGHT running
- * at DEPTH in (pull-depth): always at depth 0 (and in model=paper), at
- * depth 1 from CM_SMALL_BODY_PULL callees on or from weight CM_LOOP_FREE
- * on, never deeper. */
-int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
+/* Refinement pull-depth, for loops: why a score that reaches THRESHOLD
+ * only through its callsite score is refused (CM_PULL_DEPTH_REASON or
+ * CM_CONDITIONAL_PULL_REASON), or NULL: at depth 2 or deeper, and at depth
+ * 1 when none of its INSTRUMENTED_SITES runs on every iteration
+ * (STEADY_SITES 0, refinement conditional-pull; default model).
+ * Functions: as cm_pulls_at says. */
+const char *cm_pull_depth_excludes(const struct cm_constants *c, int depth,
+				   unsigned long instrumented_sites,
+				   unsigned long steady_sites, const mpz_t weight,
+				   const mpz_t loop_score, const mpz_t threshold);
+/* Whether chosen callees pull a body of WEIGHT running at DEPTH in
+ * (pull-depth): always at depth 0 (and in model=paper), at depth 1 from
+ * CM_SMALL_BODY_PULL callees on, or one in a body of weight CM_LOOP_FREE
+ * or more, never deeper.  STEADY_SITES counts the chosen callees called
+ * on every path through the body (refinement conditional-pull: a body
+ * that calls them on some paths only may run far more often than they
+ * do, and its hooks would cost more than theirs). */
+int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long steady_sites,
 		const mpz_t weight);
 /* Refinement small-body, for functions and loops: a body of weight under
  * CM_SMALL_BODY with fewer than CM_SMALL_BODY_PULL call sites to
@@ -335,6 +347,11 @@ int cm_whole_body_excludes(const struct cm_constants *c, const mpz_t weight,
 #define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper, or at depth 1 with one " \
 	"instrumented callee and weight under " CM_STR(CM_LOOP_FREE) ": instrumented " \
 	"callees do not pull it in (refinement pull-depth)"
+#define CM_CONDITIONAL_PULL_REASON "at loop depth 1, its instrumented callees " \
+	"called on some paths only: they do not pull it in (refinement conditional-pull)"
+#define CM_POINTER_CONTEXT_REASON "below the threshold at the depth it runs at " \
+	"through callers that are not regions, calls through pointers included " \
+	"(refinement indirect-context)"
 
 /* After cm_decide: the depth added to F's own call depths for calls to
  * other units' functions (sites-out): F's context depth when F is not a
