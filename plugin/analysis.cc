@@ -520,6 +520,18 @@ static void call_edges(std::vector<selinst_function> &fns, hash_map<tree, size_t
 		}
 }
 
+/* Whether NODE's address is an argument of a call in view (a callback
+ * handed to that call), rather than only stored (a method in an object, a
+ * table's initializer): refinement indirect-context. */
+static bool passed_to_a_call(cgraph_node *node)
+{
+	ipa_ref *ref;
+	for (unsigned r = 0; node->iterate_referring(r, ref); r++)
+		if (ref->use == IPA_REF_ADDR && ref->stmt && is_gimple_call(ref->stmt))
+			return true;
+	return false;
+}
+
 /* Refinement indirect-depth: a static function whose address is taken is
  * called through pointers; the indirect calls in view whose type matches
  * its own are its call sites (SQLite's sorter comparators, called 660,000
@@ -537,6 +549,7 @@ static void indirect_edges(std::vector<selinst_function> &fns,
 		cgraph_node *node = cgraph_node::get(fns[i].decl);
 		if (TREE_PUBLIC(fns[i].decl) || !node || !node->address_taken)
 			continue;
+		fns[i].cm.callback = passed_to_a_call(node);
 		tree type = TREE_TYPE(fns[i].decl);
 		for (size_t k = 0; k < indirect.size(); k++)
 			if (types_compatible_p(type, indirect[k].fntype)) {

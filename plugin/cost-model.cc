@@ -241,17 +241,20 @@ static const char *refinement_excludes(const struct cm_constants *c,
  * CM_LOOP_FREE or more (lz4's per-file LZ4IO_compressFilename_extRess,
  * 1007); deeper, or at depth 1 a small body around one chosen callee
  * (SQLite's insertCell, 201, once per row), it qualifies on its own
- * weight and loop score or not at all.  At depth 1 only the callees called
- * on every path through the body count (refinement conditional-pull):
- * SQLite's balance, called once per row inserted, calls its three
- * chosen rebalancers on a page overflow only (455 calls of 50,572). */
-int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long steady_sites,
-		const mpz_t weight)
+ * weight and loop score or not at all.  At depth 1 one of those callees
+ * must be called on every path through the body (refinement
+ * conditional-pull): then the body runs no more often than that callee,
+ * and its hooks cost no more than the callee's.  SQLite's balance, called
+ * once per row inserted, calls its three chosen rebalancers on a page
+ * overflow only (455 calls of 50,572). */
+int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
+		unsigned long steady_sites, const mpz_t weight)
 {
 	if (!c->refined || depth <= 0)
 		return 1;
-	return depth == 1 && (steady_sites >= CM_SMALL_BODY_PULL
-			      || (steady_sites > 0 && mpz_cmp_ui(weight, CM_LOOP_FREE) >= 0));
+	return depth == 1 && steady_sites > 0
+		&& (instrumented_sites >= CM_SMALL_BODY_PULL
+		    || mpz_cmp_ui(weight, CM_LOOP_FREE) >= 0);
 }
 
 /* Whether a loop at DEPTH holding STEADY_SITES chosen callees called on
@@ -271,7 +274,7 @@ static const char *pull_excluded(const struct cm_constants *c, int depth,
 				 const mpz_t threshold, int function)
 {
 	if (!c->refined || mpz_sgn(threshold) == 0 || instrumented_sites == 0
-	    || (function ? cm_pulls_at(c, depth, steady_sites, weight)
+	    || (function ? cm_pulls_at(c, depth, instrumented_sites, steady_sites, weight)
 			 : loop_pulls_at(c, depth, steady_sites)))
 		return NULL;
 	mpz_t own;
@@ -282,7 +285,8 @@ static const char *pull_excluded(const struct cm_constants *c, int depth,
 	if (!below)
 		return NULL;
 	/* Counting every call site, would it be pulled in? */
-	int would = function ? cm_pulls_at(c, depth, instrumented_sites, weight)
+	int would = function ? cm_pulls_at(c, depth, instrumented_sites, instrumented_sites,
+						   weight)
 			     : loop_pulls_at(c, depth, instrumented_sites);
 	return would ? CM_CONDITIONAL_PULL_REASON : CM_PULL_DEPTH_REASON;
 }
@@ -557,13 +561,15 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
 	mpz_add(scratch, scratch, fn->weight);
 	/* pull-depth holds here too: from depth 2 on callees pull nothing,
 	 * at depth 1 only two or more called on every path. */
-	if (cm_pulls_at(c, depth, fn->steady_call_sites, fn->weight))
+	if (cm_pulls_at(c, depth, fn->instrumented_call_sites, fn->steady_call_sites,
+			fn->weight))
 		mpz_add(scratch, scratch, fn->callsite_score);
 	if (mpz_cmp(scratch, c->threshold) >= 0)
 		return;
 	/* The depth that decided; its loops use it too. */
 	fn->instrument = 0;
-	fn->reason = cm_pulls_at(c, depth, fn->instrumented_call_sites, fn->weight)
+	fn->reason = cm_pulls_at(c, depth, fn->instrumented_call_sites,
+				 fn->instrumented_call_sites, fn->weight)
 		? CM_CONDITIONAL_PULL_REASON : reason;
 	fn->loop_depth = depth;
 	cm_loop_score(fn->loop_score, c, depth);
@@ -588,7 +594,7 @@ static int pointer_site_depth(const struct cm_call_edge *e, struct cm_function *
 {
 	if (target->recursive)
 		return -1;
-	if (after == 2) {
+	if (after == 2 && !target->callback) {
 		if (e->depth > target->pointer_depth)
 			target->pointer_depth = e->depth;
 		return e->depth + (caller->instrument || caller == target ? 0 : pass1[e->caller]);
@@ -692,7 +698,8 @@ static int still_qualifies_at_context(const struct cm_constants *c,
 	mpz_init(s);
 	cm_loop_score(s, c, fn->context_depth);
 	mpz_add(s, s, fn->weight);
-	if (cm_pulls_at(c, fn->context_depth, fn->steady_call_sites, fn->weight))
+	if (cm_pulls_at(c, fn->context_depth, fn->instrumented_call_sites,
+			fn->steady_call_sites, fn->weight))
 		mpz_add(s, s, fn->callsite_score);
 	int ok = mpz_cmp(s, c->threshold) >= 0;
 	mpz_clear(s);

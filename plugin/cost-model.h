@@ -31,8 +31,8 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus eleven refinements (indirect-depth
- * at cm_decide_indirect below), each named in
+ * CM_MODEL_DEFAULT is the formula plus thirteen refinements (indirect-depth
+ * and indirect-context at cm_decide_indirect below), each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
  *
@@ -64,6 +64,17 @@
  *                  deeper, instrumented callees do not make it a region
  *                  (its hooks would run a loop's trip count more often
  *                  than theirs).
+ *   conditional-pull  At depth 1 chosen callees pull a body in only when
+ *                  one of them is called on every path through it: for a
+ *                  function, a call site whose block dominates every block
+ *                  that returns; for a loop, one dominating every latch
+ *                  (each iteration that comes back runs it).  Then the body
+ *                  runs no more often than that callee.  A body that calls its chosen
+ *                  callees on some paths only may run far more often than
+ *                  they do (SQLite's balance: 50,572 calls, its three
+ *                  rebalancers 455), and its hooks then cost more than
+ *                  theirs; the paper's adi calls its solvers on every call.
+ *                  Edges carry the flag (cm_call_edge.conditional).
  *   context-depth  After the decisions, callers first: a chosen function
  *                  is scored again at the depth it runs at below the
  *                  nearest region (call depths added up through callers
@@ -73,6 +84,20 @@
  *                  scored at that same depth.  The
  *                  paper's BT keeps its decisions: adi is a region, so
  *                  the solvers run at depth 0 below it.
+ *   indirect-context  After context-depth's pass, a second one: an indirect
+ *                  site gives the static address-taken functions whose type
+ *                  matches the site's depth plus its caller's context depth
+ *                  from the first pass when the caller is no region (also
+ *                  to a function a direct call in view names); the
+ *                  functions they call in view follow (context-depth).
+ *                  One hop, from the first pass: cycles through pointers do
+ *                  not add up; a call-graph cycle keeps its depth.  Not a
+ *                  callback, whose address a call in view receives as an
+ *                  argument (Lua's f_parser, handed to luaD_pcall once per
+ *                  chunk loaded): it runs inside that call, and the
+ *                  matching sites' callers are other callbacks' too; a
+ *                  method stored in an object (SQLite's xGet, xFetch)
+ *                  runs wherever the object is used.
  *   recursion      The members of a call-graph cycle share one depth: the
  *                  deepest call into the cycle from outside plus the
  *                  deepest call inside it plus one (recursion repeats
@@ -210,6 +235,9 @@ struct cm_function {
 					   light_work or library code */
 	int unseen_small;		/* refinement unseen-small applies
 					   (default model) */
+	int callback;			/* its address is passed as an argument
+					   of a call in view (refinement
+					   indirect-context leaves it be) */
 	int pointer_depth;		/* -1, or the deepest matching indirect
 					   call (refinement indirect-depth;
 					   default model) */
@@ -256,15 +284,15 @@ const char *cm_pull_depth_excludes(const struct cm_constants *c, int depth,
 				   unsigned long instrumented_sites,
 				   unsigned long steady_sites, const mpz_t weight,
 				   const mpz_t loop_score, const mpz_t threshold);
-/* Whether chosen callees pull a body of WEIGHT running at DEPTH in
- * (pull-depth): always at depth 0 (and in model=paper), at depth 1 from
- * CM_SMALL_BODY_PULL callees on, or one in a body of weight CM_LOOP_FREE
- * or more, never deeper.  STEADY_SITES counts the chosen callees called
- * on every path through the body (refinement conditional-pull: a body
- * that calls them on some paths only may run far more often than they
- * do, and its hooks would cost more than theirs). */
-int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long steady_sites,
-		const mpz_t weight);
+/* Whether INSTRUMENTED_SITES chosen callees pull a body of WEIGHT running
+ * at DEPTH in (pull-depth): always at depth 0 (and in model=paper), at
+ * depth 1 from CM_SMALL_BODY_PULL callees on, or one in a body of weight
+ * CM_LOOP_FREE or more, and then only when one of them (STEADY_SITES) is
+ * called on every path through the body (refinement conditional-pull: a
+ * body that calls them on some paths only may run far more often than
+ * they do, and its hooks would cost more than theirs); never deeper. */
+int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
+		unsigned long steady_sites, const mpz_t weight);
 /* Refinement small-body, for functions and loops: a body of weight under
  * CM_SMALL_BODY with fewer than CM_SMALL_BODY_PULL call sites to
  * instrumented functions, in a function main does not reach in view

@@ -6,7 +6,8 @@
 # (and so does what it calls), though a direct call outside loops also
 # names it; a function at depth 1 whose chosen callees run on some paths
 # only, and its loop, are not pulled in; a function calling two on every
-# path still is (the paper's adi).  The same decisions at -O0 to -Os,
+# path still is (the paper's adi); a callback whose address a call receives
+# keeps its own depth.  The same decisions at -O0 to -Os,
 # output equal to the plain build, the profile without those regions;
 # model=paper and threshold 0 keep them.
 . "$(dirname "$0")/lib.sh"
@@ -44,6 +45,11 @@ for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
             bad("%s %s: %r" % (O, n, x))
     if f["page_get"].get("pointer_call_depth") != 0 or not f["page_get"]["called_in_view"]:
         bad("%s page_get: %r" % (O, f["page_get"]))
+    # ... but not a callback handed to a call (load_chunk, to run_task).
+    x = f["load_chunk"]
+    if not x["instrument"] or x["context_depth"] != 0 or x.get("pointer_call_depth") != 0:
+        bad("%s load_chunk: %r" % (O, x))
+    if f["run_task"]["context_depth"] != 1: bad("%s run_task: %r" % (O, f["run_task"]))
     # conditional-pull: rebalance and its loop.
     x = f["rebalance"]
     if x["instrument"] or "conditional-pull" not in x["reason"] or x["instrumented_call_sites"] != 3:
@@ -64,12 +70,14 @@ sys.exit(1 if errors else 0)
 PY
 calls() { "$REPORT" --format=json "$1" > r.json || fail "report $1"
 	jget r.json "sum(r['calls'] for r in d['regions'] if r['name']=='$2')"; }
-for r in page_get cache_fetch rebalance rebalance_loop; do
-	[ $r = rebalance_loop ] && r=model_per_row.c:63
+loop=$(python3 -c 'import yaml; print([l["name"] for l in yaml.safe_load(open("d-O2.yaml"))["loops"] if l["function"] == "rebalance"][0])')
+for r in page_get cache_fetch rebalance $loop; do
 	expect_eq "default: $r calls" 0 "$(calls d-O2.prof $r)"
 done
+expect_eq "paper: rebalance's loop calls" 4000 "$(calls paper.prof $loop)"
 expect_eq "paper: page_get calls" 4000 "$(calls paper.prof page_get)"
 expect_eq "paper: rebalance calls" 4000 "$(calls paper.prof rebalance)"
 expect_eq "default: step_all calls" 8 "$(calls d-O2.prof step_all)"
+expect_eq "default: load_chunk calls" 1 "$(calls d-O2.prof load_chunk)"
 expect_eq "default: split_quick calls" "$(calls paper.prof split_quick)" "$(calls d-O2.prof split_quick)"
 exit 0

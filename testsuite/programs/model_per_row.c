@@ -8,7 +8,9 @@
  * (cache_fetch, as pcache1FetchNoMutex); and it calls rebalance, whose
  * loop calls three splitters on an overflow only (as balance calls
  * balance_quick, balance_nonroot and balance_deeper).  step_all calls two
- * of them on every call: the paper's adi, still pulled in.  argv[1] rows. */
+ * of them on every call: the paper's adi, still pulled in.  run_task calls
+ * a callback (load_chunk, handed to it by main) through a pointer.
+ * argv[1] rows. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -90,11 +92,42 @@ static void step_all(struct pager *p, unsigned key)
 	split_nonroot(p);
 }
 
+/* A trampoline called once per row, and once from main with a callback
+ * that loads the cache (as Lua's luaD_rawrunprotected runs f_parser once
+ * per chunk): a callback, whose address a call receives, keeps its own
+ * depth (indirect-context leaves it be). */
+typedef void (*task)(struct pager *, unsigned);
+static void run_task(struct pager *p, task fn, unsigned arg)
+{
+	fn(p, arg);
+}
+
+static void touch_row(struct pager *p, unsigned key)
+{
+	p->fill += key & 1;
+}
+
+static void load_chunk(struct pager *p, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = (i * 40503u) % 64;
+		if (p->cache[k] == 0)
+			p->cache[k] = i + 1;
+		else if (p->cache[k] % 7 == 0)
+			p->cache[k] += 3;
+		else
+			p->cache[k] ^= i;
+		if (i % 100 == 99)
+			p->hits++;
+	}
+}
+
 static unsigned row_step(struct pager *p, unsigned key)
 {
 	unsigned where = 0;
 	if (p->get(p, key, &where))
 		return 0;
+	run_task(p, touch_row, key);
 	p->fill++;
 	rebalance(p, key);
 	return where;
@@ -116,6 +149,7 @@ int main(int argc, char **argv)
 	static struct pager p;
 	unsigned rows = argc > 1 ? (unsigned) atoi(argv[1]) : 1000;
 	p.get = argc > 5 ? page_get_mapped : page_get;
+	run_task(&p, load_chunk, 300);
 	unsigned long s = run_rows(&p, rows);
 	printf("%lu %u %u\n", s, p.hits, p.splits);
 	return 0;
