@@ -23,6 +23,8 @@ struct call_site {
 	size_t caller;
 	tree callee;		/* FUNCTION_DECL */
 	int depth;		/* loop depth of the call in the caller */
+	int conditional;	/* not on every path to the return
+				   (refinement conditional-pull) */
 };
 
 /* A call through a pointer (refinement indirect-depth). */
@@ -126,6 +128,23 @@ static basic_block source_pred(basic_block bb, const selinst_block_info *blocks)
 	return NULL;
 }
 
+/* Refinement conditional-pull: whether BB runs on every call of its
+ * function: it dominates every block that returns (paths that end in a
+ * noreturn call do not count; in a function that never returns, none
+ * does).  GCC keeps no dominator for the exit block itself. */
+static bool on_every_call(basic_block bb)
+{
+	edge e;
+	edge_iterator ei;
+	basic_block exit_bb = EXIT_BLOCK_PTR_FOR_FN(cfun);
+	if (EDGE_COUNT(exit_bb->preds) == 0)
+		return false;
+	FOR_EACH_EDGE(e, ei, exit_bb->preds)
+		if (!dominated_by_p(CDI_DOMINATORS, e->src, bb))
+			return false;
+	return true;
+}
+
 static void measure(struct selinst_function *fn, size_t index,
 		    std::vector<call_site> &sites, std::vector<indirect_site> &indirect,
 		    hash_map<tree, omp_origin> &omp_origins)
@@ -138,6 +157,9 @@ static void measure(struct selinst_function *fn, size_t index,
 		made_loops = true;
 	}
 	selinst_split_merged_loops();
+	bool had_dominators = dom_info_available_p(CDI_DOMINATORS);
+	if (!had_dominators)
+		calculate_dominance_info(CDI_DOMINATORS);
 
 	/* Blocks: empty forwarders (no statement, one successor) and blocks
 	 * that could merge into their only predecessor are not counted: at -O0
@@ -149,6 +171,7 @@ static void measure(struct selinst_function *fn, size_t index,
 	basic_block bb;
 	FOR_EACH_BB_FN(bb, body) {
 		int depth = bb_loop_depth(bb);
+		int conditional = !on_every_call(bb);
 		unsigned long before = fn->cm.statements;
 		unsigned long calls_before = fn->cm.call_sites;
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
@@ -162,7 +185,7 @@ static void measure(struct selinst_function *fn, size_t index,
 			fn->cm.call_sites++;
 			tree callee = gimple_call_fndecl(stmt);
 			if (callee) {
-				call_site cs = { index, callee, depth };
+				call_site cs = { index, callee, depth, conditional };
 				sites.push_back(cs);
 				block_callees[bb->index].safe_push(callee);
 			} else if (gimple_call_fntype(stmt)) {
@@ -181,7 +204,7 @@ static void measure(struct selinst_function *fn, size_t index,
 				cgraph_node *tn = cgraph_node::get(target);
 				if (!tn || !tn->parallelized_function)
 					continue;
-				call_site cs = { index, target, depth };
+				call_site cs = { index, target, depth, conditional };
 				sites.push_back(cs);
 				block_callees[bb->index].safe_push(target);
 				if (callee && !omp_origins.get(target)) {
@@ -224,6 +247,8 @@ static void measure(struct selinst_function *fn, size_t index,
 		block_callees[b].release();
 	XDELETEVEC(block_callees);
 	XDELETEVEC(blocks);
+	if (!had_dominators)
+		free_dominance_info(CDI_DOMINATORS);
 
 	if (made_loops)
 		loop_optimizer_finalize();
@@ -476,7 +501,7 @@ static void call_edges(std::vector<selinst_function> &fns, hash_map<tree, size_t
 		size_t *ci = index_of.get(callee->decl);
 		if (!ci)
 			continue;
-		cm_call_edge e = { sites[k].caller, *ci, sites[k].depth };
+		cm_call_edge e = { sites[k].caller, *ci, sites[k].depth, sites[k].conditional };
 		edges.push_back(e);
 		struct cm_function *cf = &fns[*ci].cm;
 		if (sites[k].depth > cf->deepest_call_depth)
@@ -495,24 +520,40 @@ static void call_edges(std::vector<selinst_function> &fns, hash_map<tree, size_t
 		}
 }
 
-/* Refinement indirect-depth: a static function that no call in view names,
- * whose address is taken, is called through pointers; the indirect calls
- * in view whose type matches its own are its call sites (SQLite's sorter
- * comparators, called 660,000 times in vdbeSorterMerge's loop, and its
- * aggregate steps in the byte-code loop, scored as if called at depth 0). */
+/* Whether NODE's address is an argument of a call in view (a callback
+ * handed to that call), rather than only stored (a method in an object, a
+ * table's initializer): refinement indirect-context. */
+static bool passed_to_a_call(cgraph_node *node)
+{
+	ipa_ref *ref;
+	for (unsigned r = 0; node->iterate_referring(r, ref); r++)
+		if (ref->use == IPA_REF_ADDR && ref->stmt && is_gimple_call(ref->stmt))
+			return true;
+	return false;
+}
+
+/* Refinement indirect-depth: a static function whose address is taken is
+ * called through pointers; the indirect calls in view whose type matches
+ * its own are its call sites (SQLite's sorter comparators, called 660,000
+ * times in vdbeSorterMerge's loop, and its aggregate steps in the
+ * byte-code loop, scored as if called at depth 0).  Before the decisions
+ * they count for a function that no call in view names; after them, for
+ * every such function, with their callers' context depths (refinement
+ * indirect-context, cost-model.cc): SQLite's getPageNormal is named by
+ * getPageMMap outside any loop, and called through xGet per page. */
 static void indirect_edges(std::vector<selinst_function> &fns,
 			   const std::vector<indirect_site> &indirect,
 			   std::vector<cm_call_edge> &out)
 {
 	for (size_t i = 0; i < fns.size() && !indirect.empty(); i++) {
 		cgraph_node *node = cgraph_node::get(fns[i].decl);
-		if (TREE_PUBLIC(fns[i].decl) || !node || !node->address_taken
-		    || fns[i].cm.deepest_call_depth >= 0)
+		if (TREE_PUBLIC(fns[i].decl) || !node || !node->address_taken)
 			continue;
+		fns[i].cm.callback = passed_to_a_call(node);
 		tree type = TREE_TYPE(fns[i].decl);
 		for (size_t k = 0; k < indirect.size(); k++)
 			if (types_compatible_p(type, indirect[k].fntype)) {
-				cm_call_edge e = { indirect[k].caller, i, indirect[k].depth };
+				cm_call_edge e = { indirect[k].caller, i, indirect[k].depth, 1 };
 				out.push_back(e);
 			}
 	}

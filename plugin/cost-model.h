@@ -31,8 +31,8 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus eleven refinements (indirect-depth
- * at cm_decide_indirect below), each named in
+ * CM_MODEL_DEFAULT is the formula plus thirteen refinements (indirect-depth
+ * and indirect-context at cm_decide_indirect below), each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
  *
@@ -70,6 +70,18 @@
  *                  lz4's per-file functions, called once below the
  *                  one-file entry and in the loop over files of the
  *                  other).
+ *   conditional-pull  Outside such a chain, at depth 1 chosen callees
+ *                  pull a body in only when one of them is called on
+ *                  every path through it: for a function, a call site
+ *                  whose block dominates every block that returns; for a
+ *                  loop, one dominating every latch (each iteration that
+ *                  comes back runs it).  Then the body runs no more often
+ *                  than that callee.  A body that calls its chosen
+ *                  callees on some paths only may run far more often than
+ *                  they do (SQLite's balance: 50,572 calls, its three
+ *                  rebalancers 455), and its hooks then cost more than
+ *                  theirs; the paper's adi calls its solvers on every call.
+ *                  Edges carry the flag (cm_call_edge.conditional).
  *   context-depth  After the decisions, callers first: a chosen function
  *                  is scored again at the depth it runs at below the
  *                  nearest region (call depths added up through callers
@@ -79,6 +91,20 @@
  *                  scored at that same depth.  The
  *                  paper's BT keeps its decisions: adi is a region, so
  *                  the solvers run at depth 0 below it.
+ *   indirect-context  After context-depth's pass, a second one: an indirect
+ *                  site gives the static address-taken functions whose type
+ *                  matches the site's depth plus its caller's context depth
+ *                  from the first pass when the caller is no region (also
+ *                  to a function a direct call in view names); the
+ *                  functions they call in view follow (context-depth).
+ *                  One hop, from the first pass: cycles through pointers do
+ *                  not add up; a call-graph cycle keeps its depth.  Not a
+ *                  callback, whose address a call in view receives as an
+ *                  argument (Lua's f_parser, handed to luaD_pcall once per
+ *                  chunk loaded): it runs inside that call, and the
+ *                  matching sites' callers are other callbacks' too; a
+ *                  method stored in an object (SQLite's xGet, xFetch)
+ *                  runs wherever the object is used.
  *   recursion      The members of a call-graph cycle share one depth: the
  *                  deepest call into the cycle from outside plus the
  *                  deepest call inside it plus one (recursion repeats
@@ -191,6 +217,9 @@ struct cm_function {
 	/* Outputs of cm_decide. */
 	mpz_t weight, loop_score, callsite_score, score;
 	unsigned long instrumented_call_sites;
+	unsigned long steady_call_sites;	/* those of them on every path
+					   through the body (refinement
+					   conditional-pull) */
 	int loop_depth;			/* the d used in loop_score (default
 					   model: with depth-through and
 					   recursion) */
@@ -213,6 +242,9 @@ struct cm_function {
 					   light_work or library code */
 	int unseen_small;		/* refinement unseen-small applies
 					   (default model) */
+	int callback;			/* its address is passed as an argument
+					   of a call in view (refinement
+					   indirect-context leaves it be) */
 	int pointer_depth;		/* -1, or the deepest matching indirect
 					   call (refinement indirect-depth;
 					   default model) */
@@ -233,6 +265,9 @@ struct cm_function {
 struct cm_call_edge {
 	size_t caller, callee;
 	int depth;		/* loop depth of the call in the caller */
+	int conditional;	/* 0: the call runs on every call of CALLER
+				   (its block dominates the exit); 1: on some
+				   paths only (refinement conditional-pull) */
 };
 
 void cm_constants_init_default(struct cm_constants *c);
@@ -250,20 +285,27 @@ void cm_loop_score(mpz_t out, const struct cm_constants *c, int depth);
 void cm_callsite_score(mpz_t out, const struct cm_constants *c,
 		       unsigned long instrumented_sites);
 
-/* Refinement pull-depth, for loops: whether a score that reaches
- * THRESHOLD only through its callsite score is refused because it runs at
- * depth 2 or deeper (default model).  Functions: also at depth 1, as
- * cm_pulls_at says. */
-int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
-			   unsigned long instrumented_sites, const mpz_t weight,
-			   const mpz_t loop_score, const mpz_t threshold);
+/* Refinement pull-depth, for loops: why a score that reaches THRESHOLD
+ * only through its callsite score is refused (CM_PULL_DEPTH_REASON or
+ * CM_CONDITIONAL_PULL_REASON), or NULL: at depth 2 or deeper, and at depth
+ * 1 when none of its INSTRUMENTED_SITES runs on every iteration
+ * (STEADY_SITES 0, refinement conditional-pull; default model).
+ * Functions: as cm_pulls_at says. */
+const char *cm_pull_depth_excludes(const struct cm_constants *c, int depth,
+				   unsigned long instrumented_sites,
+				   unsigned long steady_sites, const mpz_t weight,
+				   const mpz_t loop_score, const mpz_t threshold);
 /* Whether INSTRUMENTED_SITES chosen callees pull a body of WEIGHT running
  * at DEPTH in (pull-depth): always at depth 0 (and in model=paper), at
- * depth 1 from CM_SMALL_BODY_PULL callees on, from weight CM_LOOP_FREE on,
- * or when SHALLOW_CALLER (a function running at depth 0 reaches it
- * through calls outside loops), never deeper. */
+ * depth 1 when SHALLOW_CALLER (a function running at depth 0 reaches it
+ * through calls outside loops), or from CM_SMALL_BODY_PULL callees on, or
+ * one in a body of weight CM_LOOP_FREE or more, and then only when one of
+ * them (STEADY_SITES) is called on every path through the body
+ * (refinement conditional-pull: a body that calls them on some paths only
+ * may run far more often than they do, and its hooks would cost more than
+ * theirs); never deeper. */
 int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
-		const mpz_t weight, int shallow_caller);
+		unsigned long steady_sites, const mpz_t weight, int shallow_caller);
 /* Refinement small-body, for functions and loops: a body of weight under
  * CM_SMALL_BODY with fewer than CM_SMALL_BODY_PULL call sites to
  * instrumented functions, in a function main does not reach in view
@@ -347,6 +389,11 @@ int cm_whole_body_excludes(const struct cm_constants *c, const mpz_t weight,
 	"instrumented callee, weight under " CM_STR(CM_LOOP_FREE) " and no chain of " \
 	"calls outside loops from a function at depth 0: instrumented callees do not " \
 	"pull it in (refinement pull-depth)"
+#define CM_CONDITIONAL_PULL_REASON "at loop depth 1, its instrumented callees " \
+	"called on some paths only: they do not pull it in (refinement conditional-pull)"
+#define CM_POINTER_CONTEXT_REASON "below the threshold at the depth it runs at " \
+	"through callers that are not regions, calls through pointers included " \
+	"(refinement indirect-context)"
 
 /* After cm_decide: the depth added to F's own call depths for calls to
  * other units' functions (sites-out): F's context depth when F is not a
