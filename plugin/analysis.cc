@@ -488,25 +488,52 @@ static void collect_functions(std::vector<selinst_function> &fns,
 	}
 }
 
+/* Whether DECL, called without a body in view, is a function of the
+ * project's other units (refinement hand-off): not the compiler's, not
+ * declared in a system header (the C and C++ libraries). */
+static bool other_unit_function(tree decl)
+{
+	return !DECL_IS_UNDECLARED_BUILTIN(decl) && !fndecl_built_in_p(decl)
+		&& !DECL_ARTIFICIAL(decl)
+		&& !in_system_header_at(DECL_SOURCE_LOCATION(decl));
+}
+
 /* Call edges to functions with a body here, and each callee's deepest
- * site; then the depths other units recorded (sites=). */
+ * site; each function's distinct callees of other units (hand-off); then
+ * the depths other units recorded (sites=). */
 static void call_edges(std::vector<selinst_function> &fns, hash_map<tree, size_t> &index_of,
 		       const std::vector<call_site> &sites, std::vector<cm_call_edge> &edges)
 {
+	std::vector<std::pair<size_t, unsigned> > out_of_view;
 	for (size_t k = 0; k < sites.size(); k++) {
 		cgraph_node *callee = cgraph_node::get(sites[k].callee);
-		if (!callee)
+		if (callee)
+			callee = callee->ultimate_alias_target();
+		size_t *ci = callee ? index_of.get(callee->decl) : NULL;
+		if (!ci) {
+			tree d = callee ? callee->decl : sites[k].callee;
+			if ((callee && callee->definition) || !other_unit_function(d))
+				continue;
+			out_of_view.push_back(std::make_pair(sites[k].caller,
+							     (unsigned) DECL_UID(d)));
+			/* A constructor that builds its bases and members
+			 * is no phase entry. */
+			tree caller = fns[sites[k].caller].decl;
+			if (DECL_CXX_CONSTRUCTOR_P(d) && !DECL_CXX_CONSTRUCTOR_P(caller)
+			    && !DECL_CXX_DESTRUCTOR_P(caller))
+				fns[sites[k].caller].cm.builds_other_unit_object = 1;
 			continue;
-		callee = callee->ultimate_alias_target();
-		size_t *ci = index_of.get(callee->decl);
-		if (!ci)
-			continue;
+		}
 		cm_call_edge e = { sites[k].caller, *ci, sites[k].depth, sites[k].conditional };
 		edges.push_back(e);
 		struct cm_function *cf = &fns[*ci].cm;
 		if (sites[k].depth > cf->deepest_call_depth)
 			cf->deepest_call_depth = sites[k].depth;
 	}
+	std::sort(out_of_view.begin(), out_of_view.end());
+	for (size_t k = 0; k < out_of_view.size(); k++)
+		if (k == 0 || out_of_view[k] != out_of_view[k - 1])
+			fns[out_of_view[k].first].cm.other_unit_callees++;
 	for (size_t i = 0; i < fns.size(); i++)
 		if (TREE_PUBLIC(fns[i].decl)) {
 			fns[i].cm.external_depth = selinst_sites_depth(fns[i].symbol);

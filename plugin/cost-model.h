@@ -31,7 +31,7 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus thirteen refinements (indirect-depth
+ * CM_MODEL_DEFAULT is the formula plus fourteen refinements (indirect-depth
  * and indirect-context at cm_decide_indirect below), each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
@@ -146,6 +146,20 @@
  *                  bounded, uninstrumented functions in view, of weight
  *                  under CM_LEAF_LOOP (256), is not a loop region when
  *                  main does not reach its function in view.
+ *   hand-off       A function called in view, only outside loops (depth
+ *                  0, no pointer or sites= depth), not inline, that main
+ *                  does not reach in view, that calls CM_HAND_OFF (2) or
+ *                  more distinct functions of its project out of view
+ *                  (no body here, declared outside system headers), one
+ *                  of them a constructor (C++: it builds an object another
+ *                  unit implements, and is no constructor or destructor
+ *                  itself), is not dropped by straight-line, small-body
+ *                  or loop-free: it builds a phase's driver and runs it,
+ *                  work whose loops are out of view.  yaml-cpp's
+ *                  operator<<(Emitter&, const Node&): NodeEvents' tree
+ *                  walk and Emit, 28% of a run.  The emitter's per-scalar
+ *                  steps, which call other units but build nothing,
+ *                  stay to loop-free.
  *   whole-body     (loops.cc) An outermost loop of CM_WHOLE_BODY_PCT (90)
  *                  percent or more of its function's weight, with no
  *                  instrumented call site, in a function that is a region
@@ -206,6 +220,15 @@ struct cm_function {
 					   never): its loops are the library's */
 	int always_inline;		/* copied into every caller: its weight
 					   counts in theirs for unseen-small */
+	unsigned long other_unit_callees;	/* distinct functions it calls
+					   that have no body in view and are
+					   declared outside system headers:
+					   the project's other units
+					   (refinement hand-off) */
+	int builds_other_unit_object;	/* calls a constructor of the
+					   project's other units (C++), not
+					   being a constructor or destructor
+					   itself (refinement hand-off) */
 	int has_loops;			/* a loop in its own body */
 	unsigned long largest_loop;	/* weight of its heaviest loop body */
 	int declared_inline;		/* inline keyword (or in-class C++) */
@@ -368,6 +391,12 @@ int cm_whole_body_excludes(const struct cm_constants *c, const mpz_t weight,
 #define CM_LOOP_FREE_REASON "no loop, no recursion, callees with small loops at most, " \
 	"weight under " CM_STR(CM_LOOP_FREE) ", fewer than " CM_STR(CM_SMALL_BODY_PULL) \
 	" instrumented callees, main not in view (refinement loop-free)"
+/* Refinement hand-off: a function called in view at depth 0 only, main
+ * not in view, calling CM_HAND_OFF or more distinct functions of its
+ * project's other units (other_unit_callees), a constructor among them
+ * (builds_other_unit_object), keeps its score against straight-line,
+ * small-body and loop-free. */
+#define CM_HAND_OFF 2
 #define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
 	"through callers that are not regions (refinement context-depth)"
 /* Refinement unseen-small: a function no call site in view reaches, of

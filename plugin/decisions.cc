@@ -220,6 +220,10 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 			scalar(em, "other_units_depth");
 			num_ul(em, fn->cm.external_depth);
 		}
+		if (fn->cm.other_unit_callees) {
+			scalar(em, "other_unit_callees");
+			num_ul(em, fn->cm.other_unit_callees);
+		}
 		scalar(em, "has_loops");  scalar(em, fn->cm.has_loops ? "true" : "false");
 		scalar(em, "declared_inline"); scalar(em, fn->cm.declared_inline ? "true" : "false");
 		scalar(em, "context_depth"); num_ul(em, fn->cm.context_depth);

@@ -768,6 +768,41 @@ static void test_indirect_depth(struct cm_constants *c)
 	c->refined = 1;
 }
 
+/* Refinement hand-off: yaml-cpp's emit.cpp.  The exported, unseen
+ * operator<<(std::ostream&, const Node&) calls operator<<(Emitter&, const
+ * Node&) at depth 0, which builds NodeEvents and EmitFromEvents (other
+ * units) and runs them: a region.  A step calling two other units' functions
+ * but building nothing (the emitter's per-scalar chain), a builder called
+ * in a loop, a builder with one callee out of view: none. */
+static void test_hand_off(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t entry = add_fn(&g, 37, -1);
+	size_t emit = add_fn(&g, 54, 0);
+	size_t step = add_fn(&g, 114, 0);
+	size_t looped = add_fn(&g, 54, 1);
+	size_t single = add_fn(&g, 54, 0);
+	g.fn[entry].unseen = CM_UNSEEN_EXPORTED;
+	add_call(&g, entry, emit);
+	g.fn[emit].other_unit_callees = 3;
+	g.fn[emit].builds_other_unit_object = 1;
+	g.fn[step].other_unit_callees = 3;
+	g.fn[looped].other_unit_callees = 2;
+	g.fn[looped].builds_other_unit_object = 1;
+	g.fn[single].other_unit_callees = 1;
+	g.fn[single].builds_other_unit_object = 1;
+	decide(c, &g);
+	CHECK(g.fn[emit].instrument, "hand-off: the phase entry left out (%s)", g.fn[emit].reason);
+	CHECK(!g.fn[entry].instrument, "hand-off: its small wrapper chosen");
+	CHECK(!g.fn[step].instrument && strstr(g.fn[step].reason, "straight-line"),
+	      "hand-off: a step building nothing (%s)", g.fn[step].reason);
+	CHECK(!g.fn[looped].instrument, "hand-off: a builder called in a loop chosen");
+	CHECK(!g.fn[single].instrument, "hand-off: one callee out of view is enough");
+	/* The paper's formula keeps the entry (score 204854). */
+	check_refinement_off(c, &g, emit, single);
+	graph_clear(&g);
+}
+
 int main(void)
 {
 	struct cm_constants c;
@@ -791,6 +826,7 @@ int main(void)
 	test_whole_body(&c);
 	test_pull_depth(&c);
 	test_indirect_depth(&c);
+	test_hand_off(&c);
 	test_exactness(&c);
 	cm_constants_clear(&c);
 	printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
