@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * An MPI program with one slow rank, for t-mpi-layer.sh.  Each of STEPS
- * steps: every rank works (the last rank 8 units, the others 1) and waits
+ * steps: every rank works (the last rank 24 units, the others 1: its lead
+ * must outweigh the scheduling delays of 4 ranks on 2 loaded cores; with
+ * 8, CI once saw rank 1 wait less in the barrier than rank 3) and waits
  * in MPI_Barrier called from sync_step(); works again and combines in
  * MPI_Allreduce called from reduce_step(); then passes RING doubles round
  * a ring (MPI_Send and MPI_Recv from ring_step(): even ranks send first).
@@ -58,7 +60,7 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	int units = rank == size - 1 ? 8 : 1;
+	int units = rank == size - 1 ? 24 : 1;
 	static double out[RING], in[RING];
 	double t = 0;
 	for (int k = 0; k < STEPS; k++) {

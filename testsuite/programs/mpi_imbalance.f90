@@ -1,6 +1,6 @@
 ! SPDX-License-Identifier: MIT
 ! The Fortran twin of mpi_imbalance.c (mpif.h bindings), for t-mpi-layer.sh:
-! STEPS steps of work (the last rank 8 units, the others 1), MPI_Barrier
+! STEPS steps of work (the last rank 24 units, the others 1), MPI_Barrier
 ! from sync_step, MPI_Allreduce from reduce_step, RING doubles round a
 ! ring with MPI_Send/MPI_Recv from ring_step (even ranks send first).
 module steps
@@ -61,7 +61,7 @@ program mpi_imbalance
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)
   units = 1
-  if (rank == size - 1) units = 8
+  if (rank == size - 1) units = 24
   out = 1
   t = 0
   do k = 1, 5
