@@ -245,8 +245,12 @@ static const char *refinement_excludes(const struct cm_constants *c,
 	    && fn->instrumented_call_sites == 0)
 		return "no loop, no recursion, loops only in system-header callees, "
 		       "main not in view (refinement straight-line)";
+	/* A small wrapper around an always_inline body with a loop that
+	 * would be a region of its own is that loop's entry (zstd's block
+	 * compressors, weight 8, each copying in a generic search loop). */
 	if (cm_small_body_excludes(c, fn->weight, fn->instrumented_call_sites, fn->from_main,
-				   c->threshold))
+				   c->threshold)
+	    && fn->inlined_loop < CM_SMALL_BODY)
 		return CM_SMALL_BODY_REASON;
 	if (unseen_accessor(fn))
 		return CM_UNSEEN_SMALL_REASON;
@@ -487,6 +491,9 @@ static void classify_work(struct cm_function *const *fns, const struct adjacency
 				/* Loops copied in are the caller's own. */
 				if (fns[g]->always_inline && fns[g]->has_loops)
 					light = 0;
+				if (fns[g]->always_inline
+				    && fns[g]->largest_loop > fns[m[i]]->inlined_loop)
+					fns[m[i]]->inlined_loop = fns[g]->largest_loop;
 			}
 		for (size_t i = 0; i < n; i++) {
 			fns[m[i]]->recursive = cyclic;

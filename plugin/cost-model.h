@@ -231,6 +231,9 @@ struct cm_function {
 					   itself (refinement hand-off) */
 	int has_loops;			/* a loop in its own body */
 	unsigned long largest_loop;	/* weight of its heaviest loop body */
+	unsigned long inlined_loop;	/* the heaviest loop body of the
+					   always_inline functions it calls
+					   (copied into it): small-body */
 	int declared_inline;		/* inline keyword (or in-class C++) */
 	int program_entry;		/* main: the root of every profile, run
 					   once; straight-line never drops it */
