@@ -3,7 +3,8 @@
 # model=default|paper (issue 10): the default model's refinements
 # (straight-line, depth-through, recursion, pull-depth, context-depth,
 # unseen-small, leaf-loop, loop-free, indirect-depth, whole-body, hand-off;
-# pull-depth's shallow chain), the paper's formula alone
+# pull-depth's shallow chain; small-body and always_inline loops), the
+# paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to
 # the plain build, a bad model name refused; and an inline function whose
 # label address is taken stays inlined (GCC's 990208-1 idea) in every model.
@@ -148,6 +149,16 @@ for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
     if f["decode_all"]["shallow_caller"] is not True or f["main"]["shallow_caller"]:
         bad("default%s: shallow_caller of decode_all %r, main %r"
             % (O, f["decode_all"]["shallow_caller"], f["main"]["shallow_caller"]))
+# small-body and always_inline loops: block_fast (small, copies in a loop
+# of weight 64 or more) is a region at every -O level, block_tiny (copies
+# in no loop) is not (straight-line).
+for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+    _, f = fns("default%s.yaml" % O)
+    k = f["block_fast"]
+    if not k["instrument"] or k["weight"] >= 64 or k["has_loops"]:
+        bad("default%s block_fast: %r" % (O, k))
+    if f["block_tiny"]["instrument"]:
+        bad("default%s block_tiny: %r" % (O, f["block_tiny"]))
 # whole-body: run_codes's byte-code loop (90% or more of its function, no
 # instrumented callee, main not in view) is no region at every -O level,
 # its function is; to_codes_logged's loop (under 90%) stays; the formula
