@@ -38,6 +38,8 @@
 #   OPT       optimization level (default -O2)
 #   NATIVE_RUNS  native runs of the workload (profiles; default 5): the
 #             largest exclusive share printed is their median
+#   FIRST_SAMPLE  SELINST_SAMPLE of fb's and fb0's first run (default 5000;
+#             empty: not sampled, the calibrated hook pair alone)
 #   REUSE=1   keep results already in $WORK/res (measure only what is missing)
 #   REUSE_BUILDS=1  run again, without building, what an earlier run built
 # Run it under `nice` on a shared machine; callgrind counts do not care.
@@ -54,6 +56,7 @@ DIAL=${DIAL-0 198656 202752 204800 204900 205300 206848}
 OPT=${OPT:--O2}
 JOBS=${JOBS:-2}
 NATIVE_RUNS=${NATIVE_RUNS:-5}
+FIRST_SAMPLE=${FIRST_SAMPLE:-5000}
 
 [ -f "$B/selinst.so" ] && [ -f "$B/libselinst.so" ] && [ -x "$B/selinst-report" ] ||
 	{ echo "real-projects.sh: build the repo first (make)" >&2; exit 2; }
@@ -222,12 +225,15 @@ flags_of() {
 
 # first_profiles PROJECT DIR RESULT: DIR's build (measured before) runs
 # the workload natively with SELINST_THROTTLE=off (every call counted, as
-# feedback wants); its profiles are listed in RESULT.first.
+# feedback wants) and SELINST_SAMPLE=$FIRST_SAMPLE (the hooks' share of
+# each thread measured in situ: include/selinst-predict.h); its profiles
+# are listed in RESULT.first.
 first_profiles() {
 	local cmd
 	rm -rf "$2/prof-first"; mkdir -p "$2/prof-first"
 	while read -r cmd; do
-		(cd "$2" && SELINST_THROTTLE=off SELINST_OUTPUT="$2/prof-first/%p.prof" $cmd >/dev/null)
+		(cd "$2" && SELINST_THROTTLE=off SELINST_SAMPLE=$FIRST_SAMPLE \
+			SELINST_OUTPUT="$2/prof-first/%p.prof" $cmd >/dev/null)
 	done < <(workload "$1" "$2")
 	ls "$2"/prof-first/*.prof > "$3.first"
 }

@@ -71,6 +71,7 @@
 #include "gcc-compat.h"
 #include "selinst-plugin.h"
 #include "../include/selinst-profile.h"
+#include "../include/selinst-predict.h"
 
 #include <yaml.h>
 #include <map>
@@ -78,46 +79,12 @@
 #include <vector>
 #include <algorithm>
 
-#define FB_FALLBACK_PAIR_NS 20.0	/* as selinst-report --suggest */
-/* What a loop region's iteration counter costs per iteration: not
- * measured by the runtime.  The counter is an add in a register, but it
- * also keeps GCC from unrolling or vectorizing a tight loop as it would:
- * measured with callgrind against plain builds, zstd's ZSTD_seqToCodes
- * loop ran 3.0 more instructions an iteration (648,731 iterations, +1.94
- * million), HIST_count_parallel_wksp's 4.1, interp's VM loop 2
- * (bench/README.md "Profile feedback").  At this machine's 5.7
- * instructions a nanosecond (plain zstd -3: 257 million instructions in
- * 45 ms of CPU) 3 instructions are 0.5 ns of the budget, which is counted
- * in instructions; 0.2 ns (interp's time) let zstd's feedback build run
- * +1.12% for a predicted 0.55%. */
-#define FB_ITER_NS 0.5
-/* What a call of a function region costs besides its hook pair: the
- * plugin makes every chosen function uninlinable (analysis.cc,
- * instrument_unit: DECL_UNINLINABLE), so a small body GCC would have
- * copied into its caller becomes a real call (call, return, argument
- * moves, the caller's registers).  Counted on every call of a function
- * region: the calls that matter for the budget are the many calls of
- * cheap functions, which are the ones GCC inlines; a large body is called
- * too rarely for the term to count.  Measured with bench/out-of-line.sh
- * (the same small function inlined and noinline, plain builds, CPU time
- * per call): 0.55 ns on the development VM.  If chosen functions become
- * inlinable, this term is 0. */
-#define FB_OUT_OF_LINE_NS 0.55
-/* What each process of the run pays once, whatever is instrumented: the
- * runtime's start-up (selinst_ctor: clock and hook-pair calibration,
- * 133,441 instructions under callgrind, about 23 us at 5.7 instructions a
- * nanosecond).  Counted once per process (a profile file; a merged JSON:
- * its files) like a manual region, never dropped: lz4's two processes
- * measured +0.21% for a predicted 0.06% without it (the profile's write
- * at exit is a cost of the regions written: FB_NODE_WRITE_NS). */
-#define FB_PROCESS_NS 25000.0
-/* What writing one call-tree node of the profile at exit costs: measured
- * under callgrind on the real projects' feedback builds from threshold 0
- * (bench/feedback-real.sh), 4,700 to 5,750 instructions a node (zstd 769
- * nodes, 4.2 million; Lua 444, 2.1 million), about 1 us at 5.7
- * instructions a nanosecond.  zstd's build wrote its profile for 1.1% of
- * its run; a region dropped saves its nodes too. */
-#define FB_NODE_WRITE_NS 1000.0
+/* The prediction's constants, shared with selinst-report --suggest. */
+#define FB_FALLBACK_PAIR_NS SELINST_PREDICT_FALLBACK_PAIR_NS
+#define FB_ITER_NS SELINST_PREDICT_ITER_NS
+#define FB_OUT_OF_LINE_NS SELINST_PREDICT_OUT_OF_LINE_NS
+#define FB_PROCESS_NS SELINST_PREDICT_PROCESS_NS
+#define FB_NODE_WRITE_NS SELINST_PREDICT_NODE_NS
 
 enum fb_kind { FB_FUNCTION, FB_LOOP, FB_MANUAL };
 
@@ -141,11 +108,17 @@ static double total_ns, pair_sum;
  * (wall clock), over the files. */
 static double time_ns;
 static double run_ns = 1;		/* the run without the measured hooks */
+/* The measured run's hook pairs: in situ where a thread was sampled
+ * enough (see thread_pairs_ns), else calls x the file's hook_pair_ns;
+ * and all of them at the calibrated pair (for the summary's ratio). */
+static double pairs_run_ns, pairs_cal_ns, pairs_run_calls;
+static double json_calls;		/* merged JSONs' calls: at pair_ns() */
 static int pair_files;
 static int processes;			/* files (profiles) read */
 static double budget_pct = 1.0;
 static double kept_pct, all_pct;	/* after the drops; before any */
 static double added_pct;		/* this unit's additions */
+static double kept_insns, added_insns;	/* the same in instructions */
 static const fb_region *bottleneck;
 
 bool selinst_feedback_active(void)
@@ -288,8 +261,10 @@ static double thread_time(fb_reader *r, yaml_node_t *thread, double excl)
 	return cpu;
 }
 
-/* One thread's NODES into the regions (BY_ID: the profile's ids). */
-static void read_nodes(fb_reader *r, yaml_node_t *nodes, std::vector<fb_region *> &by_id)
+/* One thread's NODES into the regions (BY_ID: the profile's ids); adds
+ * the thread's calls (function and loop entries) to *CALLS. */
+static void read_nodes(fb_reader *r, yaml_node_t *nodes, std::vector<fb_region *> &by_id,
+		       double *calls_sum)
 {
 	for (yaml_node_item_t *i = nodes->data.sequence.items.start;
 	     r->ok && i < nodes->data.sequence.items.top; i++) {
@@ -311,8 +286,28 @@ static void read_nodes(fb_reader *r, yaml_node_t *nodes, std::vector<fb_region *
 		by_id[(size_t)id]->excl_ns += excl;
 		by_id[(size_t)id]->iterations += iters;
 		by_id[(size_t)id]->nodes++;
+		*calls_sum += calls;
 		total_ns += excl;
 	}
+}
+
+/* What the hook pairs of one thread (CALLS of them, TIME_NS its length)
+ * cost in the run: in situ when it was sampled (SELINST_SAMPLE) and
+ * enough samples found a hook running: TIME_NS x that share of its
+ * samples / SELINST_PREDICT_INSIDE_SHARE; else CALLS x PAIR (calibrated
+ * at start-up with one region, in cache: zstd's threshold-0 run paid
+ * 21.6 ns a pair where 19.2 were calibrated, and a run that is 96% hooks
+ * turns that 12% into a run without hooks taken 5 times too long). */
+static double thread_pairs_ns(fb_reader *r, yaml_node_t *thread, double calls, double pair,
+			      double time)
+{
+	double samples = 0, in_hooks = 0;
+	yaml_node_t *s = get(r, thread, "samples"), *h = get(r, thread, "samples_in_runtime");
+	if (!s || !h || !num(r, s, "samples", &samples)
+	    || !num(r, h, "samples_in_runtime", &in_hooks)
+	    || in_hooks < SELINST_PREDICT_MIN_HOOK_SAMPLES || in_hooks > samples)
+		return calls * pair;
+	return time * in_hooks / samples / SELINST_PREDICT_INSIDE_SHARE;
 }
 
 /* A libselinst profile: regions by id, then every thread's nodes. */
@@ -320,7 +315,7 @@ static void read_profile(fb_reader *r, yaml_node_t *root)
 {
 	check_program(r, get(r, root, "program"));
 	yaml_node_t *pair = get(r, root, "hook_pair_ns");
-	double pns;
+	double pns = FB_FALLBACK_PAIR_NS;
 	if (pair && num(r, pair, "hook_pair_ns", &pns)) {
 		pair_sum += pns;
 		pair_files++;
@@ -339,9 +334,13 @@ static void read_profile(fb_reader *r, yaml_node_t *root)
 		yaml_node_t *nodes = get(r, seq_item(r, t), "nodes");
 		if (!is_seq(nodes))
 			continue;
-		double before = total_ns;
-		read_nodes(r, nodes, by_id);
-		time_ns += thread_time(r, seq_item(r, t), total_ns - before);
+		double before = total_ns, calls = 0;
+		read_nodes(r, nodes, by_id, &calls);
+		double time = thread_time(r, seq_item(r, t), total_ns - before);
+		time_ns += time;
+		pairs_run_ns += thread_pairs_ns(r, seq_item(r, t), calls, pns, time);
+		pairs_cal_ns += calls * pns;
+		pairs_run_calls += calls;
 	}
 }
 
@@ -373,6 +372,7 @@ static void read_report_json(fb_reader *r, yaml_node_t *root)
 		    && !num(r, get(r, reg, "iterations"), "iterations", &iters))
 			return;
 		fr->calls += calls;
+		json_calls += calls;
 		fr->excl_ns += excl * 1e9;
 		fr->iterations += iters;
 		fr->nodes += calls > 0;	/* the merged JSON has no nodes */
@@ -473,21 +473,50 @@ static double call_ns(enum fb_kind kind)
 	return pair_ns() + (kind == FB_FUNCTION ? FB_OUT_OF_LINE_NS : 0);
 }
 
+/* A region's predicted cost besides its hook pairs: the inlining its
+ * calls lose, its loop counter, its nodes' write. */
+static double extra_ns(const fb_region *fr)
+{
+	return fr->calls * (call_ns(fr->kind) - pair_ns()) + fr->iterations * FB_ITER_NS
+		+ fr->nodes * FB_NODE_WRITE_NS;
+}
+
 /* A region's predicted hook cost: its calls, and its loop counter. */
 static double cost_ns(const fb_region *fr)
 {
-	return fr->calls * call_ns(fr->kind) + fr->iterations * FB_ITER_NS
-		+ fr->nodes * FB_NODE_WRITE_NS;
+	return fr->calls * pair_ns() + extra_ns(fr);
+}
+
+/* The same cost in instructions (selinst-predict.h), which a run does not
+ * measure: absolute counts, for the decision file's summary. */
+static double cost_insns(enum fb_kind kind, double calls, double iterations, double nodes)
+{
+	double out_of_line = kind == FB_FUNCTION && !selinst_opts.inline_bodies
+		? SELINST_PREDICT_OUT_OF_LINE_INSNS_OFF : 0;
+	return calls * (SELINST_PREDICT_PAIR_INSNS + out_of_line)
+		+ iterations * SELINST_PREDICT_ITER_INSNS + nodes * SELINST_PREDICT_NODE_INSNS;
+}
+
+static double region_insns(const fb_region *fr)
+{
+	return cost_insns(fr->kind, fr->calls, fr->iterations, fr->nodes);
 }
 
 /* The global drop set: see the header comment. */
 static void choose_drops(void)
 {
 	std::vector<fb_region *> cand;
-	double kept = 0, fixed = 0, hooks_ns = 0;
+	double kept = 0, fixed = 0;
+	pairs_run_ns += json_calls * pair_ns();
+	pairs_cal_ns += json_calls * pair_ns();
+	pairs_run_calls += json_calls;
+	double hooks_ns = pairs_run_ns;		/* in situ where measured */
 	for (auto &it : regions)
-		hooks_ns += cost_ns(&it.second);
-	run_ns = std::max(std::max(time_ns - hooks_ns, time_ns / 10), 1.0);
+		hooks_ns += extra_ns(&it.second);
+	/* At least a hundredth of the run: zstd's threshold-0 run is 96%
+	 * hooks measured in situ (a tenth, the floor before, made its run
+	 * without hooks three times too long). */
+	run_ns = std::max(std::max(time_ns - hooks_ns, time_ns / 100), 1.0);
 	for (auto &it : regions) {
 		fb_region *fr = &it.second;
 		fr->cost_pct = 100.0 * cost_ns(fr) / run_ns;
@@ -519,6 +548,10 @@ static void choose_drops(void)
 			kept += cand[i]->cost_pct;
 		}
 	kept_pct = kept;
+	kept_insns = processes * SELINST_PREDICT_PROCESS_INSNS;
+	for (auto &it : regions)
+		if (!it.second.drop)
+			kept_insns += region_insns(&it.second);
 	if (bottleneck && (bottleneck->kind == FB_MANUAL || bottleneck->excl_ns <= 0))
 		bottleneck = NULL;
 }
@@ -649,6 +682,16 @@ static void effective_counts(selinst_function *fn)
 	mpz_clear(before);
 }
 
+/* At most this many calls per process: "called rarely" (inlining). */
+#define FB_RARE_CALLS 100
+
+bool selinst_feedback_called_rarely(const struct selinst_function *fn)
+{
+	const fb_region *fr = selinst_feedback_active()
+		? lookup(FB_FUNCTION, fn->name, fn->file) : NULL;
+	return fr && !fr->throttled && fr->calls <= FB_RARE_CALLS * MAX(processes, 1);
+}
+
 /* Before the model: a dropped function is forced never; the others'
  * weights use the effective counts. */
 void selinst_feedback_force(struct selinst_function *fn)
@@ -673,7 +716,7 @@ static const char *kept_reason(const fb_region *fr, const char *why)
 
 /* An addition candidate of this unit. */
 struct fb_addition {
-	double cost_pct;
+	double cost_pct, insns;
 	const char *what;	/* for ordering: name */
 	selinst_function *fn;	/* function to add, or the loop's owner */
 	selinst_loop *loop;	/* loop to add, or NULL */
@@ -710,6 +753,7 @@ static void add_callee(std::vector<fb_addition> &out, selinst_function *callee,
 			return;
 	fb_addition a;
 	a.cost_pct = 100.0 * (calls * call_ns(FB_FUNCTION) + processes * FB_NODE_WRITE_NS) / run_ns;
+	a.insns = cost_insns(FB_FUNCTION, calls, 0, processes);
 	a.what = callee->name;
 	a.fn = callee;
 	a.loop = NULL;
@@ -737,6 +781,7 @@ static void add_loop(std::vector<fb_addition> &out, selinst_function *f, selinst
 {
 	fb_addition a;
 	a.cost_pct = 100.0 * (entries * pair_ns() + processes * FB_NODE_WRITE_NS) / run_ns;
+	a.insns = cost_insns(FB_LOOP, entries, 0, processes);
 	a.what = l->name;
 	a.fn = f;
 	a.loop = l;
@@ -839,6 +884,7 @@ static void add_in_bottleneck(selinst_function *fns, size_t n, const cm_call_edg
 			break;
 		total += cand[i].cost_pct;
 		added_pct += cand[i].cost_pct;
+		added_insns += cand[i].insns;
 		char *why = xasprintf("%s, predicted %.2f%%", cand[i].why.c_str(),
 				      cand[i].cost_pct);
 		if (cand[i].loop) {
@@ -892,6 +938,10 @@ bool selinst_feedback_get_summary(struct selinst_feedback_summary *s)
 	s->predicted_all_pct = all_pct;
 	s->predicted_kept_pct = kept_pct;
 	s->predicted_added_pct = added_pct;
+	s->predicted_kept_insns = kept_insns;
+	s->predicted_added_insns = added_insns;
+	s->hook_pair_in_run_ns = pairs_run_calls > 0 ? pair_ns() * pairs_run_ns / pairs_cal_ns
+		: pair_ns();
 	s->bottleneck = bottleneck ? bottleneck->name.c_str() : NULL;
 	return true;
 }

@@ -183,6 +183,9 @@ void selinst_config_apply(struct selinst_function *fn);
 bool selinst_feedback_budget(const char *value);
 bool selinst_feedback_read(const char *list);
 bool selinst_feedback_active(void);
+/* The profile measured FN's calls, and they are few (a handful per
+ * process): its body may be inlined with its loop regions. */
+bool selinst_feedback_called_rarely(const struct selinst_function *fn);
 /* Before the model: forces the functions of the drop set never. */
 void selinst_feedback_force(struct selinst_function *fn);
 /* After the function and loop decisions: loop drops, reasons, additions. */
@@ -194,6 +197,9 @@ struct selinst_feedback_summary {
 	double predicted_all_pct;	/* every region of the profiles */
 	double predicted_kept_pct;	/* after the drops (every unit) */
 	double predicted_added_pct;	/* this unit's additions */
+	/* The same in instructions (absolute: what the hooks add to a run) */
+	double predicted_kept_insns, predicted_added_insns;
+	double hook_pair_in_run_ns;	/* the measured run's pair, in situ */
 	const char *bottleneck;		/* region name, or NULL */
 };
 bool selinst_feedback_get_summary(struct selinst_feedback_summary *s);

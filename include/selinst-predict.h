@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * selinst-predict.h - what the hooks of a region are predicted to cost the
+ * next run, from a profile: the constants that the plugin's feedback
+ * (-fplugin-arg-selinst-profile=, plugin/feedback.cc) and
+ * `selinst-report --suggest` (report/suggest.c) share, so that both give
+ * one prediction for one profile.  Each was measured; bench/README.md
+ * ("Profile feedback") gives the commands and figures.
+ *
+ * A region's predicted cost, in time:
+ *   calls x hook_pair_ns (the profile's calibrated pair)
+ *   + a function region's calls x SELINST_PREDICT_OUT_OF_LINE_NS
+ *   + a loop region's iterations x SELINST_PREDICT_ITER_NS
+ *   + its call-tree nodes (per thread and process) x SELINST_PREDICT_NODE_NS
+ * and every process pays SELINST_PREDICT_PROCESS_NS whatever is kept.  Its
+ * share is that over the run without the measured hooks: the threads' CPU
+ * time less what the run's own hooks cost (SELINST_PREDICT_INSIDE_SHARE).
+ * The same cost in instructions (what callgrind counts) uses the _INSNS
+ * constants; the run's instructions are not in a profile, so those are
+ * absolute counts.
+ */
+#ifndef SELINST_PREDICT_H
+#define SELINST_PREDICT_H
+
+/* A hook pair when the profile records none (hook_pair_ns). */
+#define SELINST_PREDICT_FALLBACK_PAIR_NS 20.0
+/* One function enter/exit pair in instructions: bench/out-of-line.sh,
+ * callgrind, the hooked function called 1 and 2 million times: 78 more
+ * than plain's inlined copy, inline=on and off alike (less 9: see below). */
+#define SELINST_PREDICT_PAIR_INSNS 78.0
+/* What a call of a function region costs besides its pair.  With
+ * inline=on (the default) GCC may inline the hooked body: bench/
+ * out-of-line.sh measures the hooked function at -1.0 ns a call beside
+ * the calibrated pair (the pair overlaps with the loop's work), inlined
+ * or not, so the time term is 0; with inline=off the body stays out of
+ * line, 9 instructions a call more than inline=on (the call, the spills),
+ * which take no measurable time either.  (0.55 ns, measured without
+ * hooks as noinline against inlined, was the term before.) */
+#define SELINST_PREDICT_OUT_OF_LINE_NS 0.0
+#define SELINST_PREDICT_OUT_OF_LINE_INSNS_OFF 9.0
+/* A loop region's iteration counter: an add, but it keeps GCC from
+ * unrolling or vectorizing a tight loop: zstd's ZSTD_seqToCodes loop 3.0
+ * instructions an iteration more than plain, HIST_count_parallel_wksp's
+ * 4.1, interp's VM loop 2; 0.5 ns at the 5.7 instructions a nanosecond
+ * of plain zstd. */
+#define SELINST_PREDICT_ITER_NS 0.5
+#define SELINST_PREDICT_ITER_INSNS 3.0
+/* The runtime's start-up in each process (selinst_ctor: clock and
+ * hook-pair calibration), 133,441 instructions under callgrind. */
+#define SELINST_PREDICT_PROCESS_NS 25000.0
+#define SELINST_PREDICT_PROCESS_INSNS 133441.0
+/* Writing one call-tree node of the profile at exit: 4,700 to 5,750
+ * instructions a node on the real projects' feedback builds. */
+#define SELINST_PREDICT_NODE_NS 1000.0
+#define SELINST_PREDICT_NODE_INSNS 5200.0
+/* In situ: a profile taken with SELINST_SAMPLE counts, per thread, the
+ * samples that found a hook running (samples_in_runtime): this share of
+ * a pair's time (the hook's entry tests, call and return are outside its
+ * in_hook window).  A thread's hooks then cost its CPU time x samples_in_runtime / samples /
+ * this share, measured in the run itself.  The share: bench/out-of-line.sh,
+ * a hooked call in a tight loop at 5000 Hz, 4,370 of 9,645 samples (45.3%
+ * of 1.933 s of CPU, 8.76 ns a pair) where a pair cost 18.4 ns over plain.
+ * zstd's threshold-0 run, 65.6 million pairs in 1.487 s, had 45.4% of its
+ * samples in the hooks: 21.6 ns a pair in place of the calibrated 19.2 ns
+ * (its many call sites and nodes miss in caches that the calibration's
+ * one region keeps warm). */
+#define SELINST_PREDICT_INSIDE_SHARE 0.476
+/* Fewer samples in the hooks than this: the calibrated pair instead (the
+ * share's error is then above 10%, and the hooks are a small part of the
+ * run, where the pair's error hardly moves the run without them). */
+#define SELINST_PREDICT_MIN_HOOK_SAMPLES 100
+
+#endif
