@@ -676,6 +676,9 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 	th->tid = tid ? to_u64(c, tid, "tid") : 0;
 	ynode *cpu = ymap_get(t, "cpu_ns");	/* optional, may be null */
 	th->cpu_ns = cpu && !is_null(cpu) ? (int64_t)(to_u64(c, cpu, "cpu_ns") & INT64_MAX) : -1;
+	ynode *smp = ymap_get(t, "samples"), *srt = ymap_get(t, "samples_in_runtime");
+	th->samples = smp && !is_null(smp) ? to_u64(c, smp, "samples") : 0;
+	th->samples_in_runtime = srt && !is_null(srt) ? to_u64(c, srt, "samples_in_runtime") : 0;
 	ynode *nodes = need(c, t, "nodes", 0, "thread");
 	ynode *rs = ymap_get(t, "root_samples");
 	if (rs && is_null(rs))
