@@ -56,8 +56,8 @@
 /* In situ: a profile taken with SELINST_SAMPLE counts, per thread, the
  * samples that found a hook running (samples_in_runtime): this share of
  * a pair's time (the hook's entry tests, call and return are outside its
- * in_hook window).  A thread's hooks then cost its CPU time x samples_in_runtime / samples /
- * this share, measured in the run itself.  The share: bench/out-of-line.sh,
+ * in_hook window).  A thread's hooks then cost its CPU time x
+ * samples_in_runtime / samples / this share, measured in the run itself.  The share: bench/out-of-line.sh,
  * a hooked call in a tight loop at 5000 Hz, 4,370 of 9,645 samples (45.3%
  * of 1.933 s of CPU, 8.76 ns a pair) where a pair cost 18.4 ns over plain.
  * zstd's threshold-0 run, 65.6 million pairs in 1.487 s, had 45.4% of its

@@ -17,19 +17,25 @@
  * names them, so a loop that moved is unmatched and a function that moved
  * within its file still matches.
  *
- * Predicted cost of a region = (calls x hook_pair_ns (the mean over the
- * files) + a function's calls x FB_OUT_OF_LINE_NS (the inlining it
- * loses) + a loop's iterations x FB_ITER_NS + its profile nodes x
- * FB_NODE_WRITE_NS) / run time, as
- * `selinst-report --suggest` has it (less the last three terms), except that
- * the run time here is the threads' CPU time (cpu_ns; a thread without
- * one: its nodes' exclusive time, i.e. wall clock) over the files MINUS
- * the predicted cost of every measured region (at least a tenth of the
- * sum): the share of a run without those hooks, which is
- * what the next build's kept hooks add to.  From a heavily instrumented
- * first run (threshold=0: hooks 57% of bt's run) --suggest's shares are
- * too low by that factor (bt: predicted 0.96%, measured +2.18%).  The drop set depends on
- * the profiles and the budget alone, so every unit agrees on it:
+ * Predicted cost of a region (include/selinst-predict.h, which
+ * `selinst-report --suggest` shares) = (calls x hook_pair_ns (the mean
+ * over the files) + a function's calls x FB_OUT_OF_LINE_NS (0: measured
+ * with the hooks in place) + a loop's iterations x FB_ITER_NS + its
+ * profile nodes x FB_NODE_WRITE_NS) / run time, where the run time is the
+ * threads' CPU time (cpu_ns; a thread without one: its nodes' exclusive
+ * time, i.e. wall clock) over the files MINUS what the measured hooks
+ * cost (at least a hundredth of the sum): the share of a run without
+ * those hooks, which is what the next build's kept hooks add to.  A
+ * thread's pairs cost, in that subtraction, what it measured in situ
+ * when it was sampled (thread_pairs_ns), else calls x the calibrated
+ * pair.  From a heavily instrumented first run (threshold=0: hooks 57% of
+ * bt's run, 96% of zstd's) shares over the run with its hooks are too low
+ * by that factor (bt: predicted 0.96%, measured +2.18%), and a pair 12%
+ * dearer than calibrated made zstd's 5 times too low.  The same cost in
+ * instructions (cost_insns) goes to the decision file's summary.
+ *
+ * The drop set depends on the profiles and the budget alone, so every
+ * unit agrees on it:
  *   - regions the runtime throttled are dropped (their calls are a lower
  *     bound; the throttle found them cheap per call);
  *   - then, while the kept total exceeds the budget, function and loop
