@@ -13,7 +13,7 @@
  * hooks: per thread its CPU time (cpu_ns, at most its exclusive time;
  * else that), less its pairs (in situ from SELINST_SAMPLE's samples in
  * the hooks when there are enough, else its calls x its file's pair) and
- * the other terms, at least a hundredth of the run.  A region the runtime
+ * the other terms, at least a tenth of the run.  A region the runtime
  * throttled is always excluded: its calls were cut short, so its real
  * cost is unknown, and the throttle found it cheap per call.  Loops
  * cannot be named in a selection file: they are listed, never dropped,
@@ -148,8 +148,8 @@ static double run_without_hooks(const view *v, double *pair_run, bool *in_situ)
 	for (size_t i = 0; i < v->nregions; i++)
 		hooks += extra_ns(&v->regions[i]);
 	double base = run - hooks;
-	if (base < run / 100)
-		base = run / 100;
+	if (base < run / 10)	/* as the plugin: see its choose_drops */
+		base = run / 10;
 	return base > 1 ? base : 1;
 }
 

@@ -234,7 +234,7 @@ for t in d["threads"]:
         hooks += n.get("iterations", 0) * 0.5 + 1000
 cost = sum(n["calls"] * pair + n.get("iterations", 0) * 0.5 + 1000
            for t in d["threads"] for n in t["nodes"])
-print("%.6g" % (100 * (cost + 25000) / max(run - hooks, run / 100)))
+print("%.6g" % (100 * (cost + 25000) / max(run - hooks, run / 10)))
 PY
 }
 near() { # GOT WANT
