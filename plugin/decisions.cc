@@ -10,6 +10,7 @@
  *   feedback: {profiles: app.prof, budget: 1, hook_pair_ns: 19.5,   # profile= only;
  *              predicted_all: 4.2, predicted_kept: 0.8,             # percent of the run
  *              predicted_added: 0.1, hook_pair_in_run_ns: 21.6,
+ *              run_ms: 52.3, profile_base: fb.prof,                 # profile-base= only
  *              predicted_kept_instructions: 1200000,                # absolute
  *              predicted_added_instructions: 0, bottleneck: main}
  *   functions:
@@ -183,6 +184,10 @@ static void emit_feedback(emitter *em)
 	scalar(em, "predicted_kept"); num_pct(em, s.predicted_kept_pct);
 	scalar(em, "predicted_added"); num_pct(em, s.predicted_added_pct);
 	scalar(em, "hook_pair_in_run_ns"); num_pct(em, s.hook_pair_in_run_ns);
+	scalar(em, "run_ms");        num_pct(em, s.run_ms);
+	if (s.base_profiles) {
+		scalar(em, "profile_base"); str(em, s.base_profiles);
+	}
 	scalar(em, "predicted_kept_instructions"); num_count(em, s.predicted_kept_insns);
 	scalar(em, "predicted_added_instructions"); num_count(em, s.predicted_added_insns);
 	scalar(em, "bottleneck");    str(em, s.bottleneck);

@@ -221,11 +221,12 @@ static void check_program(fb_reader *r, yaml_node_t *node)
 	processes++;
 	if (!program_from) {
 		program = base;
-		program_from = r->path;
+		program_from = xstrdup(r->path);	/* the argument's copy is freed */
 	} else if (program != base)
 		error("selinst: %s: a profile of %qs, but %s is a profile of %qs: the "
-		      "profiles given to %<-fplugin-arg-selinst-profile%> must come from "
-		      "one program", r->path, base.c_str(), program_from, program.c_str());
+		      "profiles given to %<-fplugin-arg-selinst-profile%> (and "
+		      "%<profile-base%>) must come from one program", r->path, base.c_str(),
+		      program_from, program.c_str());
 }
 
 static fb_region *region_of(fb_reader *r, yaml_node_t *reg)
@@ -508,15 +509,15 @@ static double region_insns(const fb_region *fr)
 	return cost_insns(fr->kind, fr->calls, fr->iterations, fr->nodes);
 }
 
-/* The global drop set: see the header comment. */
-static void choose_drops(void)
+/* What the measured run's hooks cost (in situ where measured), and so
+ * the run without them: its time less that, at least a tenth of it. */
+static double run_without_hooks(void)
 {
-	std::vector<fb_region *> cand;
-	double kept = 0, fixed = 0;
 	pairs_run_ns += json_calls * pair_ns();
 	pairs_cal_ns += json_calls * pair_ns();
 	pairs_run_calls += json_calls;
-	double hooks_ns = pairs_run_ns;		/* in situ where measured */
+	json_calls = 0;
+	double hooks_ns = pairs_run_ns;
 	for (auto &it : regions)
 		hooks_ns += extra_ns(&it.second);
 	/* At least a tenth of the run: in a run that is 90% hooks or more
@@ -525,7 +526,25 @@ static void choose_drops(void)
 	 * million pairs measured in situ at 19.4 ns, leaves less than 0 for
 	 * a run that takes 11% of it plain.  Such a run's length is measured
 	 * by a lighter build's run: profile-base=. */
-	run_ns = std::max(std::max(time_ns - hooks_ns, time_ns / 10), 1.0);
+	return std::max(std::max(time_ns - hooks_ns, time_ns / 10), 1.0);
+}
+
+/* profile-base=LIST: the run without hooks from these profiles, of a
+ * lighter build of the program (the feedback build of a threshold-0
+ * run): its hooks are a small part of it, so their error hardly moves
+ * the rest.  Read as the profiles of profile= are, then set aside: their
+ * regions and counts are not the feedback's. */
+static double base_run_ns;	/* 0: none given */
+static std::string base_names;
+
+/* The global drop set: see the header comment. */
+static void choose_drops(void)
+{
+	std::vector<fb_region *> cand;
+	double kept = 0, fixed = 0;
+	run_ns = run_without_hooks();
+	if (base_run_ns > 0)
+		run_ns = base_run_ns;
 	for (auto &it : regions) {
 		fb_region *fr = &it.second;
 		fr->cost_pct = 100.0 * cost_ns(fr) / run_ns;
@@ -566,22 +585,55 @@ static void choose_drops(void)
 }
 
 /* At argument time: LIST is FILE[:FILE...]. */
-bool selinst_feedback_read(const char *list)
+/* Reads every file of LIST (FILE[:FILE...]); their base names are added
+ * to *NAMES.  ARG: the argument's name, for the error. */
+static bool read_list(const char *list, std::string *names, const char *arg)
 {
 	bool ok = true;
+	size_t before = names->size();
 	char *copy = xstrdup(list);
 	for (char *save = NULL, *p = strtok_r(copy, ":", &save); p;
 	     p = strtok_r(NULL, ":", &save)) {
 		ok &= read_file(p);
-		if (!profile_names.empty())
-			profile_names += ", ";
-		profile_names += lbasename(p);
+		if (!names->empty())
+			*names += ", ";
+		*names += lbasename(p);
 	}
 	free(copy);
-	if (ok && profile_names.empty()) {
-		error("selinst: argument %<profile%> names no file");
+	if (ok && names->size() == before) {
+		error("selinst: argument %qs names no file", arg);
 		ok = false;
 	}
+	return ok;
+}
+
+static bool read_base(const char *list)
+{
+	std::map<std::string, fb_region> own;
+	own.swap(regions);
+	double saved[] = { total_ns, time_ns, pair_sum, pairs_run_ns, pairs_cal_ns,
+			   pairs_run_calls, json_calls };
+	int saved_files = pair_files, saved_processes = processes;
+	total_ns = time_ns = pair_sum = pairs_run_ns = pairs_cal_ns = 0;
+	pairs_run_calls = json_calls = 0;
+	pair_files = processes = 0;
+	bool ok = read_list(list, &base_names, "profile-base");
+	if (ok && !seen_error())
+		base_run_ns = run_without_hooks();
+	own.swap(regions);
+	total_ns = saved[0], time_ns = saved[1], pair_sum = saved[2];
+	pairs_run_ns = saved[3], pairs_cal_ns = saved[4], pairs_run_calls = saved[5];
+	json_calls = saved[6];
+	pair_files = saved_files, processes = saved_processes;
+	return ok;
+}
+
+/* At argument time: LIST is FILE[:FILE...]; BASE (or NULL) profile-base=. */
+bool selinst_feedback_read(const char *list, const char *base)
+{
+	bool ok = read_list(list, &profile_names, "profile");
+	if (ok && base)
+		ok = read_base(base);
 	if (ok && !seen_error())
 		choose_drops();
 	return ok && !seen_error();
@@ -949,6 +1001,8 @@ bool selinst_feedback_get_summary(struct selinst_feedback_summary *s)
 	s->predicted_added_pct = added_pct;
 	s->predicted_kept_insns = kept_insns;
 	s->predicted_added_insns = added_insns;
+	s->run_ms = run_ns / 1e6;
+	s->base_profiles = base_names.empty() ? NULL : base_names.c_str();
 	s->hook_pair_in_run_ns = pairs_run_calls > 0 ? pair_ns() * pairs_run_ns / pairs_cal_ns
 		: pair_ns();
 	s->bottleneck = bottleneck ? bottleneck->name.c_str() : NULL;

@@ -181,7 +181,7 @@ void selinst_config_apply(struct selinst_function *fn);
 /* feedback.cc: profiles of an earlier build (profile=FILE[:FILE...],
  * budget=PCT).  Read after every argument, so the budget is known. */
 bool selinst_feedback_budget(const char *value);
-bool selinst_feedback_read(const char *list);
+bool selinst_feedback_read(const char *list, const char *base);
 bool selinst_feedback_active(void);
 /* The profile measured FN's calls, and they are few (a handful per
  * process): its body may be inlined with its loop regions. */
@@ -200,6 +200,8 @@ struct selinst_feedback_summary {
 	/* The same in instructions (absolute: what the hooks add to a run) */
 	double predicted_kept_insns, predicted_added_insns;
 	double hook_pair_in_run_ns;	/* the measured run's pair, in situ */
+	double run_ms;			/* the run without hooks the shares are of */
+	const char *base_profiles;	/* profile-base='s base names, or NULL */
 	const char *bottleneck;		/* region name, or NULL */
 };
 bool selinst_feedback_get_summary(struct selinst_feedback_summary *s);

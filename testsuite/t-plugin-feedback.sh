@@ -260,4 +260,39 @@ effb es2 es2.yaml -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-thr
 	-fplugin-arg-selinst-profile=e0s.prof -fplugin-arg-selinst-budget=100 || fail "in situ feedback build"
 got=$(python3 -c 'import yaml,sys; print(yaml.safe_load(open(sys.argv[1]))["feedback"]["predicted_all"])' es2.yaml)
 expect_eq "pairs in situ from the samples" True "$(near "$got" "$(predict_all e0s.prof 1000 400)")"
+
+# profile-base=: the run without hooks from a lighter build's profiles
+# (here the static build's run, es: a few hooks), so that a threshold-0
+# run, mostly hooks, is not its own base; its regions and counts are not
+# the feedback's (predicted_all is e0's costs over es's run).
+mkdir -p light && cp es light/e0 || fail "copy es"	# the same program's name
+SELINST_THROTTLE=off SELINST_OUTPUT=es.prof light/e0 >/dev/null || fail "run es"
+effb eb eb.yaml -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0 \
+	-fplugin-arg-selinst-profile=e0.prof -fplugin-arg-selinst-profile-base=es.prof \
+	-fplugin-arg-selinst-budget=100 || fail "build with profile-base"
+ok=$(python3 - e0.prof es.prof eb.yaml <<'PY'
+import yaml, sys
+def load(f): return yaml.safe_load(open(f))
+def run(d):
+    pair, hooks, run = d["hook_pair_ns"], 0.0, 0.0
+    for t in d["threads"]:
+        excl = sum(n["exclusive_ns"] for n in t["nodes"])
+        cpu = t.get("cpu_ns")
+        run += cpu if isinstance(cpu, int) and 0 < cpu <= excl else excl
+        hooks += sum(n["calls"] * pair + n.get("iterations", 0) * 0.5 + 1000 for n in t["nodes"])
+    return max(run - hooks, run / 10)
+d = load(sys.argv[1])
+cost = sum(n["calls"] * d["hook_pair_ns"] + n.get("iterations", 0) * 0.5 + 1000
+           for t in d["threads"] for n in t["nodes"])
+want = 100 * (cost + 25000) / run(load(sys.argv[2]))
+fb = load(sys.argv[3])["feedback"]
+got = fb["predicted_all"]
+print(abs(got - want) <= 0.0004 * want and fb["profile_base"] == "es.prof"
+      or "predicted_all %s, expected %.4g" % (got, want))
+PY
+)
+expect_eq "profile-base= gives the run without hooks" True "$ok"
+si_cc -O2 -fplugin-arg-selinst-profile-base=es.prof "$EFF" -o nb 2>err.txt
+expect_eq "profile-base without profile" 1 $?
+grep -q "argument 'profile-base' needs 'profile'" err.txt || { cat err.txt; fail "message"; }
 exit 0
