@@ -16,6 +16,9 @@
 #                  the estimates
 # The first build's run is sampled (SELINST_SAMPLE=$FIRST_SAMPLE, default
 # 5000; empty: not) so that its hooks' share is measured in situ.
+# ROUND2=1: a third build, the first profile again with profile-base= the
+# feedback build's profile (the run's length from a light run), measured
+# the same way (columns "round 2", "pred round 2", "pred round 2 instr").
 # Predictions are shares of time, measurements of instructions; with
 # TIME_RUNS=N (N >= 1) the two builds' overheads are also measured in time,
 # the unit of the prediction: the median user + system CPU time of N runs
@@ -89,7 +92,8 @@ changes() { # DECISIONS: dropped/added
 
 runs=${TIME_RUNS:-0}
 first_sample=${FIRST_SAMPLE-5000}
-printf "workload\tsize\tregions default\tregions feedback\tdropped/added\tinstr plain\tdefault\tfeedback\tpred default\tpred feedback\tpred feedback instr\tpred rerun%s\n" \
+printf "workload\tsize\tregions default\tregions feedback\tdropped/added\tinstr plain\tdefault\tfeedback\tpred default\tpred feedback\tpred feedback instr\tpred rerun%s%s\n" \
+	"$([ -n "${ROUND2:-}" ] && printf '\tround 2\tpred round 2\tpred round 2 instr')" \
 	"$([ "$runs" -gt 0 ] && printf '\tdefault cpu\tfeedback cpu')" | tee "$tsv"
 for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 	src=$root/bench/workloads/$wl.c
@@ -106,6 +110,17 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 	p=$(instr "$out/$wl-plain" $size)
 	d=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-default" $size)
 	f=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-feedback" $size)
+	r2=
+	if [ -n "${ROUND2:-}" ]; then	# the first profile again, the run's length from the feedback run
+		gcc -O2 -Wno-unknown-pragmas "${plug[@]}" -fplugin-arg-selinst-decisions="$out/$wl-round2.yaml" \
+			-fplugin-arg-selinst-profile="$out/$wl-default.prof" \
+			-fplugin-arg-selinst-profile-base="$out/$wl-feedback.prof" -fplugin-arg-selinst-budget="$budget" \
+			"$src" -o "$out/$wl-round2" -lm "${sel[@]}"
+		f2=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-round2" $size)
+		r2=$(printf '\t%+.2f%%\t%s%%\t%s%%' "$(echo "($f2 / $p - 1) * 100" | bc -l)" \
+			"$(fb "$out/$wl-round2.yaml" predicted_kept predicted_added)" \
+			"$(insn_pct "$out/$wl-round2.yaml" "$p")")
+	fi
 	cpu=
 	if [ "$runs" -gt 0 ] && [ -z "${TIME_SIZE:-}" ]; then
 		cpu=$(printf '\t%s\t%s' $(cputime "$runs" "$size" "$out/$wl-plain" "$out/$wl-default" "$out/$wl-feedback"))
@@ -120,5 +135,5 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 		"$(fb "$out/$wl-feedback.yaml" predicted_all)" \
 		"$(fb "$out/$wl-feedback.yaml" predicted_kept predicted_added)" \
 		"$(insn_pct "$out/$wl-feedback.yaml" "$p")" \
-		"$(predicted "$out/$wl-feedback.prof")" "$cpu" | tee -a "$tsv"
+		"$(predicted "$out/$wl-feedback.prof")" "$r2$cpu" | tee -a "$tsv"
 done

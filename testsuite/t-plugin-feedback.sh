@@ -213,7 +213,7 @@ expect_eq "a function's calls cost the pair alone in time, 9 instructions more o
 # dropped, so predicted_all holds every term).  Then the same profile
 # with samples: a thread whose samples found a hook running often enough
 # (SELINST_SAMPLE) has its pairs measured in situ, CPU time x that share /
-# 0.476, in place of calls x the calibrated pair (the old code ignored
+# 0.48, in place of calls x the calibrated pair (the old code ignored
 # the samples and predicted the first figure for both).
 predict_all() { # PROFILE [SAMPLES IN_HOOKS]: predicted_all by the rule
 	python3 - "$@" <<'PY'
@@ -227,7 +227,7 @@ for t in d["threads"]:
     run += time
     calls = sum(n["calls"] for n in t["nodes"])
     if len(sys.argv) > 2 and t["index"] == 0:
-        hooks += time * float(sys.argv[3]) / float(sys.argv[2]) / 0.476
+        hooks += time * float(sys.argv[3]) / float(sys.argv[2]) / 0.48
     else:
         hooks += calls * pair
     for n in t["nodes"]:
