@@ -23,7 +23,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${WORK:-/tmp/selinst-real}
 PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp}
 export WORK PROJECTS
-[ -n "${TABLE_ONLY:-}" ] || VARIANTS="plain default fb t0 fb0" DIAL='' \
+[ -n "${TABLE_ONLY:-}" ] || VARIANTS=${VARIANTS:-plain default fb t0 fb0 fb0b} DIAL='' \
 	bash "$ROOT/bench/real-projects.sh" >&2
 python3 - "$WORK/res" "$PROJECTS" <<'PY'
 import os, sys, yaml
@@ -60,7 +60,7 @@ def summary(name):
 print("project\tbuild\tdropped/added\tpair in run\tpred first\tpred feedback\tpred instr\tmeasured\tmeasured less write\tratio\tratio instr")
 for p in projects:
     plain = num(os.path.join(res, p + "-plain.ir"))
-    for v in ("fb", "fb0"):
+    for v in ("fb", "fb0", "fb0b"):
         s = summary(p + "-" + v)
         ir, wr = num(os.path.join(res, "%s-%s.ir" % (p, v))), num(os.path.join(res, "%s-%s.write" % (p, v)))
         if not s or not ir or not plain:

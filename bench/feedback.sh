@@ -112,9 +112,13 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 	f=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-feedback" $size)
 	r2=
 	if [ -n "${ROUND2:-}" ]; then	# the first profile again, the run's length from the feedback run
+		# (run under the first build's name: profiles must name one program)
+		mkdir -p "$out/light"
+		cp "$out/$wl-feedback" "$out/light/$wl-default"
+		SELINST_THROTTLE=off SELINST_OUTPUT="$out/$wl-light.prof" "$out/light/$wl-default" $size >/dev/null
 		gcc -O2 -Wno-unknown-pragmas "${plug[@]}" -fplugin-arg-selinst-decisions="$out/$wl-round2.yaml" \
 			-fplugin-arg-selinst-profile="$out/$wl-default.prof" \
-			-fplugin-arg-selinst-profile-base="$out/$wl-feedback.prof" -fplugin-arg-selinst-budget="$budget" \
+			-fplugin-arg-selinst-profile-base="$out/$wl-light.prof" -fplugin-arg-selinst-budget="$budget" \
 			"$src" -o "$out/$wl-round2" -lm "${sel[@]}"
 		f2=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-round2" $size)
 		r2=$(printf '\t%+.2f%%\t%s%%\t%s%%' "$(echo "($f2 / $p - 1) * 100" | bc -l)" \

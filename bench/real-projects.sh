@@ -30,6 +30,8 @@
 #             processes) and budget=$BUDGET (default 1), and measured with
 #             SELINST_THROTTLE=off; measure the first variant before
 #             (bench/feedback-real.sh prints predicted vs measured)
+#             fb0b is fb0 again with profile-base= fb0's own profiles (the
+#             run's length from a light run; measure fb0 before)
 #             any of them with "-noinline" appended (t0-noinline) adds
 #             inline=off
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
@@ -281,6 +283,13 @@ measure() {
 		profs=$(tr '\n' ':' < "$r.first")
 		SELFLAGS="$(flags_of "$first") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml
 			-fplugin-arg-selinst-profile=${profs%:} -fplugin-arg-selinst-budget=${BUDGET:-1}" ;;
+	fb0b) # fb0's profiles again, the run's length from fb0's own run
+		local profs base
+		profs=$(tr '\n' ':' < "$WORK/res/$p-fb0.first")
+		base=$(ls "$WORK/build/$p-fb0"/prof/1/*.prof | tr '\n' ':')
+		SELFLAGS="$(flags_of t0) -fplugin-arg-selinst-decisions=$d/dec/%u.yaml
+			-fplugin-arg-selinst-profile=${profs%:} -fplugin-arg-selinst-profile-base=${base%:}
+			-fplugin-arg-selinst-budget=${BUDGET:-1}" ;;
 	esac
 	export SELFLAGS
 	if ! (build "$p" "$d") > "$r.build.log" 2>&1; then

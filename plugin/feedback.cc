@@ -303,8 +303,9 @@ static void read_nodes(fb_reader *r, yaml_node_t *nodes, std::vector<fb_region *
  * enough samples found a hook running: TIME_NS x that share of its
  * samples / SELINST_PREDICT_INSIDE_SHARE; else CALLS x PAIR (calibrated
  * at start-up with one region, in cache: zstd's threshold-0 run paid
- * 21.6 ns a pair where 19.2 were calibrated, and a run that is 96% hooks
- * turns that 12% into a run without hooks taken 5 times too long). */
+ * 20.5 ns a pair where 19.1 were calibrated; in a run that is 96% hooks
+ * such an error is the size of the run without them, which a lighter
+ * run then measures: profile-base=). */
 static double thread_pairs_ns(fb_reader *r, yaml_node_t *thread, double calls, double pair,
 			      double time)
 {
