@@ -19,8 +19,8 @@
  *
  * Predicted cost of a region (include/selinst-predict.h, which
  * `selinst-report --suggest` shares) = (calls x hook_pair_ns (the mean
- * over the files) + a function's calls x FB_OUT_OF_LINE_NS (0: measured
- * with the hooks in place) + a loop's iterations x FB_ITER_NS + its
+ * over the files) + a function's calls x FB_OUT_OF_LINE_NS (the inlining
+ * it loses) + a loop's iterations x FB_ITER_NS + its
  * profile nodes x FB_NODE_WRITE_NS) / run time, where the run time is the
  * threads' CPU time (cpu_ns; a thread without one: its nodes' exclusive
  * time, i.e. wall clock) over the files MINUS what the measured hooks
@@ -499,8 +499,7 @@ static double cost_ns(const fb_region *fr)
  * measure: absolute counts, for the decision file's summary. */
 static double cost_insns(enum fb_kind kind, double calls, double iterations, double nodes)
 {
-	double out_of_line = kind == FB_FUNCTION && !selinst_opts.inline_bodies
-		? SELINST_PREDICT_OUT_OF_LINE_INSNS_OFF : 0;
+	double out_of_line = kind == FB_FUNCTION ? SELINST_PREDICT_OUT_OF_LINE_INSNS : 0;
 	return calls * (SELINST_PREDICT_PAIR_INSNS + out_of_line)
 		+ iterations * SELINST_PREDICT_ITER_INSNS + nodes * SELINST_PREDICT_NODE_INSNS;
 }
