@@ -81,6 +81,7 @@
 
 #include <yaml.h>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 #include <algorithm>
@@ -120,6 +121,11 @@ static double run_ns = 1;		/* the run without the measured hooks */
 static double pairs_run_ns, pairs_cal_ns, pairs_run_calls;
 static double json_calls;		/* merged JSONs' calls: at pair_ns() */
 static int pair_files;
+/* Every file's build instrumented everything (threshold 0 for functions
+ * and loops: plugin_settings), so that a region of a measured file that
+ * no profile names never ran; and the measured files' base names. */
+static bool profiled_all = true;
+static std::set<std::string> profiled_files;
 static int processes;			/* files (profiles) read */
 static double budget_pct = 1.0;
 static double kept_pct, all_pct;	/* after the drops; before any */
@@ -240,6 +246,7 @@ static fb_region *region_of(fb_reader *r, yaml_node_t *reg)
 	enum fb_kind k = !strcmp(kind, "loop") ? FB_LOOP
 		: !strcmp(kind, "function") ? FB_FUNCTION : FB_MANUAL;
 	fb_region &fr = regions[region_key(k, name, file)];
+	profiled_files.insert(lbasename(file));
 	if (fr.name.empty()) {
 		fr.kind = k;
 		fr.name = name;
@@ -318,9 +325,41 @@ static double thread_pairs_ns(fb_reader *r, yaml_node_t *thread, double calls, d
 	return time * in_hooks / samples / SELINST_PREDICT_INSIDE_SHARE;
 }
 
+/* Whether one plugin_settings text (selinst_settings_text) instruments
+ * every function and loop: threshold 0 for both, loops on, no selection
+ * file and no profile (whose drops leave regions out). */
+static bool settings_all(const char *s)
+{
+	bool fn = false, loops = false, narrowed = false;
+	char *copy = xstrdup(s);
+	for (char *save = NULL, *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		fn |= !strcmp(t, "threshold=0");
+		loops |= !strcmp(t, "loop-threshold=0");
+		narrowed |= !strcmp(t, "loops=off") || startswith(t, "config=")
+			|| startswith(t, "profile=");
+	}
+	free(copy);
+	return fn && loops && !narrowed;
+}
+
+/* plugin_settings ([{units, settings}]): every unit's at threshold 0? */
+static void read_settings(fb_reader *r, yaml_node_t *list)
+{
+	if (!is_seq(list) || list->data.sequence.items.start == list->data.sequence.items.top) {
+		profiled_all = false;
+		return;
+	}
+	for (yaml_node_item_t *i = list->data.sequence.items.start;
+	     i < list->data.sequence.items.top; i++) {
+		const char *s = str(get(r, seq_item(r, i), "settings"));
+		profiled_all &= s && settings_all(s);
+	}
+}
+
 /* A libselinst profile: regions by id, then every thread's nodes. */
 static void read_profile(fb_reader *r, yaml_node_t *root)
 {
+	read_settings(r, get(r, root, "plugin_settings"));
 	check_program(r, get(r, root, "program"));
 	yaml_node_t *pair = get(r, root, "hook_pair_ns");
 	double pns = FB_FALLBACK_PAIR_NS;
@@ -365,6 +404,7 @@ static void read_report_json(fb_reader *r, yaml_node_t *root)
 	}
 	total_ns += total * 1e9;
 	time_ns += total * 1e9;		/* no CPU times in the merged JSON */
+	profiled_all = false;		/* nor the builds' settings */
 	for (yaml_node_item_t *i = files->data.sequence.items.start;
 	     i < files->data.sequence.items.top; i++)
 		check_program(r, get(r, seq_item(r, i), "program"));
@@ -611,6 +651,9 @@ static bool read_base(const char *list)
 {
 	std::map<std::string, fb_region> own;
 	own.swap(regions);
+	std::set<std::string> files;
+	files.swap(profiled_files);
+	bool all = profiled_all;
 	double saved[] = { total_ns, time_ns, pair_sum, pairs_run_ns, pairs_cal_ns,
 			   pairs_run_calls, json_calls };
 	int saved_files = pair_files, saved_processes = processes;
@@ -621,6 +664,8 @@ static bool read_base(const char *list)
 	if (ok && !seen_error())
 		base_run_ns = run_without_hooks();
 	own.swap(regions);
+	files.swap(profiled_files);
+	profiled_all = all;
 	total_ns = saved[0], time_ns = saved[1], pair_sum = saved[2];
 	pairs_run_ns = saved[3], pairs_cal_ns = saved[4], pairs_run_calls = saved[5];
 	json_calls = saved[6];
@@ -753,6 +798,25 @@ bool selinst_feedback_called_rarely(const struct selinst_function *fn)
 	return fr && !fr->throttled && fr->calls <= FB_RARE_CALLS * MAX(processes, 1);
 }
 
+/* A region the profiles do not name although every build they came from
+ * instrumented everything and measured its file: it never ran in those
+ * runs.  Chosen anyway (the static model at threshold 0 chooses it), it
+ * tells nothing and costs its host's inlining: Lua's loops of classend
+ * and l_str2int, never entered, kept those hot functions out of line,
+ * and lessthanothers, never called, made luaV_lessthan too large to
+ * inline (+2.2% instructions for 1.0% predicted). */
+static bool never_ran(enum fb_kind kind, const char *name, const char *file)
+{
+	return profiled_all && !regions.empty() && !lookup(kind, name, file)
+		&& profiled_files.count(lbasename(file ? file : ""));
+}
+
+static const char *never_ran_reason(void)
+{
+	return xasprintf("dropped: not run (profile %s of a build that instrumented "
+			 "everything)", profile_names.c_str());
+}
+
 /* Before the model: a dropped function is forced never; the others'
  * weights use the effective counts. */
 void selinst_feedback_force(struct selinst_function *fn)
@@ -762,6 +826,12 @@ void selinst_feedback_force(struct selinst_function *fn)
 	effective_counts(fn);
 	if (fn->cm.force != CM_FORCE_NONE)
 		return;
+	if (never_ran(FB_FUNCTION, fn->name, fn->file)) {
+		fn->cm.force = CM_FORCE_NEVER;
+		fn->cm.force_reason = never_ran_reason();
+		fn->dropped_by_profile = true;
+		return;
+	}
 	const fb_region *fr = lookup(FB_FUNCTION, fn->name, fn->file);
 	if (fr && fr->drop) {
 		fn->cm.force = CM_FORCE_NEVER;
@@ -979,6 +1049,9 @@ void selinst_feedback_apply(struct selinst_function *fns, size_t n,
 			if (fr && fr->drop && l->instrument) {
 				l->instrument = false;
 				l->reason = drop_reason(fr);
+			} else if (l->instrument && never_ran(FB_LOOP, l->name, l->file)) {
+				l->instrument = false;
+				l->reason = never_ran_reason();
 			} else if (fr && l->instrument)
 				l->reason = kept_reason(fr, l->reason);
 		}

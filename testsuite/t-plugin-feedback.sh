@@ -303,4 +303,48 @@ expect_eq "profile-base= gives the run without hooks" True "$ok"
 si_cc -O2 -fplugin-arg-selinst-profile-base=es.prof "$EFF" -o nb 2>err.txt
 expect_eq "profile-base without profile" 1 $?
 grep -q "argument 'profile-base' needs 'profile'" err.txt || { cat err.txt; fail "message"; }
+
+# Regions that never ran: the first build instrumented everything
+# (threshold 0, loops too), so a function or loop of a measured file that
+# its profile does not name never ran, and the feedback build leaves it
+# out (at threshold 0 the static model would choose it, and its hooks
+# cost its host's inlining); from a build that chose (es: the default),
+# an unnamed region may have run, and the model decides.
+cat > nr.c <<'C'
+#include <stdio.h>
+static volatile int sink;
+__attribute__((noinline)) int used(int n) { int s = 0; for (int i = 0; i < n; i++) s += i * sink; return s; }
+__attribute__((noinline)) int unused(int n) { int s = 0; for (int i = 0; i < n; i++) s ^= i + sink; return s; }
+int main(int argc, char **argv)
+{
+	int s = used(1000 + argc);
+	if (argc > 5) {
+		s += unused(argc);
+		for (int i = 0; i < argc; i++)
+			s += argv[i][0];
+	}
+	printf("%d\n", s);
+	return 0;
+}
+C
+si_cc -O2 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0 nr.c -o nr \
+	|| fail "nr threshold 0 build"
+SELINST_THROTTLE=off SELINST_OUTPUT=nr.prof ./nr >/dev/null || fail "run nr"
+rm -f nr2.yaml
+si_cc -O2 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0 \
+	-fplugin-arg-selinst-profile=nr.prof -fplugin-arg-selinst-budget=100 \
+	-fplugin-arg-selinst-decisions=nr2.yaml nr.c -o nr2 || fail "nr feedback build"
+decided nr2.yaml functions unused "False dropped: not run (profile nr.prof of a build that instrumented everything)" \
+	"never called: expected left out"
+decided nr2.yaml functions used "True kept: *" "called: expected kept"
+ok=$(yget nr2.yaml "sorted((l['function'], l['instrument'], l['reason'].startswith('dropped: not run')) for l in d['loops'])")
+expect_eq "loops that never ran left out" "[('main', False, True), ('unused', False, True), ('used', True, False)]" "$ok"
+# From a default build's profile nothing is left out as not run.
+si_cc -O2 nr.c -o nr-default || fail "nr default build"
+SELINST_THROTTLE=off SELINST_OUTPUT=nrd.prof ./nr-default >/dev/null || fail "run nr default"
+rm -f nr3.yaml
+si_cc -O2 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0 \
+	-fplugin-arg-selinst-profile=nrd.prof -fplugin-arg-selinst-budget=100 \
+	-fplugin-arg-selinst-decisions=nr3.yaml nr.c -o nr3 || fail "nr feedback build from the default"
+grep -q "not run" nr3.yaml && { cat nr3.yaml; fail "left out as not run from a default build's profile"; }
 exit 0
