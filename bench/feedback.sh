@@ -116,6 +116,7 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 		mkdir -p "$out/light"
 		cp "$out/$wl-feedback" "$out/light/$wl-default"
 		SELINST_THROTTLE=off SELINST_OUTPUT="$out/$wl-light.prof" "$out/light/$wl-default" $size >/dev/null
+		rm -f "$out/$wl-round2.yaml"
 		gcc -O2 -Wno-unknown-pragmas "${plug[@]}" -fplugin-arg-selinst-decisions="$out/$wl-round2.yaml" \
 			-fplugin-arg-selinst-profile="$out/$wl-default.prof" \
 			-fplugin-arg-selinst-profile-base="$out/$wl-light.prof" -fplugin-arg-selinst-budget="$budget" \

@@ -788,16 +788,6 @@ static void effective_counts(selinst_function *fn)
 	mpz_clear(before);
 }
 
-/* At most this many calls per process: "called rarely" (inlining). */
-#define FB_RARE_CALLS 100
-
-bool selinst_feedback_called_rarely(const struct selinst_function *fn)
-{
-	const fb_region *fr = selinst_feedback_active()
-		? lookup(FB_FUNCTION, fn->name, fn->file) : NULL;
-	return fr && !fr->throttled && fr->calls <= FB_RARE_CALLS * MAX(processes, 1);
-}
-
 /* A region the profiles do not name although every build they came from
  * instrumented everything and measured its file: it never ran in those
  * runs.  Chosen anyway (the static model at threshold 0 chooses it), it

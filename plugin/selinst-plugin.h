@@ -183,9 +183,6 @@ void selinst_config_apply(struct selinst_function *fn);
 bool selinst_feedback_budget(const char *value);
 bool selinst_feedback_read(const char *list, const char *base);
 bool selinst_feedback_active(void);
-/* The profile measured FN's calls, and they are few (a handful per
- * process): its body may be inlined with its loop regions. */
-bool selinst_feedback_called_rarely(const struct selinst_function *fn);
 /* Before the model: forces the functions of the drop set never. */
 void selinst_feedback_force(struct selinst_function *fn);
 /* After the function and loop decisions: loop drops, reasons, additions. */
