@@ -624,7 +624,6 @@ static void choose_drops(void)
 		bottleneck = NULL;
 }
 
-/* At argument time: LIST is FILE[:FILE...]. */
 /* Reads every file of LIST (FILE[:FILE...]); their base names are added
  * to *NAMES.  ARG: the argument's name, for the error. */
 static bool read_list(const char *list, std::string *names, const char *arg)
