@@ -4,7 +4,9 @@
 # projects of bench/real-projects.sh: the default and threshold 0 builds
 # run the workload (every process writes a profile), then each is rebuilt
 # with -fplugin-arg-selinst-profile= all of its profiles and budget=BUDGET
-# (variants fb and fb0), and run with SELINST_THROTTLE=off.  Prints per
+# (variants fb and fb0; fb0b: fb0 again with profile-base= fb0's own
+# profiles, the run's length from a light run), and run with
+# SELINST_THROTTLE=off.  Prints per
 # project and feedback build: regions dropped/added (decision files),
 # the instructions over plain (callgrind, all processes), the same less
 # the runtime writing the profile at exit, the plugin's predicted
@@ -16,7 +18,8 @@
 # in situ (hook_pair_in_run_ns; the first run is sampled: FIRST_SAMPLE).
 #   WORK=/tmp/me REALSRC=/tmp/real-sel/src bash bench/feedback-real.sh
 # Variables: those of real-projects.sh (PROJECTS, WORK, REALSRC, REUSE,
-# BUDGET); VARIANTS is "plain default fb t0 fb0" and DIAL is empty.
+# BUDGET); VARIANTS is "plain default fb t0 fb0 fb0b" (order matters:
+# each feedback variant after its first build) and DIAL is empty.
 # TABLE_ONLY=1 prints the table from $WORK/res without running anything.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
