@@ -332,7 +332,9 @@ static void merge_node(view *v, const profile *p, const pthr *th, size_t i, thri
 	add64(&r->calls, n->calls, &s->ovf, "calls");
 	if (r->kind != K_SAMPLED) {	/* a hook pair's node (--suggest) */
 		r->nodes++;
-		add64(&t->calls, n->calls, &s->ovf, "calls");
+		/* Saturating: a thread's total over regions is only a
+		 * prediction's input, never a reason to refuse the profile. */
+		t->calls = n->calls > UINT64_MAX - t->calls ? UINT64_MAX : t->calls + n->calls;
 	}
 	add64(&r->excl, n->excl, &s->ovf, "exclusive_ns");
 	add64(&r->iters, n->iters, &s->ovf, "iterations");
