@@ -9,10 +9,24 @@ over all decision files of the build), instructions (callgrind, all
 processes of the workload) and their excess over the plain build, with
 and without the runtime writing the profile at exit (a fixed cost per
 process that grows with the profile, not with the calls made), the
-largest share of exclusive time one region holds (the median over the
-native runs, NATIVE_RUNS), the top regions by inclusive time (the first
-run).  Then the default's top regions beside threshold 0's, and
-the threshold dial.
+largest share of exclusive time one region holds, the top regions by
+inclusive time.  Then the default's top regions beside threshold 0's, a
+markdown summary (bench/README.md's table), and the threshold dial.
+
+The shares and the top regions come from the CPU-time samples
+(SELINST_SAMPLE, the runtime's per-thread CPU-clock timer) of all native
+runs (NATIVE_RUNS) added up, the same way for every variant: a region's
+exclusive samples over all samples of all threads but those taken in the
+hooks (outside every region included).  Elapsed time (the regions' own clock,
+TSC) is not fit for it on the shared 2-core machine: the same cJSON run
+took 22 to 98 ms in its regions, lz4's 0.28 to 1.76 s, as other processes
+ran in between, and whichever region was running took the gap (one run's
+largest share of cJSON's two half-and-half phases: 33% to 96% in one
+batch of 15 runs).  Each
+region's least elapsed time over 15 runs recovered cJSON's quiet figures
+but not lz4's or Lua's (no run of 0.3 s was left alone), nor did the
+median of each region.  The runs' own largest shares in elapsed time are
+printed under the table.
 """
 import json
 import os
@@ -76,6 +90,56 @@ def median_share(shares):
     return got[(len(got) - 1) // 2] + ([s[0] for s in got],)
 
 
+def cpu_samples(runs_profs):
+    """CPU-time samples (SELINST_SAMPLE) of every run, added up: per region
+    (kind, name) the samples taken while it was the innermost region
+    (exclusive) and while it was on the stack (inclusive, once per sample
+    however often it recurs), and all samples of all threads but those
+    taken in the hooks (samples_in_runtime: at threshold 0 a sixth to two
+    fifths of them, no region's time); those outside every region count."""
+    excl, incl, total = {}, {}, 0
+    for profs in runs_profs:
+        for path in profs:
+            try:
+                with open(path) as f:
+                    doc = yaml.load(f, Loader=Loader)
+            except (OSError, yaml.YAMLError):
+                continue
+            names = {r["id"]: (r["kind"], r["name"]) for r in doc.get("regions") or []}
+            for t in doc.get("threads") or []:
+                total += (t.get("samples") or 0) - (t.get("samples_in_runtime") or 0)
+                nodes = {n["id"]: n for n in t.get("nodes") or []}
+                for n in nodes.values():
+                    count = sum(x["count"] for x in n.get("samples") or [])
+                    if not count:
+                        continue
+                    key = names.get(n["region"])
+                    excl[key] = excl.get(key, 0) + count
+                    seen, up = set(), n
+                    while up is not None:
+                        seen.add(names.get(up["region"]))
+                        up = nodes.get(up["parent"])
+                    for k in seen:
+                        incl[k] = incl.get(k, 0) + count
+    return excl, incl, total
+
+
+def by_samples(regions, samples):
+    """REGIONS (one run's, for their names and kinds) with seconds replaced
+    by CPU-time sample counts added up over the runs: exclusive_seconds and
+    inclusive_seconds then hold counts, all_samples the runs' total; the
+    shares are of that total.  None without samples (SELINST_SAMPLE off)."""
+    excl, incl, total = samples
+    if not total:
+        return None
+    out = []
+    for r in regions:
+        key = (r["kind"], r["name"])
+        out.append(dict(r, exclusive_seconds=excl.get(key, 0), inclusive_seconds=incl.get(key, 0),
+                        all_samples=total))
+    return out
+
+
 def top(regions, n):
     funcs = [r for r in regions if r["kind"] == "function"]
     funcs.sort(key=lambda r: -r["inclusive_seconds"])
@@ -83,7 +147,8 @@ def top(regions, n):
 
 
 def max_exclusive_share(regions):
-    total = sum(r["exclusive_seconds"] for r in regions)
+    total = regions[0].get("all_samples") if regions else 0
+    total = total or sum(r["exclusive_seconds"] for r in regions)
     if not regions or total <= 0:
         return None, None
     big = max(regions, key=lambda r: r["exclusive_seconds"])
@@ -114,11 +179,17 @@ def project_table(res, report, p, variants):
         name = "%s-%s" % (p, v)
         fc = functions(res, name)
         every = [profile(report, f) for f in runs(res, name)] if v != "plain" else []
-        regs = every[0] if every else None
+        every = [g for g in every if g]
+        # Without samples (SELINST_SAMPLE=0, older results): the first
+        # run's elapsed times.
+        regs = (by_samples(every[0], cpu_samples(runs(res, name))) or every[0]) if every else None
         profiles[v] = regs
-        share, who, shares = median_share([max_exclusive_share(g) for g in every if g])
+        share, who = max_exclusive_share(regs) if regs else (None, None)
+        med, _, shares = median_share([max_exclusive_share(g) for g in every])
         if len(shares) > 1:
-            spread[v] = shares
+            spread[v] = (shares, med, regs[0].get("all_samples", 0) if regs else 0)
+        SUMMARY.setdefault(p, {})[v] = (fc, total_of(res, name, base), share, who,
+                                        [r["name"] for r in top(regs, 5)] if regs else [])
         tops = ", ".join(short(r["name"], 24) for r in top(regs, 3)) if regs else ""
         total, write = ir(res, name), ir(res, name, ".write")
         print("  %-8s %18s %14s %10s %11s %26s  %s" % (
@@ -127,26 +198,62 @@ def project_table(res, report, p, variants):
             pct(total - write, base) if total and write and v != "plain" else "",
             "%.0f%% %s" % (100 * share, short(who, 20)) if share is not None else "-",
             tops))
-    for v, shares in spread.items():
-        print("  %s: largest exclusive share in each of %d native runs: %s (median shown)"
-              % (v, len(shares), ", ".join("%.0f%%" % (100 * x) for x in shares)))
+    for v, (shares, med, nsamples) in spread.items():
+        shown = ("of the %d CPU-time samples of all runs (the hooks' left out)" % nsamples
+                 if nsamples else "the first run's elapsed time (no samples)")
+        print("  %s: largest exclusive share of elapsed time in each of %d native runs: %s"
+              " (median %.0f%%); shown: %s"
+              % (v, len(shares), ", ".join("%.0f%%" % (100 * x) for x in shares), 100 * med,
+                 shown))
+    PROFILES_T0[p] = profiles.get("t0")
     if profiles.get("default") is not None and profiles.get("t0") is not None:
         full = top(profiles["t0"], 10 ** 6)
         rank = {r["name"]: i + 1 for i, r in enumerate(full)}
-        print("  top 6 by inclusive time: default | threshold 0 (rank at threshold 0 of the default's)")
-        d6, f6 = top(profiles["default"], 6), full[:6]
+        print("  top 5 by inclusive time: default | threshold 0 (rank at threshold 0 of the default's)")
+        d6, f6 = top(profiles["default"], 5), full[:5]
         for i in range(max(len(d6), len(f6))):
             left = "%-36s %5s" % (short(d6[i]["name"]), "#%s" % rank.get(d6[i]["name"], "-")) if i < len(d6) else " " * 42
             right = short(f6[i]["name"]) if i < len(f6) else ""
             print("    %s | %s" % (left, right))
 
 
+SUMMARY = {}
+
+
+def total_of(res, name, base):
+    total = ir(res, name)
+    return pct(total, base) if total and not name.endswith("-plain") else ""
+
+
+def markdown(projects):
+    """bench/README.md's table: the default beside threshold 0."""
+    print("\n| project | functions instrumented / total | instructions over plain "
+          "| largest exclusive share, default (threshold 0) "
+          "| top 5 by inclusive time, default (rank at threshold 0) | top 5 at threshold 0 |")
+    print("|---|---|---:|---|---|---|")
+    for p in projects:
+        d, z = SUMMARY.get(p, {}).get("default"), SUMMARY.get(p, {}).get("t0")
+        if not d or not z:
+            continue
+        full = [r["name"] for r in top(PROFILES_T0.get(p) or [], 10 ** 6)]
+        rank = {n: i + 1 for i, n in enumerate(full)}
+        share = lambda x: "%.0f%% `%s`" % (100 * x[2], x[3]) if x[2] is not None else "-"
+        print("| %s | %s | %s | %s (%s) | %s | %s |" % (
+            p, "%d / %d" % d[0] if d[0] else "-", d[1], share(d), share(z),
+            ", ".join("`%s` #%s" % (n, rank.get(n, "-")) for n in d[4]),
+            ", ".join("`%s`" % n for n in z[4])))
+
+
+PROFILES_T0 = {}
+
+
 def main():
     res, report, projects, variants, dial_project, dial = sys.argv[1:7]
     print("Real projects: functions instrumented, instructions (callgrind) over plain,")
-    print("largest exclusive share of one region (median of the native runs), top regions")
+    print("largest exclusive share of one region and top regions (CPU-time samples of all native runs)")
     for p in projects.split():
         project_table(res, report, p, variants.split())
+    markdown(projects.split())
     if dial.split():
         p = dial_project
         base = ir(res, p + "-plain")

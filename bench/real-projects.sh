@@ -8,7 +8,8 @@
 # and prints, per project and selection: functions instrumented / total
 # (from the decision files), instructions over plain, the largest share of
 # exclusive time any one region holds, and the top regions by inclusive
-# time at the default beside those at threshold 0.  Then the threshold dial
+# time at the default beside those at threshold 0 (and as a markdown
+# table for bench/README.md).  Then the threshold dial
 # for one project.  By hand or `make bench`, never in CI: it needs
 # apt-get source (network) once, and takes about half an hour.
 #
@@ -38,12 +39,18 @@
 #             the project they are measured on (default lua); DIAL= skips it
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
 #   OPT       optimization level (default -O2)
-#   NATIVE_RUNS  native runs of the workload (profiles; default 5): the
-#             largest exclusive share printed is their median
+#   NATIVE_RUNS  native runs of the workload (profiles; default 15), with
+#             SELINST_SAMPLE=$SAMPLE_HZ (default 1000): the table's shares
+#             and top regions are the CPU-time samples of all of them added
+#             up, for every variant alike (elapsed time on a shared machine
+#             gives whichever region is running the time other processes
+#             take)
 #   FIRST_SAMPLE  SELINST_SAMPLE of fb's and fb0's first run (default 5000;
 #             empty: not sampled, the calibrated hook pair alone)
 #   REUSE=1   keep results already in $WORK/res (measure only what is missing)
 #   REUSE_BUILDS=1  run again, without building, what an earlier run built
+#   NATIVE_ONLY=1  with REUSE_BUILDS: only the native runs (the profiles)
+#             again, the instruction counts of the earlier run kept
 # Run it under `nice` on a shared machine; callgrind counts do not care.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,7 +64,8 @@ SITES_ROUNDS=${SITES_ROUNDS:-2}
 DIAL=${DIAL-0 198656 202752 204800 204900 205300 206848}
 OPT=${OPT:--O2}
 JOBS=${JOBS:-2}
-NATIVE_RUNS=${NATIVE_RUNS:-5}
+NATIVE_RUNS=${NATIVE_RUNS:-15}
+SAMPLE_HZ=${SAMPLE_HZ:-1000}
 FIRST_SAMPLE=${FIRST_SAMPLE:-5000}
 
 [ -f "$B/selinst.so" ] && [ -f "$B/libselinst.so" ] && [ -x "$B/selinst-report" ] ||
@@ -308,18 +316,23 @@ run_workload() {
 	local p=$1 v=$2 d=$3 r=$4 ir=0 wr=0 cmd n w k
 	case $v in fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;; esac
 	# The native runs (the profiles): NATIVE_RUNS times the whole
-	# workload, each run's profiles in prof/K/; the table takes the median
-	# of their largest exclusive shares (one run on a loaded machine moved
-	# by up to 30 points).
+	# workload, each run's profiles in prof/K/, with CPU-time samples; the
+	# table adds the samples of all runs up (one run's elapsed time on a
+	# loaded machine moved cJSON's largest share by 24 points).
 	rm -f "$r.runs"
 	for k in $(seq 1 "$NATIVE_RUNS"); do
 		mkdir -p "$d/prof/$k"
 		while read -r cmd; do
-			(cd "$d" && SELINST_OUTPUT="$d/prof/$k/%p.prof" $cmd < /dev/null > /dev/null 2>>"$r.run.log") ||
+			(cd "$d" && SELINST_SAMPLE=$SAMPLE_HZ SELINST_OUTPUT="$d/prof/$k/%p.prof" \
+				$cmd < /dev/null > /dev/null 2>>"$r.run.log") ||
 				echo "  $p $v: '$cmd' failed" >&2
 		done < <(workload "$p" "$d")
 		echo $(ls "$d"/prof/"$k"/*.prof 2>/dev/null) >> "$r.runs"
 	done
+	if [ -n "${NATIVE_ONLY:-}" ] && [ -s "$r.ir" ]; then
+		echo "  $p $v: $NATIVE_RUNS native runs again, $(cat "$r.ir") instructions kept"
+		return 0
+	fi
 	while read -r cmd; do
 		rm -f "$d"/callgrind.out
 		(cd "$d" && SELINST_OUTPUT=/dev/null valgrind --tool=callgrind \

@@ -273,7 +273,12 @@ def main():
                     help="also compare with the plain build under perf record (columns perf)")
     ap.add_argument("--build-only", action="store_true",
                     help="with --keep: build the programs and stop")
+    ap.add_argument("--report", help="this selinst-report instead of the tree's (with --reuse: "
+                    "another version's reading of the same profiles)")
     a = ap.parse_args()
+    if a.report:
+        global REPORT
+        REPORT = a.report
     cols = ["full: regions excl", "full: functions excl", "full comp: functions excl",
             "fullfn comp: functions excl", "full comp, libs in caller: functions excl",
             "fullfn comp, libs in caller: functions excl", "callgrind: functions excl",

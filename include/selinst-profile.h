@@ -80,6 +80,12 @@ selinst_omp_waits[SELINST_OMP_WAITS] = {
 #define SELINST_PROFILE_HOOK_LOOP_PAIR   "hook_loop_pair_ns"
 #define SELINST_PROFILE_HOOK_LOOP_INSIDE "hook_loop_inside_ns"
 
+/* Thread key (optional): the thread's time on the kernel's run queue,
+ * runnable but waiting for a CPU (schedstat run_delay), integer ns, read
+ * with cpu_ns.  Elapsed times include it; selinst-report --compensate
+ * scales the hooks' calibrated cost by (cpu_ns + runqueue_ns) / cpu_ns. */
+#define SELINST_PROFILE_RUNQUEUE "runqueue_ns"
+
 /* Node keys of an mpi region's bytes (libselinst-mpi: count times the
  * datatype's size of the buffers a call sends and receives). */
 #define SELINST_PROFILE_BYTES_SENT     "bytes_sent"

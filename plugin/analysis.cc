@@ -23,6 +23,8 @@ struct call_site {
 	size_t caller;
 	tree callee;		/* FUNCTION_DECL */
 	int depth;		/* loop depth of the call in the caller */
+	int conditional;	/* not on every path to the return
+				   (refinement conditional-pull) */
 };
 
 /* A call through a pointer (refinement indirect-depth). */
@@ -126,6 +128,23 @@ static basic_block source_pred(basic_block bb, const selinst_block_info *blocks)
 	return NULL;
 }
 
+/* Refinement conditional-pull: whether BB runs on every call of its
+ * function: it dominates every block that returns (paths that end in a
+ * noreturn call do not count; in a function that never returns, none
+ * does).  GCC keeps no dominator for the exit block itself. */
+static bool on_every_call(basic_block bb)
+{
+	edge e;
+	edge_iterator ei;
+	basic_block exit_bb = EXIT_BLOCK_PTR_FOR_FN(cfun);
+	if (EDGE_COUNT(exit_bb->preds) == 0)
+		return false;
+	FOR_EACH_EDGE(e, ei, exit_bb->preds)
+		if (!dominated_by_p(CDI_DOMINATORS, e->src, bb))
+			return false;
+	return true;
+}
+
 static void measure(struct selinst_function *fn, size_t index,
 		    std::vector<call_site> &sites, std::vector<indirect_site> &indirect,
 		    hash_map<tree, omp_origin> &omp_origins)
@@ -138,6 +157,9 @@ static void measure(struct selinst_function *fn, size_t index,
 		made_loops = true;
 	}
 	selinst_split_merged_loops();
+	bool had_dominators = dom_info_available_p(CDI_DOMINATORS);
+	if (!had_dominators)
+		calculate_dominance_info(CDI_DOMINATORS);
 
 	/* Blocks: empty forwarders (no statement, one successor) and blocks
 	 * that could merge into their only predecessor are not counted: at -O0
@@ -149,6 +171,7 @@ static void measure(struct selinst_function *fn, size_t index,
 	basic_block bb;
 	FOR_EACH_BB_FN(bb, body) {
 		int depth = bb_loop_depth(bb);
+		int conditional = !on_every_call(bb);
 		unsigned long before = fn->cm.statements;
 		unsigned long calls_before = fn->cm.call_sites;
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
@@ -162,7 +185,7 @@ static void measure(struct selinst_function *fn, size_t index,
 			fn->cm.call_sites++;
 			tree callee = gimple_call_fndecl(stmt);
 			if (callee) {
-				call_site cs = { index, callee, depth };
+				call_site cs = { index, callee, depth, conditional };
 				sites.push_back(cs);
 				block_callees[bb->index].safe_push(callee);
 			} else if (gimple_call_fntype(stmt)) {
@@ -181,7 +204,7 @@ static void measure(struct selinst_function *fn, size_t index,
 				cgraph_node *tn = cgraph_node::get(target);
 				if (!tn || !tn->parallelized_function)
 					continue;
-				call_site cs = { index, target, depth };
+				call_site cs = { index, target, depth, conditional };
 				sites.push_back(cs);
 				block_callees[bb->index].safe_push(target);
 				if (callee && !omp_origins.get(target)) {
@@ -224,6 +247,8 @@ static void measure(struct selinst_function *fn, size_t index,
 		block_callees[b].release();
 	XDELETEVEC(block_callees);
 	XDELETEVEC(blocks);
+	if (!had_dominators)
+		free_dominance_info(CDI_DOMINATORS);
 
 	if (made_loops)
 		loop_optimizer_finalize();
@@ -463,25 +488,52 @@ static void collect_functions(std::vector<selinst_function> &fns,
 	}
 }
 
+/* Whether DECL, called without a body in view, is a function of the
+ * project's other units (refinement hand-off): not the compiler's, not
+ * declared in a system header (the C and C++ libraries). */
+static bool other_unit_function(tree decl)
+{
+	return !DECL_IS_UNDECLARED_BUILTIN(decl) && !fndecl_built_in_p(decl)
+		&& !DECL_ARTIFICIAL(decl)
+		&& !in_system_header_at(DECL_SOURCE_LOCATION(decl));
+}
+
 /* Call edges to functions with a body here, and each callee's deepest
- * site; then the depths other units recorded (sites=). */
+ * site; each function's distinct callees of other units (hand-off); then
+ * the depths other units recorded (sites=). */
 static void call_edges(std::vector<selinst_function> &fns, hash_map<tree, size_t> &index_of,
 		       const std::vector<call_site> &sites, std::vector<cm_call_edge> &edges)
 {
+	std::vector<std::pair<size_t, unsigned> > out_of_view;
 	for (size_t k = 0; k < sites.size(); k++) {
 		cgraph_node *callee = cgraph_node::get(sites[k].callee);
-		if (!callee)
+		if (callee)
+			callee = callee->ultimate_alias_target();
+		size_t *ci = callee ? index_of.get(callee->decl) : NULL;
+		if (!ci) {
+			tree d = callee ? callee->decl : sites[k].callee;
+			if ((callee && callee->definition) || !other_unit_function(d))
+				continue;
+			out_of_view.push_back(std::make_pair(sites[k].caller,
+							     (unsigned) DECL_UID(d)));
+			/* A constructor that builds its bases and members
+			 * is no phase entry. */
+			tree caller = fns[sites[k].caller].decl;
+			if (DECL_CXX_CONSTRUCTOR_P(d) && !DECL_CXX_CONSTRUCTOR_P(caller)
+			    && !DECL_CXX_DESTRUCTOR_P(caller))
+				fns[sites[k].caller].cm.builds_other_unit_object = 1;
 			continue;
-		callee = callee->ultimate_alias_target();
-		size_t *ci = index_of.get(callee->decl);
-		if (!ci)
-			continue;
-		cm_call_edge e = { sites[k].caller, *ci, sites[k].depth };
+		}
+		cm_call_edge e = { sites[k].caller, *ci, sites[k].depth, sites[k].conditional };
 		edges.push_back(e);
 		struct cm_function *cf = &fns[*ci].cm;
 		if (sites[k].depth > cf->deepest_call_depth)
 			cf->deepest_call_depth = sites[k].depth;
 	}
+	std::sort(out_of_view.begin(), out_of_view.end());
+	for (size_t k = 0; k < out_of_view.size(); k++)
+		if (k == 0 || out_of_view[k] != out_of_view[k - 1])
+			fns[out_of_view[k].first].cm.other_unit_callees++;
 	for (size_t i = 0; i < fns.size(); i++)
 		if (TREE_PUBLIC(fns[i].decl)) {
 			fns[i].cm.external_depth = selinst_sites_depth(fns[i].symbol);
@@ -495,24 +547,40 @@ static void call_edges(std::vector<selinst_function> &fns, hash_map<tree, size_t
 		}
 }
 
-/* Refinement indirect-depth: a static function that no call in view names,
- * whose address is taken, is called through pointers; the indirect calls
- * in view whose type matches its own are its call sites (SQLite's sorter
- * comparators, called 660,000 times in vdbeSorterMerge's loop, and its
- * aggregate steps in the byte-code loop, scored as if called at depth 0). */
+/* Whether NODE's address is an argument of a call in view (a callback
+ * handed to that call), rather than only stored (a method in an object, a
+ * table's initializer): refinement indirect-context. */
+static bool passed_to_a_call(cgraph_node *node)
+{
+	ipa_ref *ref;
+	for (unsigned r = 0; node->iterate_referring(r, ref); r++)
+		if (ref->use == IPA_REF_ADDR && ref->stmt && is_gimple_call(ref->stmt))
+			return true;
+	return false;
+}
+
+/* Refinement indirect-depth: a static function whose address is taken is
+ * called through pointers; the indirect calls in view whose type matches
+ * its own are its call sites (SQLite's sorter comparators, called 660,000
+ * times in vdbeSorterMerge's loop, and its aggregate steps in the
+ * byte-code loop, scored as if called at depth 0).  Before the decisions
+ * they count for a function that no call in view names; after them, for
+ * every such function, with their callers' context depths (refinement
+ * indirect-context, cost-model.cc): SQLite's getPageNormal is named by
+ * getPageMMap outside any loop, and called through xGet per page. */
 static void indirect_edges(std::vector<selinst_function> &fns,
 			   const std::vector<indirect_site> &indirect,
 			   std::vector<cm_call_edge> &out)
 {
 	for (size_t i = 0; i < fns.size() && !indirect.empty(); i++) {
 		cgraph_node *node = cgraph_node::get(fns[i].decl);
-		if (TREE_PUBLIC(fns[i].decl) || !node || !node->address_taken
-		    || fns[i].cm.deepest_call_depth >= 0)
+		if (TREE_PUBLIC(fns[i].decl) || !node || !node->address_taken)
 			continue;
+		fns[i].cm.callback = passed_to_a_call(node);
 		tree type = TREE_TYPE(fns[i].decl);
 		for (size_t k = 0; k < indirect.size(); k++)
 			if (types_compatible_p(type, indirect[k].fntype)) {
-				cm_call_edge e = { indirect[k].caller, i, indirect[k].depth };
+				cm_call_edge e = { indirect[k].caller, i, indirect[k].depth, 1 };
 				out.push_back(e);
 			}
 	}

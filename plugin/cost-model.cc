@@ -71,6 +71,7 @@ void cm_callsite_score(mpz_t out, const struct cm_constants *c,
 struct adjacency {
 	size_t *start;		/* nfns + 1 */
 	size_t *callee;		/* nedges */
+	char *conditional;	/* nedges: the edge's conditional flag */
 };
 
 static void adjacency_build(struct adjacency *a, size_t nfns,
@@ -78,14 +79,17 @@ static void adjacency_build(struct adjacency *a, size_t nfns,
 {
 	a->start = (size_t *) calloc(nfns + 1, sizeof(size_t));
 	a->callee = (size_t *) malloc((nedges ? nedges : 1) * sizeof(size_t));
+	a->conditional = (char *) malloc(nedges ? nedges : 1);
 	for (size_t i = 0; i < nedges; i++)
 		a->start[edges[i].caller + 1]++;
 	for (size_t i = 0; i < nfns; i++)
 		a->start[i + 1] += a->start[i];
 	size_t *fill = (size_t *) malloc((nfns ? nfns : 1) * sizeof(size_t));
 	memcpy(fill, a->start, nfns * sizeof(size_t));
-	for (size_t i = 0; i < nedges; i++)
+	for (size_t i = 0; i < nedges; i++) {
+		a->conditional[fill[edges[i].caller]] = edges[i].conditional != 0;
 		a->callee[fill[edges[i].caller]++] = edges[i].callee;
+	}
 	free(fill);
 }
 
@@ -94,11 +98,15 @@ static void score_one(const struct cm_constants *c, struct cm_function *const *f
 		      const struct adjacency *a, size_t f)
 {
 	struct cm_function *fn = fns[f];
-	unsigned long inst = 0;
+	unsigned long inst = 0, steady = 0;
 	for (size_t e = a->start[f]; e < a->start[f + 1]; e++)
-		if (fns[a->callee[e]]->instrument)
+		if (fns[a->callee[e]]->instrument) {
 			inst++;
+			if (!a->conditional[e])
+				steady++;
+		}
 	fn->instrumented_call_sites = inst;
+	fn->steady_call_sites = steady;
 	if (!c->refined) {
 		fn->loop_depth = fn->deepest_call_depth < 0 ? 0 : fn->deepest_call_depth;
 		if (fn->external_depth > fn->loop_depth)
@@ -192,6 +200,28 @@ static int passes_depth_through(const struct cm_function *fn)
 		|| (fn->force == CM_FORCE_NONE && fn->declared_inline && !fn->has_loops);
 }
 
+/* Refinement hand-off: FN is called in view, only outside loops (no
+ * depth through pointers, other units or callers it runs inside), main
+ * does not reach it in view, and it calls CM_HAND_OFF or more distinct
+ * functions of its project that this unit has no body of, one of them a
+ * constructor: it builds an object another unit implements and runs it.
+ * Their loops are out of view, so its work is not known to be bounded,
+ * and building the driver of a phase marks the phase's entry (yaml-cpp's
+ * operator<<(Emitter&, const Node&) builds NodeEvents, whose constructor
+ * walks the tree, and emits it: a quarter of a run, main's before).
+ * Calls to other units alone are not enough: yaml-cpp's emitter runs a
+ * chain of methods per scalar that call EmitterState's (loop-free's
+ * case: 17 more regions, +1.2% -> +2.5% instructions).  A function
+ * called through pointers or from no call site in view is left to the
+ * other rules: it may be an accessor or a callback called per element. */
+static int hands_off(const struct cm_function *fn)
+{
+	return fn->other_unit_callees >= CM_HAND_OFF && fn->builds_other_unit_object
+	       && fn->deepest_call_depth == 0
+	       && fn->loop_depth == 0 && fn->pointer_depth < 0 && fn->external_depth < 0
+	       && !fn->from_main && !fn->declared_inline;
+}
+
 /* Refinement straight-line: why a function scoring above the threshold is
  * still left out, or NULL.  Threshold 0 keeps its meaning: everything. */
 static const char *refinement_excludes(const struct cm_constants *c,
@@ -203,6 +233,8 @@ static const char *refinement_excludes(const struct cm_constants *c,
 	if (!fn->has_loops && fn->declared_inline)
 		return "inline and loop-free: copied into its callers "
 		       "(refinement straight-line)";
+	if (hands_off(fn))
+		return NULL;
 	if (!fn->has_loops && fn->bounded_work && fn->instrumented_call_sites == 0)
 		return "bounded work: no loop, no recursion, no callee in view "
 		       "with either (refinement straight-line)";
@@ -229,53 +261,84 @@ static const char *refinement_excludes(const struct cm_constants *c,
 
 /* Refinement pull-depth: the callsite score pulls a caller (or a loop) in
  * only when it runs at depth 0, or at depth 1 with two or more chosen
- * callees (the paper's adi and its three solvers) or a body of weight
+ * callees (the paper's adi and its three solvers), a body of weight
  * CM_LOOP_FREE or more (lz4's per-file LZ4IO_compressFilename_extRess,
- * 1007); deeper, or at depth 1 a small body around one chosen callee
- * (SQLite's insertCell, 201, once per row), it qualifies on its own
- * weight and loop score or not at all. */
+ * 1007), or a chain of calls outside loops from a function at depth 0
+ * (SHALLOW_CALLER: lz4's LZ4IO_decompressSrcFile, 171, called once below
+ * the one-file entry; its depth 1 is the other entry's loop over files);
+ * deeper, or at depth 1 a small body around one chosen callee that only
+ * loops reach (SQLite's insertCell, 201, once per row), it qualifies on
+ * its own weight and loop score or not at all.  Outside such a chain, at
+ * depth 1 one of those callees must be called on every path through the
+ * body (refinement conditional-pull): then the body runs no more often
+ * than that callee, and its hooks cost no more than the callee's.
+ * SQLite's balance, called once per row inserted, calls its three chosen
+ * rebalancers on a page overflow only (455 calls of 50,572).  A shallow
+ * caller's chain runs about as often as its depth-0 head: rarely. */
 int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
-		const mpz_t weight)
+		unsigned long steady_sites, const mpz_t weight, int shallow_caller)
 {
 	if (!c->refined || depth <= 0)
 		return 1;
-	return depth == 1 && (instrumented_sites >= CM_SMALL_BODY_PULL
-			      || mpz_cmp_ui(weight, CM_LOOP_FREE) >= 0);
+	return depth == 1
+		&& (shallow_caller
+		    || (steady_sites > 0
+			&& (instrumented_sites >= CM_SMALL_BODY_PULL
+			    || mpz_cmp_ui(weight, CM_LOOP_FREE) >= 0)));
 }
 
-/* FUNCTION: a function's score (depth 1 as cm_pulls_at says); else a
- * loop's, which pulls at depth 1 whatever it holds: a loop around a call
- * to an instrumented function is a region (loops.cc). */
-static int pull_excluded(const struct cm_constants *c, int depth,
-			 unsigned long instrumented_sites, const mpz_t weight,
-			 const mpz_t loop_score, const mpz_t threshold, int function)
+/* Whether a loop at DEPTH holding STEADY_SITES chosen callees called on
+ * every iteration is pulled in: at depth 0 always, at depth 1 by one such
+ * callee (a loop around a call to an instrumented function is a region,
+ * loops.cc), never deeper. */
+static int loop_pulls_at(const struct cm_constants *c, int depth, unsigned long steady_sites)
+{
+	return !c->refined || depth <= 0 || (depth == 1 && steady_sites > 0);
+}
+
+/* Why a body that reaches THRESHOLD only through its callsite score is not
+ * pulled in (FUNCTION: a function's body, else a loop's), or NULL. */
+static const char *pull_excluded(const struct cm_constants *c, int depth,
+				 unsigned long instrumented_sites, unsigned long steady_sites,
+				 const mpz_t weight, const mpz_t loop_score,
+				 const mpz_t threshold, int function, int shallow_caller)
 {
 	if (!c->refined || mpz_sgn(threshold) == 0 || instrumented_sites == 0
-	    || (function ? cm_pulls_at(c, depth, instrumented_sites, weight) : depth < 2))
-		return 0;
+	    || (function ? cm_pulls_at(c, depth, instrumented_sites, steady_sites, weight,
+				       shallow_caller)
+			 : loop_pulls_at(c, depth, steady_sites)))
+		return NULL;
 	mpz_t own;
 	mpz_init(own);
 	mpz_add(own, weight, loop_score);
 	int below = mpz_cmp(own, threshold) < 0;
 	mpz_clear(own);
-	return below;
+	if (!below)
+		return NULL;
+	/* Counting every call site, would it be pulled in? */
+	int would = function ? cm_pulls_at(c, depth, instrumented_sites, instrumented_sites,
+						   weight, shallow_caller)
+			     : loop_pulls_at(c, depth, instrumented_sites);
+	return would ? CM_CONDITIONAL_PULL_REASON : CM_PULL_DEPTH_REASON;
 }
 
-int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
-			   unsigned long instrumented_sites, const mpz_t weight,
-			   const mpz_t loop_score, const mpz_t threshold)
+const char *cm_pull_depth_excludes(const struct cm_constants *c, int depth,
+				   unsigned long instrumented_sites,
+				   unsigned long steady_sites, const mpz_t weight,
+				   const mpz_t loop_score, const mpz_t threshold)
 {
-	return pull_excluded(c, depth, instrumented_sites, weight, loop_score, threshold, 0);
+	return pull_excluded(c, depth, instrumented_sites, steady_sites, weight, loop_score,
+			     threshold, 0, 0);
 }
 
 static const char *pull_excludes(const struct cm_constants *c,
 				 const struct cm_function *fn)
 {
-	if (fn->force != CM_FORCE_NONE
-	    || !pull_excluded(c, fn->loop_depth, fn->instrumented_call_sites,
-			      fn->weight, fn->loop_score, c->threshold, 1))
+	if (fn->force != CM_FORCE_NONE)
 		return NULL;
-	return CM_PULL_DEPTH_REASON;
+	return pull_excluded(c, fn->loop_depth, fn->instrumented_call_sites,
+			     fn->steady_call_sites, fn->weight, fn->loop_score, c->threshold, 1,
+			     fn->shallow_caller);
 }
 
 static const char *refinement_excludes_any(const struct cm_constants *c,
@@ -517,11 +580,35 @@ static void group_edges_by_callee(const struct cm_call_edge *edges, size_t nedge
 	free(fill);
 }
 
+/* Refinement pull-depth, after the depths: which functions a function
+ * running at depth 0 reaches through call sites outside any loop (calls
+ * inside a cycle are the cycle's own): along that chain each runs once a
+ * call of the function at its top.  Components callers first, as
+ * component_depths visits them, so a caller's mark is final when its
+ * callees read it. */
+static void mark_shallow_callers(struct cm_function *const *fns,
+				 const struct cm_call_edge *edges, size_t nedges,
+				 const struct components *k)
+{
+	size_t *first = (size_t *) calloc(k->count + 1, sizeof(size_t));
+	size_t *by_comp = (size_t *) malloc((nedges ? nedges : 1) * sizeof(size_t));
+	group_edges_by_callee(edges, nedges, k, first, by_comp);
+	for (size_t ci = k->count; ci-- > 0;)
+		for (size_t j = first[ci]; j < first[ci + 1]; j++) {
+			const struct cm_call_edge *s = &edges[by_comp[j]];
+			const struct cm_function *caller = fns[s->caller];
+			if (s->depth == 0 && k->comp_of[s->caller] != ci
+			    && (caller->loop_depth == 0 || caller->shallow_caller))
+				fns[s->callee]->shallow_caller = 1;
+		}
+	free(first); free(by_comp);
+}
+
 /* A function chosen at a shallower depth is scored again at DEPTH, the
  * depth it runs at below the nearest region, and dropped when it no
  * longer reaches the threshold (refinement context-depth). */
 static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
-			   int depth, mpz_t scratch)
+			   int depth, mpz_t scratch, const char *reason)
 {
 	fn->context_depth = depth;
 	if (!fn->instrument || fn->force != CM_FORCE_NONE || depth <= fn->loop_depth)
@@ -529,30 +616,95 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
 	cm_loop_score(scratch, c, depth);
 	mpz_add(scratch, scratch, fn->weight);
 	/* pull-depth holds here too: from depth 2 on callees pull nothing,
-	 * at depth 1 only two or more. */
-	if (cm_pulls_at(c, depth, fn->instrumented_call_sites, fn->weight))
+	 * at depth 1 only two or more called on every path, or a shallow
+	 * caller's chain. */
+	if (cm_pulls_at(c, depth, fn->instrumented_call_sites, fn->steady_call_sites,
+			fn->weight, fn->shallow_caller))
 		mpz_add(scratch, scratch, fn->callsite_score);
 	if (mpz_cmp(scratch, c->threshold) >= 0)
 		return;
 	/* The depth that decided; its loops use it too. */
 	fn->instrument = 0;
-	fn->reason = CM_CONTEXT_DEPTH_REASON;
+	fn->reason = cm_pulls_at(c, depth, fn->instrumented_call_sites,
+				 fn->instrumented_call_sites, fn->weight,
+				 fn->shallow_caller)
+		? CM_CONDITIONAL_PULL_REASON : reason;
 	fn->loop_depth = depth;
 	cm_loop_score(fn->loop_score, c, depth);
 	mpz_add(fn->score, fn->weight, fn->loop_score);
 	mpz_add(fn->score, fn->score, fn->callsite_score);
 }
 
+/* The depth an indirect site E gives TARGET, or -1 (refinement
+ * indirect-depth): before the decisions (AFTER 0) its own loop depth, to a
+ * function in no cycle that no direct call in view names; after them, in
+ * the first pass (AFTER 1), nothing (the function keeps its depth).  Not
+ * the caller's depth there: a call through a pointer is no call-graph
+ * edge, and cycles through pointers (SQLite's byte-code engine calls SQL
+ * functions that run statements) would add up.  Refinement
+ * indirect-context: the second pass (AFTER 2) adds the caller's context
+ * depth from the first pass (PASS1) when the caller is no region.  One
+ * hop, from the first pass's depths: no sum over a cycle.  SQLite's pager
+ * and page cache, reached through xGet and xFetch from helpers 16 levels
+ * below the byte-code loop, were regions of 75,080 calls each at depth 0. */
+static int pointer_site_depth(const struct cm_call_edge *e, struct cm_function *target,
+			      const struct cm_function *caller, int after, const int *pass1)
+{
+	if (target->recursive)
+		return -1;
+	if (after == 2 && !target->callback) {
+		if (e->depth > target->pointer_depth)
+			target->pointer_depth = e->depth;
+		return e->depth + (caller->instrument || caller == target ? 0 : pass1[e->caller]);
+	}
+	if (after || target->deepest_call_depth >= 0)
+		return -1;
+	if (e->depth > target->pointer_depth)
+		target->pointer_depth = e->depth;
+	return e->depth;
+}
+
+/* Refinement indirect-context and pull-depth's shallow chains: a chain
+ * from a function at depth 0 (mark_shallow_callers) stays shallow only
+ * through callers that run no deeper than the first pass said (DEPTH: this
+ * pass's depths by component, PASS1: the first pass's by function).  A
+ * head reached through a pointer from deep below (SQLite's getPageMMap,
+ * a pager method) runs as often as its pointer's site, and so does the
+ * chain below it.  EDGES_AT: the NEDGES_AT direct call edges (of NDIRECT)
+ * into one component, callers visited already. */
+static void recheck_shallow(struct cm_function *const *fns, const struct cm_call_edge *edges,
+			    size_t ndirect, const size_t *edges_at, size_t nedges_at,
+			    const struct components *k, const int *depth, const int *pass1)
+{
+	for (size_t j = 0; j < nedges_at; j++)
+		if (edges_at[j] < ndirect)
+			fns[edges[edges_at[j]].callee]->shallow_caller = 0;
+	for (size_t j = 0; j < nedges_at; j++) {
+		if (edges_at[j] >= ndirect)
+			continue;
+		const struct cm_call_edge *s = &edges[edges_at[j]];
+		const struct cm_function *caller = fns[s->caller];
+		size_t cc = k->comp_of[s->caller];
+		if (s->depth == 0 && cc != k->comp_of[s->callee]
+		    && (caller->loop_depth == 0 || caller->shallow_caller)
+		    && depth[cc] <= pass1[s->caller])
+			fns[s->callee]->shallow_caller = 1;
+	}
+}
+
 /* Depths, callers first (components in reverse order).  A call site s in
  * C reaching P counts depth(s), plus C's depth when C passes it through:
  * before the decisions (AFTER = 0) when passes_depth_through(C), after
- * them (AFTER = 1) when C is not a region, and then each component is
+ * them (AFTER = 1 or 2) when C is not a region, and then each component is
  * offered to drop_if_deeper before its callees are visited.  All members
  * of a cycle share one depth: the deepest entry from outside plus the
- * deepest call inside plus one.  Capped at loop_base. */
+ * deepest call inside plus one.  Capped at loop_base.  AFTER = 2 runs once
+ * more after AFTER = 1 with the indirect sites' callers' context depths
+ * (refinement indirect-context). */
 static void component_depths(const struct cm_constants *c, struct cm_function *const *fns,
 			     const struct cm_call_edge *edges, size_t nedges,
-			     size_t nindirect, const struct components *k, int after)
+			     size_t nindirect, const struct components *k, int after,
+			     const int *pass1)
 {
 	int cap = mpz_fits_sint_p(c->loop_base) ? (int) mpz_get_si(c->loop_base) : 1 << 20;
 	if (cap > (1 << 20) || cap < 0)
@@ -568,22 +720,12 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 		for (size_t j = first[ci]; j < first[ci + 1]; j++) {
 			const struct cm_call_edge *e = &edges[by_comp[j]];
 			const struct cm_function *caller = fns[e->caller];
-			/* Refinement indirect-depth: an indirect site gives
-			 * its own loop depth, before the decisions, to a
-			 * function in no cycle; after them the function keeps
-			 * it.  Not its caller's depth: a call through a
-			 * pointer is no call-graph edge, and cycles through
-			 * pointers (SQLite's byte-code engine calls SQL
-			 * functions that run statements) would add up. */
 			if (by_comp[j] >= nedges - nindirect) {
 				struct cm_function *target = fns[k->order[k->start[ci]]];
-				pointed = 1;
-				if (after || target->recursive)
-					continue;
-				if (e->depth > target->pointer_depth)
-					target->pointer_depth = e->depth;
-				if (e->depth > outside)
-					outside = e->depth;
+				pointed |= target->deepest_call_depth < 0;
+				int d = pointer_site_depth(e, target, caller, after, pass1);
+				if (d > outside)
+					outside = d;
 				continue;
 			}
 			if (k->comp_of[e->caller] == ci) {
@@ -612,9 +754,20 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 		}
 		long d = (long) outside + (inside > 0 ? inside : 0);
 		depth[ci] = d > cap ? cap : (int) d;
+		/* indirect-context raises no cycle: entered through a pointer
+		 * from deep helpers (a statement run from an SQL function),
+		 * the byte-code engine would count the depth of its own
+		 * nested runs. */
+		if (after == 2 && fns[k->order[k->start[ci]]]->recursive)
+			depth[ci] = pass1[k->order[k->start[ci]]];
+		if (after == 2)
+			recheck_shallow(fns, edges, nedges - nindirect, by_comp + first[ci],
+					first[ci + 1] - first[ci], k, depth, pass1);
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			if (after)
-				drop_if_deeper(c, fns[k->order[j]], depth[ci], scratch);
+				drop_if_deeper(c, fns[k->order[j]], depth[ci], scratch,
+					       after == 2 ? CM_POINTER_CONTEXT_REASON
+							  : CM_CONTEXT_DEPTH_REASON);
 			else
 				fns[k->order[j]]->loop_depth = depth[ci];
 		}
@@ -634,7 +787,8 @@ static int still_qualifies_at_context(const struct cm_constants *c,
 	mpz_init(s);
 	cm_loop_score(s, c, fn->context_depth);
 	mpz_add(s, s, fn->weight);
-	if (cm_pulls_at(c, fn->context_depth, fn->instrumented_call_sites, fn->weight))
+	if (cm_pulls_at(c, fn->context_depth, fn->instrumented_call_sites,
+			fn->steady_call_sites, fn->weight, fn->shallow_caller))
 		mpz_add(s, s, fn->callsite_score);
 	int ok = mpz_cmp(s, c->threshold) >= 0;
 	mpz_clear(s);
@@ -647,10 +801,18 @@ static int still_qualifies_at_context(const struct cm_constants *c,
  * chosen only through the callsite score of dropped callees are dropped,
  * callees first.  Only ever drops: one answer, in two passes. */
 static void context_depths(const struct cm_constants *c, struct cm_function *const *fns,
-			   const struct cm_call_edge *edges, size_t nedges, size_t nindirect,
-			   const struct adjacency *a, const struct components *k)
+			   size_t nfns, const struct cm_call_edge *edges, size_t nedges,
+			   size_t nindirect, const struct adjacency *a,
+			   const struct components *k)
 {
-	component_depths(c, fns, edges, nedges, nindirect, k, 1);
+	component_depths(c, fns, edges, nedges, nindirect, k, 1, NULL);
+	if (nindirect) {
+		int *pass1 = (int *) malloc((nfns ? nfns : 1) * sizeof(int));
+		for (size_t i = 0; i < nfns; i++)
+			pass1[i] = fns[i]->context_depth;
+		component_depths(c, fns, edges, nedges, nindirect, k, 2, pass1);
+		free(pass1);
+	}
 	for (size_t ci = 0; ci < k->count; ci++)
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			struct cm_function *fn = fns[k->order[j]];
@@ -691,17 +853,18 @@ void cm_decide_indirect(const struct cm_constants *c, struct cm_function *const 
 		classify_work(fns, &a, &k);
 		mark_from_main(fns, nfns, &a);
 		mark_unseen_small(c, fns, nfns, &a);
-		component_depths(c, fns, all, nall, nindirect, &k, 0);
+		component_depths(c, fns, all, nall, nindirect, &k, 0, NULL);
+		mark_shallow_callers(fns, edges, nedges, &k);
 	}
 	for (size_t i = 0; i < k.count; i++)
 		decide_component(c, fns, &a, k.order + k.start[i],
 				 k.start[i + 1] - k.start[i]);
 	if (c->refined && mpz_sgn(c->threshold) != 0)
-		context_depths(c, fns, all, nall, nindirect, &a, &k);
+		context_depths(c, fns, nfns, all, nall, nindirect, &a, &k);
 	else
 		for (size_t i = 0; i < nfns; i++)
 			fns[i]->context_depth = fns[i]->loop_depth;
 	free(all);
 	free(k.order); free(k.start); free(k.comp_of);
-	free(a.start); free(a.callee);
+	free(a.start); free(a.callee); free(a.conditional);
 }

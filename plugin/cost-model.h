@@ -31,8 +31,8 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus eleven refinements (indirect-depth
- * at cm_decide_indirect below), each named in
+ * CM_MODEL_DEFAULT is the formula plus fourteen refinements (indirect-depth
+ * and indirect-context at cm_decide_indirect below), each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
  *
@@ -63,7 +63,25 @@
  *                  when it runs at depth 0 or 1, as the paper's adi does;
  *                  deeper, instrumented callees do not make it a region
  *                  (its hooks would run a loop's trip count more often
- *                  than theirs).
+ *                  than theirs).  At depth 1 a function needs two chosen
+ *                  callees, a weight of CM_LOOP_FREE, or a chain of calls
+ *                  outside loops from a function that runs at depth 0
+ *                  (then it also runs once a call of that function:
+ *                  lz4's per-file functions, called once below the
+ *                  one-file entry and in the loop over files of the
+ *                  other).
+ *   conditional-pull  Outside such a chain, at depth 1 chosen callees
+ *                  pull a body in only when one of them is called on
+ *                  every path through it: for a function, a call site
+ *                  whose block dominates every block that returns; for a
+ *                  loop, one dominating every latch (each iteration that
+ *                  comes back runs it).  Then the body runs no more often
+ *                  than that callee.  A body that calls its chosen
+ *                  callees on some paths only may run far more often than
+ *                  they do (SQLite's balance: 50,572 calls, its three
+ *                  rebalancers 455), and its hooks then cost more than
+ *                  theirs; the paper's adi calls its solvers on every call.
+ *                  Edges carry the flag (cm_call_edge.conditional).
  *   context-depth  After the decisions, callers first: a chosen function
  *                  is scored again at the depth it runs at below the
  *                  nearest region (call depths added up through callers
@@ -73,6 +91,20 @@
  *                  scored at that same depth.  The
  *                  paper's BT keeps its decisions: adi is a region, so
  *                  the solvers run at depth 0 below it.
+ *   indirect-context  After context-depth's pass, a second one: an indirect
+ *                  site gives the static address-taken functions whose type
+ *                  matches the site's depth plus its caller's context depth
+ *                  from the first pass when the caller is no region (also
+ *                  to a function a direct call in view names); the
+ *                  functions they call in view follow (context-depth).
+ *                  One hop, from the first pass: cycles through pointers do
+ *                  not add up; a call-graph cycle keeps its depth.  Not a
+ *                  callback, whose address a call in view receives as an
+ *                  argument (Lua's f_parser, handed to luaD_pcall once per
+ *                  chunk loaded): it runs inside that call, and the
+ *                  matching sites' callers are other callbacks' too; a
+ *                  method stored in an object (SQLite's xGet, xFetch)
+ *                  runs wherever the object is used.
  *   recursion      The members of a call-graph cycle share one depth: the
  *                  deepest call into the cycle from outside plus the
  *                  deepest call inside it plus one (recursion repeats
@@ -114,6 +146,20 @@
  *                  bounded, uninstrumented functions in view, of weight
  *                  under CM_LEAF_LOOP (256), is not a loop region when
  *                  main does not reach its function in view.
+ *   hand-off       A function called in view, only outside loops (depth
+ *                  0, no pointer or sites= depth), not inline, that main
+ *                  does not reach in view, that calls CM_HAND_OFF (2) or
+ *                  more distinct functions of its project out of view
+ *                  (no body here, declared outside system headers), one
+ *                  of them a constructor (C++: it builds an object another
+ *                  unit implements, and is no constructor or destructor
+ *                  itself), is not dropped by straight-line, small-body
+ *                  or loop-free: it builds a phase's driver and runs it,
+ *                  work whose loops are out of view.  yaml-cpp's
+ *                  operator<<(Emitter&, const Node&): NodeEvents' tree
+ *                  walk and Emit, 28% of a run.  The emitter's per-scalar
+ *                  steps, which call other units but build nothing,
+ *                  stay to loop-free.
  *   whole-body     (loops.cc) An outermost loop of CM_WHOLE_BODY_PCT (90)
  *                  percent or more of its function's weight, with no
  *                  instrumented call site, in a function that is a region
@@ -174,6 +220,15 @@ struct cm_function {
 					   never): its loops are the library's */
 	int always_inline;		/* copied into every caller: its weight
 					   counts in theirs for unseen-small */
+	unsigned long other_unit_callees;	/* distinct functions it calls
+					   that have no body in view and are
+					   declared outside system headers:
+					   the project's other units
+					   (refinement hand-off) */
+	int builds_other_unit_object;	/* calls a constructor of the
+					   project's other units (C++), not
+					   being a constructor or destructor
+					   itself (refinement hand-off) */
 	int has_loops;			/* a loop in its own body */
 	unsigned long largest_loop;	/* weight of its heaviest loop body */
 	int declared_inline;		/* inline keyword (or in-class C++) */
@@ -185,6 +240,9 @@ struct cm_function {
 	/* Outputs of cm_decide. */
 	mpz_t weight, loop_score, callsite_score, score;
 	unsigned long instrumented_call_sites;
+	unsigned long steady_call_sites;	/* those of them on every path
+					   through the body (refinement
+					   conditional-pull) */
 	int loop_depth;			/* the d used in loop_score (default
 					   model: with depth-through and
 					   recursion) */
@@ -207,12 +265,19 @@ struct cm_function {
 					   light_work or library code */
 	int unseen_small;		/* refinement unseen-small applies
 					   (default model) */
+	int callback;			/* its address is passed as an argument
+					   of a call in view (refinement
+					   indirect-context leaves it be) */
 	int pointer_depth;		/* -1, or the deepest matching indirect
 					   call (refinement indirect-depth;
 					   default model) */
 	int from_main;			/* reached from main by call edges in
 					   view (default model): its depths
 					   are the program's */
+	int shallow_caller;		/* reached from a function that runs at
+					   depth 0 through calls outside loops
+					   (refinement pull-depth; default
+					   model) */
 	int instrument;
 	const char *reason;
 };
@@ -223,6 +288,9 @@ struct cm_function {
 struct cm_call_edge {
 	size_t caller, callee;
 	int depth;		/* loop depth of the call in the caller */
+	int conditional;	/* 0: the call runs on every call of CALLER
+				   (its block dominates the exit); 1: on some
+				   paths only (refinement conditional-pull) */
 };
 
 void cm_constants_init_default(struct cm_constants *c);
@@ -240,19 +308,27 @@ void cm_loop_score(mpz_t out, const struct cm_constants *c, int depth);
 void cm_callsite_score(mpz_t out, const struct cm_constants *c,
 		       unsigned long instrumented_sites);
 
-/* Refinement pull-depth, for loops: whether a score that reaches
- * THRESHOLD only through its callsite score is refused because it runs at
- * depth 2 or deeper (default model).  Functions: also at depth 1, as
- * cm_pulls_at says. */
-int cm_pull_depth_excludes(const struct cm_constants *c, int depth,
-			   unsigned long instrumented_sites, const mpz_t weight,
-			   const mpz_t loop_score, const mpz_t threshold);
+/* Refinement pull-depth, for loops: why a score that reaches THRESHOLD
+ * only through its callsite score is refused (CM_PULL_DEPTH_REASON or
+ * CM_CONDITIONAL_PULL_REASON), or NULL: at depth 2 or deeper, and at depth
+ * 1 when none of its INSTRUMENTED_SITES runs on every iteration
+ * (STEADY_SITES 0, refinement conditional-pull; default model).
+ * Functions: as cm_pulls_at says. */
+const char *cm_pull_depth_excludes(const struct cm_constants *c, int depth,
+				   unsigned long instrumented_sites,
+				   unsigned long steady_sites, const mpz_t weight,
+				   const mpz_t loop_score, const mpz_t threshold);
 /* Whether INSTRUMENTED_SITES chosen callees pull a body of WEIGHT running
  * at DEPTH in (pull-depth): always at depth 0 (and in model=paper), at
- * depth 1 from CM_SMALL_BODY_PULL callees on or from weight CM_LOOP_FREE
- * on, never deeper. */
+ * depth 1 when SHALLOW_CALLER (a function running at depth 0 reaches it
+ * through calls outside loops), or from CM_SMALL_BODY_PULL callees on, or
+ * one in a body of weight CM_LOOP_FREE or more, and then only when one of
+ * them (STEADY_SITES) is called on every path through the body
+ * (refinement conditional-pull: a body that calls them on some paths only
+ * may run far more often than they do, and its hooks would cost more than
+ * theirs); never deeper. */
 int cm_pulls_at(const struct cm_constants *c, int depth, unsigned long instrumented_sites,
-		const mpz_t weight);
+		unsigned long steady_sites, const mpz_t weight, int shallow_caller);
 /* Refinement small-body, for functions and loops: a body of weight under
  * CM_SMALL_BODY with fewer than CM_SMALL_BODY_PULL call sites to
  * instrumented functions, in a function main does not reach in view
@@ -315,6 +391,12 @@ int cm_whole_body_excludes(const struct cm_constants *c, const mpz_t weight,
 #define CM_LOOP_FREE_REASON "no loop, no recursion, callees with small loops at most, " \
 	"weight under " CM_STR(CM_LOOP_FREE) ", fewer than " CM_STR(CM_SMALL_BODY_PULL) \
 	" instrumented callees, main not in view (refinement loop-free)"
+/* Refinement hand-off: a function called in view at depth 0 only, main
+ * not in view, calling CM_HAND_OFF or more distinct functions of its
+ * project's other units (other_unit_callees), a constructor among them
+ * (builds_other_unit_object), keeps its score against straight-line,
+ * small-body and loop-free. */
+#define CM_HAND_OFF 2
 #define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
 	"through callers that are not regions (refinement context-depth)"
 /* Refinement unseen-small: a function no call site in view reaches, of
@@ -333,8 +415,14 @@ int cm_whole_body_excludes(const struct cm_constants *c, const mpz_t weight,
 	"callee, bounded callees: an accessor " \
 	"its users call per element (refinement unseen-small)"
 #define CM_PULL_DEPTH_REASON "at loop depth 2 or deeper, or at depth 1 with one " \
-	"instrumented callee and weight under " CM_STR(CM_LOOP_FREE) ": instrumented " \
-	"callees do not pull it in (refinement pull-depth)"
+	"instrumented callee, weight under " CM_STR(CM_LOOP_FREE) " and no chain of " \
+	"calls outside loops from a function at depth 0: instrumented callees do not " \
+	"pull it in (refinement pull-depth)"
+#define CM_CONDITIONAL_PULL_REASON "at loop depth 1, its instrumented callees " \
+	"called on some paths only: they do not pull it in (refinement conditional-pull)"
+#define CM_POINTER_CONTEXT_REASON "below the threshold at the depth it runs at " \
+	"through callers that are not regions, calls through pointers included " \
+	"(refinement indirect-context)"
 
 /* After cm_decide: the depth added to F's own call depths for calls to
  * other units' functions (sites-out): F's context depth when F is not a

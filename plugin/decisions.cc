@@ -238,11 +238,16 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 			scalar(em, "other_units_depth");
 			num_ul(em, fn->cm.external_depth);
 		}
+		if (fn->cm.other_unit_callees) {
+			scalar(em, "other_unit_callees");
+			num_ul(em, fn->cm.other_unit_callees);
+		}
 		scalar(em, "has_loops");  scalar(em, fn->cm.has_loops ? "true" : "false");
 		scalar(em, "declared_inline"); scalar(em, fn->cm.declared_inline ? "true" : "false");
 		scalar(em, "context_depth"); num_ul(em, fn->cm.context_depth);
 		scalar(em, "recursive");  scalar(em, fn->cm.recursive ? "true" : "false");
 		scalar(em, "from_main");  scalar(em, fn->cm.from_main ? "true" : "false");
+		scalar(em, "shallow_caller"); scalar(em, fn->cm.shallow_caller ? "true" : "false");
 		scalar(em, "loop_score"); num_mpz(em, fn->cm.loop_score);
 		scalar(em, "instrumented_call_sites"); num_ul(em, fn->cm.instrumented_call_sites);
 		scalar(em, "callsite_score"); num_mpz(em, fn->cm.callsite_score);

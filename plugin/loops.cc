@@ -565,6 +565,19 @@ void selinst_split_merged_loops(void)
 	free_dominance_info(CDI_DOMINATORS);
 }
 
+/* Refinement conditional-pull: whether BB, in LOOP's body, runs on every
+ * iteration that comes back to the header (it dominates every latch). */
+static bool on_every_iteration(class loop *loop, basic_block bb)
+{
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, loop->header->preds)
+		if (flow_bb_inside_loop_p(loop, e->src)
+		    && !dominated_by_p(CDI_DOMINATORS, e->src, bb))
+			return false;
+	return true;
+}
+
 /* Is LOOP one that OpenMP expansion made with no source loop behind it
  * (a schedule's chunk dispatch around the source loop, the retry loop of
  * an atomic reduction): in an outlined body, its own tests without a
@@ -608,6 +621,7 @@ void selinst_measure_loops(struct selinst_function *fn,
 		mpz_inits(l->weight, l->loop_score, l->callsite_score, l->score, NULL);
 		l->callees = vNULL;
 		l->callee_nest = vNULL;
+		l->callee_steady = vNULL;
 		l->outer_header = loop_depth(loop) > 1 ? loop_outer(loop)->header->index : -1;
 		location_t named = loop_location(loop);
 		l->made_by_openmp = made_by_openmp(loop, named);
@@ -627,6 +641,7 @@ void selinst_measure_loops(struct selinst_function *fn,
 			for (unsigned k = 0; k < block_callees[b].length(); k++) {
 				l->callees.safe_push(block_callees[b][k]);
 				l->callee_nest.safe_push(loop_depth(body[i]->loop_father));
+				l->callee_steady.safe_push(on_every_iteration(loop, body[i]));
 			}
 			edge e;
 			edge_iterator ei;
@@ -670,10 +685,14 @@ void selinst_decide_loops(struct selinst_function *fn,
 	const struct cm_constants *c = &selinst_opts.model;
 	for (unsigned i = 0; i < fn->nloops; i++) {
 		struct selinst_loop *l = &fn->loops[i];
+		const char *pull;
 		l->instrumented_call_sites = 0;
+		l->steady_call_sites = 0;
 		for (unsigned k = 0; k < l->callees.length(); k++)
-			if (selinst_is_instrumented_here(l->callees[k], all, nall))
+			if (selinst_is_instrumented_here(l->callees[k], all, nall)) {
 				l->instrumented_call_sites++;
+				l->steady_call_sites += l->callee_steady[k] != 0;
+			}
 		l->depth = fn->cm.loop_depth + l->nest - 1;
 		cm_weight(l->weight, c, l->basic_blocks, l->statements, l->call_sites);
 		cm_loop_score(l->loop_score, c, l->depth);
@@ -704,10 +723,11 @@ void selinst_decide_loops(struct selinst_function *fn,
 						  fn->cm.instrument, l->instrumented_call_sites,
 						  fn->cm.from_main, selinst_opts.loop_threshold)) {
 			l->reason = CM_WHOLE_BODY_REASON;
-		} else if (cm_pull_depth_excludes(c, l->depth, l->instrumented_call_sites,
-						  l->weight, l->loop_score,
-						  selinst_opts.loop_threshold)) {
-			l->reason = CM_PULL_DEPTH_REASON;
+		} else if ((pull = cm_pull_depth_excludes(c, l->depth, l->instrumented_call_sites,
+							  l->steady_call_sites, l->weight,
+							  l->loop_score,
+							  selinst_opts.loop_threshold))) {
+			l->reason = pull;
 		} else if (mpz_cmp(l->score, selinst_opts.loop_threshold) >= 0) {
 			l->instrument = true;
 			l->reason = "score >= loop-threshold";
@@ -1200,6 +1220,7 @@ void selinst_free_loops(struct selinst_function *fn)
 		mpz_clears(l->weight, l->loop_score, l->callsite_score, l->score, NULL);
 		l->callees.release();
 		l->callee_nest.release();
+		l->callee_steady.release();
 		free(l->name);
 	}
 	if (fn->loops)

@@ -44,6 +44,7 @@ struct selinst_loop {
 	int last_line;		/* the body's last source line (>= line) */
 	unsigned long basic_blocks, statements, call_sites;
 	unsigned long instrumented_call_sites;
+	unsigned long steady_call_sites;	/* those on every iteration */
 	int depth;		/* d = function's call depth + nest - 1 */
 	mpz_t weight, loop_score, callsite_score, score;
 	bool test_header;	/* the header only computes the exit test */
@@ -55,6 +56,9 @@ struct selinst_loop {
 	vec<tree> callees;	/* callees of the direct call sites inside */
 	vec<int> callee_nest;	/* the nest of each of those sites (feedback:
 				   = nest when directly in this loop's body) */
+	vec<char> callee_steady;	/* each of those sites runs on every
+					   iteration: its block dominates the
+					   latches (refinement conditional-pull) */
 	int outer_header;	/* header of the enclosing loop, -1 if none */
 };
 extern struct selinst_options selinst_opts;

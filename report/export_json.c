@@ -18,9 +18,12 @@ void export_json(FILE *out, const view *v, const opts *o)
 	fprintf(out, "  \"complete\": %s,\n  \"overflow\": %s,\n",
 		v->incomplete ? "false" : "true", v->overflow ? "true" : "false");
 	fprintf(out, "  \"call_paths\": %zu,\n", v->nnodes - 1);
-	if (v->compensated_files)	/* --compensate: times are estimates without hooks */
+	if (v->compensated_files) {	/* --compensate: times are estimates without hooks */
 		fprintf(out, "  \"hook_cost_compensated_seconds\": %.9f,\n",
 			(double)v->compensated_ns / 1e9);
+		fprintf(out, "  \"hook_cost_short_seconds\": %.9f,\n",
+			(double)v->compensate_short_ns / 1e9);
+	}
 	fprintf(out, "  \"plugin_settings\": [");
 	for (size_t i = 0; i < v->nsettings; i++) {
 		fprintf(out, "%s{\"units\": %llu, \"settings\": ", i ? ", " : "",

@@ -225,6 +225,7 @@ static uint32_t add_process(view *v, const profile *p)
 	}
 	if (p->compensated) {
 		v->compensated_ns += p->compensated_ns;
+		v->compensate_short_ns += p->compensate_short_ns;
 		v->compensated_files++;
 	} else if (profile_compensate) {
 		v->uncompensated_files++;

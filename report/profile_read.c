@@ -631,6 +631,17 @@ static double get_ns(ctx *c, const ynode *root, const char *key)
 	return d;
 }
 
+/* WANT ns of hook cost out of *EXCL, never below zero; what does not fit
+ * is counted short: there the hooks cost less than calibrated. */
+static void take_out(profile *p, uint64_t *excl, double want)
+{
+	uint64_t take = want < (double)*excl ? (uint64_t)want : *excl;
+	*excl -= take;
+	p->compensated_ns += take;
+	if (want > (double)take)
+		p->compensate_short_ns += (uint64_t)(want - (double)take);
+}
+
 /* --compensate: each call of a function or loop node cost one pair of the
  * hooks (the calibrated hook_pair_ns or hook_loop_pair_ns).  The part of
  * a pair between its two clock reads (hook_inside_ns, hook_loop_inside_ns)
@@ -643,6 +654,14 @@ static double get_ns(ctx *c, const ynode *root, const char *key)
  * time. */
 static void compensate(profile *p, pthr *th)
 {
+	/* The elapsed times hold the thread's waits on the run queue, the
+	 * hooks' share of them too: a thread that ran 1 s and waited 0.5 s
+	 * for a CPU paid 1.5 x the calibrated (best-case CPU) cost per pair
+	 * in elapsed time, as every other instruction did.  Blocked time
+	 * (sleep, I/O) is not on the run queue and is not scaled. */
+	double scale = 1;
+	if (th->cpu_ns > 0 && th->runq_ns >= 0)
+		scale += (double)th->runq_ns / (double)th->cpu_ns;
 	for (size_t i = 0; i < th->nnodes; i++) {
 		pnode *n = &th->nodes[i];
 		int kind = p->regions[n->region].kind;
@@ -653,16 +672,11 @@ static void compensate(profile *p, pthr *th)
 		double in = loop ? p->hook_loop_inside_ns : p->hook_inside_ns;
 		if (in > pair)
 			in = pair;
-		double own = (double)n->calls * in, out = (double)n->calls * (pair - in);
-		uint64_t take = own < (double)n->excl ? (uint64_t)own : n->excl;
-		n->excl -= take;
-		p->compensated_ns += take;
-		if (n->pidx == UINT32_MAX)
-			continue;	/* the outside part: in no node's time */
-		pnode *parent = &th->nodes[n->pidx];
-		take = out < (double)parent->excl ? (uint64_t)out : parent->excl;
-		parent->excl -= take;
-		p->compensated_ns += take;
+		double own = (double)n->calls * in * scale;
+		double out = (double)n->calls * (pair - in) * scale;
+		take_out(p, &n->excl, own);
+		if (n->pidx != UINT32_MAX)	/* else the outside part is in no node's time */
+			take_out(p, &th->nodes[n->pidx].excl, out);
 	}
 }
 
@@ -676,6 +690,9 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 	th->tid = tid ? to_u64(c, tid, "tid") : 0;
 	ynode *cpu = ymap_get(t, "cpu_ns");	/* optional, may be null */
 	th->cpu_ns = cpu && !is_null(cpu) ? (int64_t)(to_u64(c, cpu, "cpu_ns") & INT64_MAX) : -1;
+	ynode *rq = ymap_get(t, SELINST_PROFILE_RUNQUEUE);	/* optional */
+	th->runq_ns = rq && !is_null(rq) ?
+		(int64_t)(to_u64(c, rq, SELINST_PROFILE_RUNQUEUE) & INT64_MAX) : -1;
 	ynode *smp = ymap_get(t, "samples"), *srt = ymap_get(t, "samples_in_runtime");
 	th->samples = smp && !is_null(smp) ? to_u64(c, smp, "samples") : 0;
 	th->samples_in_runtime = srt && !is_null(srt) ? to_u64(c, srt, "samples_in_runtime") : 0;

@@ -156,6 +156,7 @@ typedef struct pflow {
 typedef struct pthr {
 	uint64_t index, tid;
 	int64_t cpu_ns;		/* the thread's CPU time; -1 when not recorded */
+	int64_t runq_ns;	/* its time waiting for a CPU; -1 when not recorded */
 	uint64_t samples, samples_in_runtime;	/* SELINST_SAMPLE's; 0: none */
 	pnode *nodes;
 	size_t nnodes;
@@ -174,6 +175,7 @@ typedef struct profile {
 	double hook_inside_ns;		/* of that, between the clock reads; 0: not recorded */
 	double hook_loop_pair_ns, hook_loop_inside_ns;	/* the same for loops */
 	uint64_t compensated_ns;	/* --compensate: hook cost taken out */
+	uint64_t compensate_short_ns;	/* ... and what found no time left (clamped) */
 	bool compensated;		/* --compensate could apply (the costs recorded) */
 	pregion *regions;
 	size_t nregions;
@@ -272,6 +274,7 @@ typedef struct view {
 	double pair_ns_sum;		/* hook_pair_ns over the files that have it */
 	uint32_t pair_ns_files;
 	uint64_t compensated_ns;	/* --compensate: hook cost taken out, all files */
+	uint64_t compensate_short_ns;	/* ... and what found no time left, all files */
 	uint32_t compensated_files, uncompensated_files;
 	char **settings;		/* distinct plugin settings over the processes */
 	uint64_t *settings_units;	/* units under each (summed over processes) */

@@ -72,7 +72,19 @@ void view_compensated_note(FILE *out, const view *v)
 	if (v->compensated_files)
 		fprintf(out, "note: hook cost compensated (--compensate): %s taken out, the calls "
 			"of functions\n  and loops times the calibrated pair cost (hook_pair_ns, "
-			"hook_loop_pair_ns);\n  times are estimates of the run without hooks\n", t);
+			"hook_loop_pair_ns),\n  scaled by the threads' run-queue waits (runqueue_ns); "
+			"times are estimates\n  of the run without hooks\n", t);
+	/* Calibrated cost that found no time left in its node: the hooks cost
+	 * less there than back to back (they overlap the region's own work,
+	 * bench/README.md), so the other nodes' estimates are low too, by up
+	 * to as much.  Said from 1% of what is left. */
+	if (v->compensated_files && v->compensate_short_ns * 100 > v->total) {
+		fmt_time(t, sizeof t, (double)v->compensate_short_ns);
+		fprintf(out, "note: %s more of the calibrated hook cost found no time left in its "
+			"node (%.0f%% of the\n  compensated total): the hooks cost less here than "
+			"calibrated; the estimates\n  of small, often-called regions are unreliable\n",
+			t, 100.0 * (double)v->compensate_short_ns / (double)(v->total ? v->total : 1));
+	}
 	if (v->uncompensated_files)
 		fprintf(out, "note: %u file%s without the hooks' calibration left as measured "
 			"(not compensated)\n", v->uncompensated_files,

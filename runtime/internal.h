@@ -138,6 +138,8 @@ struct si_thread {
 	uint64_t end_ticks;
 	uint64_t cpu_ns;		/* CPU time read at thread exit, */
 	int cpu_known;			/* if that read succeeded */
+	uint64_t runq_ns;		/* time runnable but not running, then, */
+	int runq_known;			/* if that read succeeded */
 	struct si_map *manual;		/* manual-region cache: name pointer -> descriptor */
 	struct si_samples *samples;	/* sample.c: NULL when not sampling */
 	struct si_series *series;	/* iterate.c: NULL when none */
@@ -352,6 +354,8 @@ struct si_snap {
 	uint64_t end_ticks;
 	uint64_t cpu_ns;		/* the thread's CPU time, */
 	int cpu_known;			/* if it could be read */
+	uint64_t runq_ns;		/* its time on the run queue, waiting */
+	int runq_known;			/* for a CPU; if it could be read */
 	uint64_t nn;			/* nodes, root (id 0) included */
 	struct si_snode *nodes;
 	uint32_t depth;			/* open frames 1..depth-1 */
@@ -364,6 +368,12 @@ struct si_snap {
 };
 SI_HIDDEN int si_snap_take(struct si_thread *t, struct si_snap *s);
 SI_HIDDEN void si_snap_free(struct si_snap *s);
+/* Thread TID's time on the run queue (runnable, waiting for a CPU: the
+ * kernel's schedstat run_delay), ns, into *NS: 0, or -1 when unknown. */
+SI_HIDDEN int si_runq_ns(pid_t tid, uint64_t *ns);
+/* A thread that exits having run less than this leaves its wait unknown
+ * (compensated as if it had not waited). */
+#define SI_RUNQ_MIN_CPU_NS 10000000u
 
 /* sample.c: one thread's samples, (node id, interrupted PC) -> count,
  * written only by the thread's own signal handler. */
@@ -549,13 +559,16 @@ struct si_tbuf {
 	uint32_t index;
 	pid_t tid;
 	uint64_t lost;
-	si_rec **chunks;		/* the ring */
+	si_rec **chunks;		/* the ring: the thread's chunk number k
+					   (0, 1, ... in recording order) is
+					   chunks[k % nchunks] */
 	size_t nchunks, max_chunks, cur;
-	int flight, wrapped;		/* wrapped: the oldest chunk is cur + 1 */
+	int flight;
 	int fd;				/* the spill file: -1 before the first */
 	int spill_err;			/* errno of its failure: recording stopped */
-	uint64_t spilled;		/* chunks in the spill file */
-	uint32_t gen;			/* odd while the oldest chunk is spilled */
+	uint64_t spilled;		/* chunks in the spill file: 0 .. spilled - 1 */
+	uint64_t gen;			/* twice the chunks started again (reused);
+					   odd while one is (trace.c, collect) */
 };
 /* An event of node N at TS: 8 bytes, unless a new time base, a new chunk,
  * an escaped id is needed, or TS is outside the trace window (one range

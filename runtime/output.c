@@ -597,6 +597,8 @@ static int emit_thread(struct em *m, const struct si_snap *s, struct rtab *rt,
 		kint(m, "cpu_ns", s->cpu_ns);
 	else
 		kraw(m, "cpu_ns", "~");
+	if (s->cpu_known && s->runq_known)
+		kint(m, SELINST_PROFILE_RUNQUEUE, s->runq_ns);
 	kraw(m, "finished", s->finished ? "true" : "false");
 	plain(m, "nodes");
 	seq_start(m);

@@ -21,9 +21,12 @@
  * to leave this file's reads alone.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "internal.h"
 
 #define NO_TSAN __attribute__((no_sanitize_thread, noinline))
@@ -119,6 +122,33 @@ NO_TSAN static int copy_frames(struct si_thread *t, struct si_snap *s)
 	return 0;
 }
 
+/* /proc/self/task/TID/schedstat: "CPU-ns runqueue-ns timeslices".  The
+ * time a thread waited, runnable, while another ran lies in the elapsed
+ * times of whatever regions it was in, the hooks' included, so
+ * selinst-report --compensate scales the hooks' calibrated cost by
+ * (cpu + runqueue) / cpu (doc/report.md).  open/read: at thread exit no
+ * stdio stream should be made. */
+int si_runq_ns(pid_t tid, uint64_t *ns)
+{
+	char path[64], buf[128];
+	snprintf(path, sizeof path, "/proc/self/task/%d/schedstat", (int)tid);
+	int saved = errno, fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+	if (fd >= 0)
+		close(fd);
+	errno = saved;
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	char *end;
+	strtoull(buf, &end, 10);
+	if (end == buf || *end != ' ')
+		return -1;
+	char *p = end;
+	*ns = strtoull(p, &end, 10);
+	return end == p ? -1 : 0;
+}
+
 /* The CPU time of thread T: read when it exited, or now from its CPU
  * clock, named by its kernel thread id the way glibc's
  * pthread_getcpuclockid names it (Linux: (~tid << 3) | CPUCLOCK_PERTHREAD
@@ -129,6 +159,8 @@ static void snap_cpu_time(const struct si_thread *t, struct si_snap *s)
 	if (s->finished) {
 		s->cpu_ns = t->cpu_ns;
 		s->cpu_known = t->cpu_known;
+		s->runq_ns = t->runq_ns;
+		s->runq_known = t->runq_known;
 		return;
 	}
 	struct timespec ts;
@@ -136,6 +168,7 @@ static void snap_cpu_time(const struct si_thread *t, struct si_snap *s)
 	if (t->tid > 0 && clock_gettime(id, &ts) == 0) {
 		s->cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 		s->cpu_known = 1;
+		s->runq_known = si_runq_ns(t->tid, &s->runq_ns) == 0;
 	}
 }
 

@@ -26,7 +26,9 @@
  * (sample.c): each library mapped from the start widens glibc's atfork
  * window at exit.  The records are decoded then into the writer's
  * events (trace.h).  A failure is reported once; the exit status is the
- * program's.
+ * program's.  A dump reads a thread that goes on recording chunk by
+ * chunk, each checked once read (collect): one the thread started again
+ * meanwhile is read from the spill file, where it went first.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -232,7 +234,7 @@ static int spill(struct si_tbuf *b, size_t i)
 			return err;
 		}
 	}
-	b->spilled++;
+	__atomic_store_n(&b->spilled, b->spilled + 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -258,7 +260,11 @@ static void start_chunk(struct si_tbuf *b, size_t i, uint64_t ts)
 
 /* The next chunk, its time base TS: a new one while the ring grows, else
  * the oldest, spilled first in trace mode.  0: none (events lost from now
- * on).  gen is odd while a chunk is reused (collect). */
+ * on).  A dump may be reading the ring (collect): gen turns odd only once
+ * the oldest chunk is in the spill file, just before it is written over,
+ * so that the dump reads it from the file instead.  The spill's write()
+ * stays outside the odd window, as a dump waits for a thread inside it
+ * (before, a slow write() made dumps give up on the thread's events). */
 static int next_chunk(struct si_tbuf *b, uint64_t ts)
 {
 	if (b->spill_err)
@@ -266,8 +272,10 @@ static int next_chunk(struct si_tbuf *b, uint64_t ts)
 	if (b->nchunks < b->max_chunks) {
 		si_rec *c = chunk_mmap(b->nchunks > 0);
 		if (c) {
-			b->chunks[b->nchunks] = c;
-			start_chunk(b, b->nchunks++, ts);
+			size_t i = b->nchunks;
+			b->chunks[i] = c;
+			__atomic_store_n(&b->nchunks, i + 1, __ATOMIC_RELEASE);
+			start_chunk(b, i, ts);
 			return 1;
 		}
 		if (!b->nchunks)
@@ -275,16 +283,15 @@ static int next_chunk(struct si_tbuf *b, uint64_t ts)
 		b->max_chunks = b->nchunks;	/* out of memory: a smaller ring */
 	}
 	size_t i = (b->cur + 1) % b->nchunks;
-	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
 	int saved = errno;
 	if (!b->flight && (b->spill_err = spill(b, i)) != 0) {
 		errno = saved;
-		b->pos = b->end;
-		__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&b->pos, b->end, __ATOMIC_RELEASE);
 		return 0;
 	}
 	errno = saved;
-	b->wrapped = 1;
+	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
+	__atomic_thread_fence(__ATOMIC_RELEASE);	/* odd before the new records */
 	start_chunk(b, i, ts);
 	__atomic_store_n(&b->gen, b->gen + 1, __ATOMIC_RELEASE);
 	return 1;
@@ -471,75 +478,123 @@ static void decode(struct decoder *d, const si_rec *r, size_t n)
 	}
 }
 
-/* What the spill file holds, decoded: 0, or -1. */
-static int decode_spilled(struct decoder *d, uint64_t chunks)
+/* Chunks FROM .. FROM + COUNT - 1 of the spill file, decoded: 0, or -1. */
+static int decode_spilled(struct decoder *d, uint64_t from, uint64_t count)
 {
-	if (!chunks)
+	if (!count)
 		return 0;
-	size_t bytes = chunks * CHUNK_BYTES;
-	void *m = mmap(NULL, bytes, PROT_READ, MAP_SHARED, d->b->fd, 0);
+	size_t bytes = count * CHUNK_BYTES;
+	void *m = mmap(NULL, bytes, PROT_READ, MAP_SHARED, d->b->fd, (off_t)(from * CHUNK_BYTES));
 	if (m == MAP_FAILED)
 		return -1;
-	for (uint64_t c = 0; c < chunks; c++)
+	for (uint64_t c = 0; c < count; c++)
 		decode(d, (const si_rec *)m + c * CHUNK_RECS, CHUNK_RECS);
 	munmap(m, bytes);
 	return 0;
 }
 
-/* One attempt at B's records, oldest first: the spill file, then the
- * ring from its oldest chunk to the current one up to the writing point.
- * 0 when B did not reuse a chunk meanwhile (a selinst_dump while the
- * thread runs on), 1 when it did, -1 on failure. */
-static int decode_all(struct decoder *d)
+/* The chunks a dump reads from a ring: chunk numbers lo .. lo + count - 1
+ * (struct si_tbuf), the last up to last_len records; the spill file
+ * holds those before lo. */
+struct ring_view {
+	uint64_t lo;
+	size_t n, count, last_len;
+};
+
+/* B's view as read now: 1 when it is the thread's state at one moment
+ * (the writing point in the newest chunk); 0 when the thread switched
+ * chunks meanwhile: the view then leaves the newest chunk out (the one
+ * before it is complete, its free slots cleared before the switch). */
+static int read_view(const struct si_tbuf *b, struct ring_view *v)
+{
+	uint64_t gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+	size_t n = __atomic_load_n(&b->nchunks, __ATOMIC_ACQUIRE);
+	const si_rec *pos = __atomic_load_n(&b->pos, __ATOMIC_ACQUIRE);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	int same = __atomic_load_n(&b->gen, __ATOMIC_RELAXED) == gen;
+	v->lo = (gen + 1) / 2;
+	v->n = n;
+	const si_rec *c = b->chunks[(v->lo + n - 1) % n];
+	if (!(gen & 1) && same && pos > c && pos <= c + CHUNK_RECS) {
+		v->count = n;
+		v->last_len = (size_t)(pos - c);
+		return 1;
+	}
+	v->count = n - 1;
+	v->last_len = CHUNK_RECS;
+	return 0;
+}
+
+/* B's view, waiting for a thread that is switching chunks (a few stores,
+ * unless it is preempted there), but never for this thread (a dump from
+ * a signal handler that interrupted it there) nor much over a second. */
+static void ring_view(const struct si_tbuf *b, struct ring_view *v)
+{
+	const struct si_thread *o = __atomic_load_n(&b->owner, __ATOMIC_ACQUIRE);
+	int own = o && o == si_thread_get();
+	for (int tries = 0; !read_view(b, v) && !own && tries < 1000; tries++) {
+		if (tries < 50)
+			sched_yield();
+		else
+			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+}
+
+/* Chunk K of view V decoded into D, its first LEN records: from the
+ * ring, or, when the thread started that chunk again while it was read,
+ * from the spill file (trace mode: it was spilled first), or not at all
+ * (flight mode: written over; the events before it are dropped too, so
+ * that a dump has no gap).  0, or -1. */
+static int decode_chunk(struct decoder *d, const struct ring_view *v, uint64_t k, size_t len)
 {
 	const struct si_tbuf *b = d->b;
-	uint32_t gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
-	if (gen & 1)
-		return 1;
-	const si_rec *pos = __atomic_load_n(&b->pos, __ATOMIC_ACQUIRE);
-	size_t n = b->nchunks, cur = b->cur, first = b->wrapped ? (cur + 1) % n : 0;
-	d->n = d->loop = 0;
-	if (decode_spilled(d, b->spilled) != 0)
-		return -1;
-	for (size_t k = 0, i = first; k < n; k++, i = (i + 1) % n) {
-		const si_rec *c = b->chunks[i];
-		int last = i == cur;
-		decode(d, c, last && pos >= c && pos <= c + CHUNK_RECS ? (size_t)(pos - c) : CHUNK_RECS);
-		if (d->release)	/* peak memory: the decoded events, not both */
-			madvise((void *)c, CHUNK_BYTES, MADV_DONTNEED);
-		if (last)
-			break;
-	}
+	si_rec *c = b->chunks[k % v->n];
+	size_t n = d->n;
+	decode(d, c, len);
+	if (d->release)	/* peak memory: the decoded events, not both */
+		madvise(c, CHUNK_BYTES, MADV_DONTNEED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&b->gen, __ATOMIC_RELAXED) != gen;
+	if ((__atomic_load_n(&b->gen, __ATOMIC_RELAXED) + 1) / 2 <= k)
+		return 0;	/* not started again: what was read is chunk K's */
+	d->n = b->flight ? 0 : n;
+	d->loop = 0;
+	return b->flight ? 0 : decode_spilled(d, k, 1);
+}
+
+/* B's records of view V, oldest first: the spill file's up to the
+ * view's first chunk, then the ring's.  0, or -1. */
+static int decode_all(struct decoder *d, const struct ring_view *v)
+{
+	if (!d->b->flight && decode_spilled(d, 0, v->lo) != 0)
+		return -1;
+	for (size_t i = 0; i < v->count; i++)
+		if (decode_chunk(d, v, v->lo + i, i + 1 == v->count ? v->last_len : CHUNK_RECS) != 0)
+			return -1;
+	return 0;
 }
 
 /* The events of B into L; 0 or -1 (out of memory, spill file unreadable).
- * FINAL: the last write. */
+ * FINAL: the last write.  A thread still recording (a dump) goes on
+ * while its ring is read: what the dump holds is every event up to the
+ * view's writing point, in order. */
 static int collect(const struct si_tbuf *b, struct si_trace_loc *l, int final)
 {
 	l->index = b->index;
 	l->tid = b->tid;
 	l->lost = b->lost;
 	l->nseg = 0;
-	if (!b->nchunks)
+	if (!__atomic_load_n(&b->nchunks, __ATOMIC_ACQUIRE))
 		return 0;
 	struct decoder d = { .b = b, .owner = __atomic_load_n(&b->owner, __ATOMIC_ACQUIRE) };
+	struct ring_view v;
+	ring_view(b, &v);
 	/* At the last write the exiting thread waits (si_at_exit) and a thread
 	 * still running records what nobody will read. */
 	d.release = final;
-	d.cap = (b->spilled + b->nchunks) * CHUNK_RECS;
+	d.cap = ((b->flight ? 0 : v.lo) + v.count) * CHUNK_RECS;
 	l->seg = malloc(sizeof *l->seg);
-	d.out = malloc(d.cap * sizeof *d.out);
-	if (!l->seg || !d.out) {
-		free(d.out);
-		return -1;
-	}
-	int rc = 1;
-	for (int tries = 0; rc == 1 && tries < 100; tries++)
-		if ((rc = decode_all(&d)) == 1)
-			sched_yield();
-	if (rc < 0) {
+	d.out = malloc((d.cap ? d.cap : 1) * sizeof *d.out);
+	if (!l->seg || !d.out || decode_all(&d, &v) != 0) {
 		free(d.out);
 		return -1;
 	}

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # model=default|paper (issue 10): the default model's refinements
 # (straight-line, depth-through, recursion, pull-depth, context-depth,
-# unseen-small, leaf-loop, loop-free, indirect-depth, whole-body), the paper's formula alone
+# unseen-small, leaf-loop, loop-free, indirect-depth, whole-body, hand-off;
+# pull-depth's shallow chain), the paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to
 # the plain build, a bad model name refused; and an inline function whose
 # label address is taken stays inlined (GCC's 990208-1 idea) in every model.
@@ -131,6 +132,22 @@ for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
     if not f["sort_digits"]["instrument"]: bad("default%s: sort_digits left out" % O)
 if not p["digits_cmp"]["instrument"] or p["digits_cmp"]["loop_depth"] != 0:
     bad("paper: digits_cmp %r" % p["digits_cmp"])
+# pull-depth's shallow chain: src_file and dst_file run at depth 1 (in
+# decode_all's loop) with one chosen callee and a small body, and main
+# reaches them through calls outside loops: both are regions at every -O
+# level, and decode_frame below them; without the chain none of the three.
+for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+    _, f = fns("default%s.yaml" % O)
+    for name in ["src_file", "dst_file"]:
+        k = f[name]
+        if not k["instrument"] or k["loop_depth"] != 1 or not k["shallow_caller"] \
+                or k["weight"] >= 256 or k["instrumented_call_sites"] != 1:
+            bad("default%s %s: %r" % (O, name, k))
+    if not f["decode_frame"]["instrument"] or f["decode_frame"]["context_depth"] != 0:
+        bad("default%s decode_frame: %r" % (O, f["decode_frame"]))
+    if f["decode_all"]["shallow_caller"] is not True or f["main"]["shallow_caller"]:
+        bad("default%s: shallow_caller of decode_all %r, main %r"
+            % (O, f["decode_all"]["shallow_caller"], f["main"]["shallow_caller"]))
 # whole-body: run_codes's byte-code loop (90% or more of its function, no
 # instrumented callee, main not in view) is no region at every -O level,
 # its function is; to_codes_logged's loop (under 90%) stays; the formula
@@ -387,5 +404,125 @@ for O in ["-O0", "-O2"]:
 assert fn("stdpaper.yaml")["instrument"], fn("stdpaper.yaml")
 m = fn("stdmain.yaml")
 assert m["from_main"] and m["instrument"], m
+PY
+# hand-off (C++): a function of a library unit, called in view once
+# (outside loops) by an exported entry, that builds an object of a class
+# another unit of the project implements and runs it (its loops out of
+# view) is a region: straight-line took it for bounded work (yaml-cpp's
+# emitting phase, operator<<(Emitter&, const Node&), was main's).  Two
+# calls to other units that build no object (an emitter's per-scalar
+# steps) are not enough, nor the same entry called in a loop.
+cat >hand.h <<'C'
+struct node { int v; node *kid[2]; };
+struct sink { long n, sum; };
+long tree_walk(const node *n, sink &s);
+void sink_flush(sink &s);
+class Walker {
+public:
+	explicit Walker(const node *root);
+	long run(sink &s);
+private:
+	const node *root_;
+	long seen_;
+};
+C
+cat >handlib.cc <<'C'
+#include "hand.h"
+static long emit_doc(const node *root, sink &s)
+{
+	s.n = 0;
+	s.sum = 0;
+	Walker w(root);
+	long k = w.run(s);
+	return k + s.n;
+}
+long emit_all(const node *root, sink &s) { return emit_doc(root, s) * 2; }
+static long step_two(const node *root, sink &s)
+{
+	s.n++;
+	long k = tree_walk(root, s);
+	sink_flush(s);
+	return k + s.n;
+}
+long count_two(const node *root, sink &s) { return step_two(root, s) + 1; }
+static long emit_leaf(const node *n, sink &s)
+{
+	Walker w(n);
+	return w.run(s);
+}
+long emit_kids(const node *root, sink &s)
+{
+	long t = 0;
+	for (int i = 0; i < 2; i++)
+		if (root->kid[i]) t += emit_leaf(root->kid[i], s);
+	return t;
+}
+C
+cat >handwork.cc <<'C'
+#include "hand.h"
+long tree_walk(const node *n, sink &s)
+{
+	long k = 0;
+	for (; n; n = n->kid[1]) {
+		k += 1 + (n->kid[0] ? tree_walk(n->kid[0], s) : 0);
+		s.sum += n->v;
+		s.n++;
+	}
+	return k;
+}
+void sink_flush(sink &s) { s.sum ^= s.n; }
+Walker::Walker(const node *root) : root_(root), seen_(0) {}
+long Walker::run(sink &s) { seen_ = tree_walk(root_, s); sink_flush(s); return seen_; }
+C
+cat >handmain.cc <<'C'
+#include <cstdio>
+#include <cstdlib>
+#include "hand.h"
+long emit_all(const node *root, sink &s);
+long count_two(const node *root, sink &s);
+long emit_kids(const node *root, sink &s);
+static node *grow(int depth, int *v)
+{
+	if (depth == 0) return nullptr;
+	node *n = static_cast<node *>(calloc(1, sizeof *n));
+	n->v = (*v)++;
+	n->kid[0] = grow(depth - 1, v);
+	n->kid[1] = grow(depth - 1, v);
+	return n;
+}
+int main()
+{
+	int v = 0;
+	node *root = grow(16, &v);
+	sink s = { 0, 0 };
+	long a = emit_all(root, s), b = count_two(root, s), c = emit_kids(root, s);
+	printf("%ld %ld %ld %ld\n", a, b, c, s.sum);
+	return 0;
+}
+C
+g++ -O2 handmain.cc handlib.cc handwork.cc -o handplain && ./handplain > handplain.txt ||
+	fail "hand plain"
+for O in -O0 -O1 -O2 -O3 -Os; do
+	si_cxx $O handmain.cc handlib.cc handwork.cc \
+		-fplugin-arg-selinst-decisions=hand%u$O.yaml -o handsel || fail "hand build $O"
+	SELINST_OUTPUT=hand$O.prof ./handsel > handsel.txt && cmp -s handsel.txt handplain.txt ||
+		fail "hand $O: output differs"
+	grep -q 'name: "long int emit_doc' hand$O.prof || fail "hand $O: emit_doc not in the profile"
+done
+python3 - <<'PY' || fail "hand-off decisions"
+import glob, yaml
+def fs(path):
+    return {x["name"].split("(")[0].split()[-1]: x for x in yaml.safe_load(open(path))["functions"]}
+ref = None
+for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+    f = fs(glob.glob("handhandlib*%s.yaml" % O)[0])
+    row = sorted((n, x["instrument"], x["reason"]) for n, x in f.items())
+    assert ref is None or row == ref, (O, set(row) ^ set(ref))
+    ref = row
+e = f["emit_doc"]
+assert e["instrument"] and e["other_unit_callees"] == 2 and not e["from_main"], e
+t = f["step_two"]
+assert not t["instrument"] and t["other_unit_callees"] == 2, t
+assert not f["emit_leaf"]["instrument"] and f["emit_leaf"]["loop_depth"] == 1, f["emit_leaf"]
 PY
 exit 0

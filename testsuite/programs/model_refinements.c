@@ -287,6 +287,40 @@ static unsigned run_codes(const unsigned char *code, unsigned n)
 
 static unsigned (*volatile run_codes_ptr)(const unsigned char *, unsigned) = run_codes;
 
+/* Pull-depth's shallow chain, lz4's per-file functions in small:
+ * decode_frame (a loop) is chosen; src_file calls it once, dst_file calls
+ * src_file once; main calls dst_file outside any loop and decode_all
+ * calls both in its loop over "files", so both run at depth 1 with one
+ * chosen callee and a small body.  main reaches them through calls
+ * outside loops: both are regions, and decode_frame runs at depth 0
+ * below them (without the chain all three were dropped). */
+static unsigned decode_frame(const unsigned *seq, unsigned n, unsigned salt)
+{
+	unsigned h = salt;
+	for (unsigned i = 0; i < n; i++)
+		h = (h ^ seq[i]) * 16777619u + (seq[i] >> 3);
+	return h;
+}
+
+static unsigned src_file(const unsigned *seq, unsigned n, unsigned file)
+{
+	unsigned start = (file * 37u) % (n ? n : 1);
+	return decode_frame(seq + start, n - start, file) ^ start;
+}
+
+static unsigned dst_file(const unsigned *seq, unsigned n, unsigned file)
+{
+	return src_file(seq, n, file) + file;
+}
+
+static unsigned decode_all(const unsigned *seq, unsigned n, unsigned files)
+{
+	unsigned h = 0;
+	for (unsigned f = 0; f < files; f++)
+		h += dst_file(seq, n, f) ^ src_file(seq, n, f + 1);
+	return h;
+}
+
 /* Inline and loop-free: left out by the default even though it calls an
  * instrumented function; the paper's formula takes it. */
 static inline void report_total(unsigned v)
@@ -317,6 +351,7 @@ int main(int argc, char **argv)
 	printf("%u %u\n", classify_ptr[0](seq, codes, n), classify_ptr[1](seq, codes, n));
 	printf("%u %u\n", sort_digits(seq, n < 200 ? n : 200), seq[0]);
 	printf("%u\n", run_codes_ptr(codes, 3 * n));
+	printf("%u %u\n", dst_file(seq, n, 5), decode_all(seq, n, 3));
 	free(seq);
 	free(codes);
 	free(buf);

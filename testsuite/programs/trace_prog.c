@@ -10,8 +10,10 @@
  *   crash    late() 100 times, then abort()
  *   many     leaf() 100000 times; exits 3
  *   busy     a thread calls work(1) 300000 times while main writes
- *            busy1.prof .. busy3.prof with selinst_dump */
+ *            busy1.prof .. busy3.prof with selinst_dump; prints, for each
+ *            dump, the calls the thread had finished before it began */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -59,10 +61,14 @@ static void control(void)
 		c();
 }
 
+static int busy_calls;	/* work(1) calls finished by busy_thread */
+
 static void *busy_thread(void *arg)
 {
-	for (int i = 0; i < 300000; i++)
+	for (int i = 0; i < 300000; i++) {
 		work(1);
+		__atomic_store_n(&busy_calls, i + 1, __ATOMIC_RELEASE);
+	}
 	*(volatile int *)arg = 1;
 	return NULL;
 }
@@ -79,6 +85,7 @@ static void busy(void)
 		nanosleep(&ts, NULL);
 		char name[32] = "busy0.prof";
 		name[4] = (char)('0' + k);
+		printf("busy%d %d\n", k, __atomic_load_n(&busy_calls, __ATOMIC_ACQUIRE));
 		selinst_dump(name);
 	}
 	pthread_join(t, NULL);

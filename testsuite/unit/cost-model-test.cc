@@ -96,6 +96,7 @@ static void add_call_at(struct graph *g, size_t caller, size_t callee, int depth
 	g->edge[g->nedge].caller = caller;
 	g->edge[g->nedge].callee = callee;
 	g->edge[g->nedge].depth = depth;
+	g->edge[g->nedge].conditional = 0;
 	g->nedge++;
 	g->fn[caller].call_sites++;
 	g->fn[caller].statements--;	/* keep weight as given */
@@ -440,6 +441,53 @@ static void test_pull_depth(struct cm_constants *c)
 	      g.fn[per_file].instrument, g.fn[frame].instrument, g.fn[per_file].reason);
 	graph_clear(&g);
 
+	/* lz4's per-file chain (lz4io.c): the one-file entry (exported,
+	 * weight 35, no region by small-body) calls the destination-file
+	 * function (83) outside any loop, and that the source-file function
+	 * (171); the many-files entry calls both in its loop over files, so
+	 * both run at depth 1 with one chosen callee each.  A chain of calls
+	 * outside loops from a function at depth 0 runs them once a call of
+	 * the entry: both are pulled in, and in the source-file function's
+	 * loop over frames the frame decoder (two chosen callees with loops)
+	 * is too.  Without such a chain (SQLite's insertCell: called at depth
+	 * 0 by sqlite3BtreeInsert, which runs in the byte-code loop, and in
+	 * balance_nonroot's loop over cells) nothing is pulled. */
+	g.nfn = g.nedge = 0;
+	size_t one = add_fn(&g, 35, -1), many = add_fn(&g, 290, -1);
+	size_t dst = add_fn(&g, 83, -1), src = add_fn(&g, 171, -1), sel = add_fn(&g, 432, -1);
+	size_t lz4f = add_fn(&g, 435, -1), pass = add_fn(&g, 144, -1);
+	g.fn[many].has_loops = g.fn[src].has_loops = 1;
+	g.fn[lz4f].has_loops = g.fn[pass].has_loops = 1;
+	g.fn[lz4f].largest_loop = g.fn[pass].largest_loop = 100;
+	add_call(&g, one, dst); add_call(&g, dst, src);
+	add_call_at(&g, many, dst, 1); add_call_at(&g, many, src, 1);
+	add_call_at(&g, src, sel, 1); add_call(&g, sel, lz4f); add_call(&g, sel, pass);
+	decide(c, &g);
+	CHECK(g.fn[dst].shallow_caller && g.fn[src].shallow_caller && !g.fn[sel].shallow_caller,
+	      "shallow: %d %d %d", g.fn[dst].shallow_caller, g.fn[src].shallow_caller,
+	      g.fn[sel].shallow_caller);
+	CHECK(g.fn[dst].instrument && g.fn[src].instrument && g.fn[sel].instrument
+	      && g.fn[lz4f].instrument && g.fn[pass].instrument,
+	      "per-file chain: %d %d %d %d %d (%s; %s)", g.fn[dst].instrument,
+	      g.fn[src].instrument, g.fn[sel].instrument, g.fn[lz4f].instrument,
+	      g.fn[pass].instrument, g.fn[src].reason, g.fn[lz4f].reason);
+	CHECK(!g.fn[one].instrument && g.fn[many].instrument, "entries: %d %d",
+	      g.fn[one].instrument, g.fn[many].instrument);
+	graph_clear(&g);
+	g.nfn = g.nedge = 0;
+	size_t bti = add_fn(&g, 150, 1), bal = add_fn(&g, 400, -1);
+	ins = add_fn(&g, 200, -1); alloc = add_fn(&g, 190, -1); defrag = add_fn(&g, 150, -1);
+	g.fn[bal].has_loops = g.fn[defrag].has_loops = 1;
+	g.fn[defrag].largest_loop = 100;
+	add_call(&g, bti, ins); add_call_at(&g, bal, ins, 1);
+	add_call(&g, ins, alloc); add_call(&g, alloc, defrag);
+	decide(c, &g);
+	CHECK(!g.fn[ins].shallow_caller && !g.fn[ins].instrument && !g.fn[alloc].instrument
+	      && strstr(g.fn[ins].reason, "pull-depth"), "insertCell with callers: %d %d %d (%s)",
+	      g.fn[ins].shallow_caller, g.fn[ins].instrument, g.fn[alloc].instrument,
+	      g.fn[ins].reason);
+	graph_clear(&g);
+
 	/* Lua's lexer: top (a region) -> glue at depth 2 (no region) -> lex
 	 * at depth 0 (a loop; calls read) -> read at depth 0 (a loop).  The
 	 * formula takes lex and read; below top they run at depth 2, where
@@ -693,7 +741,7 @@ static void test_indirect_depth(struct cm_constants *c)
 		g.fn[sort].has_loops = g.fn[merge].has_loops = 1;
 		g.fn[cmp].has_loops = g.fn[lone].has_loops = 1;
 		add_call_at(&g, sort, merge, 1);
-		struct cm_call_edge site = { merge, cmp, 1 };
+		struct cm_call_edge site = { merge, cmp, 1, 0 };
 		struct cm_function *ptr[20];
 		for (size_t i = 0; i < g.nfn; i++)
 			ptr[i] = &g.fn[i];
@@ -701,9 +749,11 @@ static void test_indirect_depth(struct cm_constants *c)
 		cm_decide_indirect(c, ptr, g.nfn, g.edge, g.nedge, &site, 1);
 		if (refined) {
 			/* The site's depth (merge passes none through before
-			 * the decisions), kept after them. */
+			 * the decisions); after them merge is no region, and
+			 * its context depth (1, in sort's loop) adds to the
+			 * site's (refinement indirect-context). */
 			CHECK(!g.fn[cmp].instrument && g.fn[cmp].loop_depth == 1
-			      && g.fn[cmp].context_depth == 1, "comparator: %d depth %d/%d %s",
+			      && g.fn[cmp].context_depth == 2, "comparator: %d depth %d/%d %s",
 			      g.fn[cmp].instrument, g.fn[cmp].loop_depth,
 			      g.fn[cmp].context_depth, g.fn[cmp].reason);
 		} else {
@@ -716,6 +766,41 @@ static void test_indirect_depth(struct cm_constants *c)
 		graph_clear(&g);
 	}
 	c->refined = 1;
+}
+
+/* Refinement hand-off: yaml-cpp's emit.cpp.  The exported, unseen
+ * operator<<(std::ostream&, const Node&) calls operator<<(Emitter&, const
+ * Node&) at depth 0, which builds NodeEvents and EmitFromEvents (other
+ * units) and runs them: a region.  A step calling two other units' functions
+ * but building nothing (the emitter's per-scalar chain), a builder called
+ * in a loop, a builder with one callee out of view: none. */
+static void test_hand_off(struct cm_constants *c)
+{
+	struct graph g; g.nfn = g.nedge = 0;
+	size_t entry = add_fn(&g, 37, -1);
+	size_t emit = add_fn(&g, 54, 0);
+	size_t step = add_fn(&g, 114, 0);
+	size_t looped = add_fn(&g, 54, 1);
+	size_t single = add_fn(&g, 54, 0);
+	g.fn[entry].unseen = CM_UNSEEN_EXPORTED;
+	add_call(&g, entry, emit);
+	g.fn[emit].other_unit_callees = 3;
+	g.fn[emit].builds_other_unit_object = 1;
+	g.fn[step].other_unit_callees = 3;
+	g.fn[looped].other_unit_callees = 2;
+	g.fn[looped].builds_other_unit_object = 1;
+	g.fn[single].other_unit_callees = 1;
+	g.fn[single].builds_other_unit_object = 1;
+	decide(c, &g);
+	CHECK(g.fn[emit].instrument, "hand-off: the phase entry left out (%s)", g.fn[emit].reason);
+	CHECK(!g.fn[entry].instrument, "hand-off: its small wrapper chosen");
+	CHECK(!g.fn[step].instrument && strstr(g.fn[step].reason, "straight-line"),
+	      "hand-off: a step building nothing (%s)", g.fn[step].reason);
+	CHECK(!g.fn[looped].instrument, "hand-off: a builder called in a loop chosen");
+	CHECK(!g.fn[single].instrument, "hand-off: one callee out of view is enough");
+	/* The paper's formula keeps the entry (score 204854). */
+	check_refinement_off(c, &g, emit, single);
+	graph_clear(&g);
 }
 
 int main(void)
@@ -741,6 +826,7 @@ int main(void)
 	test_whole_body(&c);
 	test_pull_depth(&c);
 	test_indirect_depth(&c);
+	test_hand_off(&c);
 	test_exactness(&c);
 	cm_constants_clear(&c);
 	printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
