@@ -4,23 +4,29 @@
 # projects of bench/real-projects.sh: the default and threshold 0 builds
 # run the workload (every process writes a profile), then each is rebuilt
 # with -fplugin-arg-selinst-profile= all of its profiles and budget=BUDGET
-# (variants fb and fb0), and run with SELINST_THROTTLE=off.  Prints per
+# (variants fb and fb0; fb0b: fb0 again with profile-base= fb0's own
+# profiles, the run's length from a light run), and run with
+# SELINST_THROTTLE=off.  Prints per
 # project and feedback build: regions dropped/added (decision files),
 # the instructions over plain (callgrind, all processes), the same less
 # the runtime writing the profile at exit, the plugin's predicted
 # overhead (predicted_kept + the units' predicted_added, feedback summary
-# of the decision files; it counts the start-up and the write), and
-# predicted / measured.
+# of the decision files; it counts the start-up and the write), the same
+# in instructions (predicted_kept_instructions + the units'
+# predicted_added_instructions over plain's instructions), and each
+# predicted / measured.  "pair in run": the first run's hook pair measured
+# in situ (hook_pair_in_run_ns; the first run is sampled: FIRST_SAMPLE).
 #   WORK=/tmp/me REALSRC=/tmp/real-sel/src bash bench/feedback-real.sh
 # Variables: those of real-projects.sh (PROJECTS, WORK, REALSRC, REUSE,
-# BUDGET); VARIANTS is "plain default fb t0 fb0" and DIAL is empty.
+# BUDGET); VARIANTS is "plain default fb t0 fb0 fb0b" (order matters:
+# each feedback variant after its first build) and DIAL is empty.
 # TABLE_ONLY=1 prints the table from $WORK/res without running anything.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${WORK:-/tmp/selinst-real}
 PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp}
 export WORK PROJECTS
-[ -n "${TABLE_ONLY:-}" ] || VARIANTS="plain default fb t0 fb0" DIAL='' \
+[ -n "${TABLE_ONLY:-}" ] || VARIANTS=${VARIANTS:-plain default fb t0 fb0 fb0b} DIAL='' \
 	bash "$ROOT/bench/real-projects.sh" >&2
 python3 - "$WORK/res" "$PROJECTS" <<'PY'
 import os, sys, yaml
@@ -50,12 +56,14 @@ def summary(name):
                   if "added: in bottleneck" in str(r.get("reason", ""))})
     # predicted_kept is global (every unit agrees), additions are per unit
     pred = fbs[0]["predicted_kept"] + sum(f["predicted_added"] for f in fbs)
-    return len(drop), len(add), pred, fbs[0]["predicted_all"]
+    insns = fbs[0].get("predicted_kept_instructions", 0) + sum(
+        f.get("predicted_added_instructions", 0) for f in fbs)
+    return len(drop), len(add), pred, fbs[0]["predicted_all"], insns, fbs[0].get("hook_pair_in_run_ns")
 
-print("project\tbuild\tdropped/added\tpred first\tpred feedback\tmeasured\tmeasured less write\tratio")
+print("project\tbuild\tdropped/added\tpair in run\tpred first\tpred feedback\tpred instr\tmeasured\tmeasured less write\tratio\tratio instr")
 for p in projects:
     plain = num(os.path.join(res, p + "-plain.ir"))
-    for v in ("fb", "fb0"):
+    for v in ("fb", "fb0", "fb0b"):
         s = summary(p + "-" + v)
         ir, wr = num(os.path.join(res, "%s-%s.ir" % (p, v))), num(os.path.join(res, "%s-%s.write" % (p, v)))
         if not s or not ir or not plain:
@@ -63,7 +71,9 @@ for p in projects:
             continue
         m = 100.0 * (ir / plain - 1)
         ml = 100.0 * ((ir - (wr or 0)) / plain - 1)
+        pi = 100.0 * s[4] / plain
         ratio = "%.2f" % (s[2] / m) if m > 0 and s[2] > 0 else "-"
-        print("%s\t%s\t%d/%d\t%.2f%%\t%.2f%%\t%+.2f%%\t%+.2f%%\t%s"
-              % (p, v, s[0], s[1], s[3], s[2], m, ml, ratio))
+        ratio_i = "%.2f" % (pi / m) if m > 0 and pi > 0 else "-"
+        print("%s\t%s\t%d/%d\t%s\t%.2f%%\t%.2f%%\t%.2f%%\t%+.2f%%\t%+.2f%%\t%s\t%s"
+              % (p, v, s[0], s[1], s[5], s[3], s[2], pi, m, ml, ratio, ratio_i))
 PY

@@ -8,9 +8,17 @@
 #   pred default   every region of the first profile (feedback.predicted_all)
 #   pred feedback  after the drops plus this unit's additions
 #                  (predicted_kept + predicted_added)
+#   pred feedback instr  the same in instructions: the decision file's
+#                  predicted_kept_instructions + predicted_added_instructions
+#                  over plain's instructions (callgrind)
 #   pred rerun     the feedback build's own profile, by the same rule
-#                  (calls x hook_pair_ns / (CPU time - that)): checks the
-#                  estimates
+#                  (selinst-report --suggest's predicted hook cost): checks
+#                  the estimates
+# The first build's run is sampled (SELINST_SAMPLE=$FIRST_SAMPLE, default
+# 5000; empty: not) so that its hooks' share is measured in situ.
+# ROUND2=1: a third build, the first profile again with profile-base= the
+# feedback build's profile (the run's length from a light run), measured
+# the same way (columns "round 2", "pred round 2", "pred round 2 instr").
 # Predictions are shares of time, measurements of instructions; with
 # TIME_RUNS=N (N >= 1) the two builds' overheads are also measured in time,
 # the unit of the prediction: the median user + system CPU time of N runs
@@ -43,32 +51,11 @@ instr() { # EXE: instructions executed under callgrind
 	grep -q "VERIFICATION SUCCESSFUL" "$out/cg.stdout" || { echo "verification failed: $*" >&2; exit 1; }
 	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$log"
 }
-# PROFILE: predicted hook cost in percent, the plugin's rule ((calls x
-# hook_pair_ns + function calls x 0.55 ns + iterations x 0.5 ns + nodes
-# x 1 us (the write), plus 25 us of start-up) over the threads' CPU time
-# less the hooks).
+# PROFILE: predicted hook cost in percent, the plugin's rule, which
+# selinst-report --suggest shares (include/selinst-predict.h).
 predicted() {
-	python3 - "$1" <<'PY'
-import sys, yaml
-d = yaml.load(open(sys.argv[1]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-pair = d.get("hook_pair_ns") or 20.0
-calls = fcalls = iters = run = nodes = 0
-for t in d["threads"]:
-    excl = 0
-    nodes += len(t["nodes"])
-    for n in t["nodes"]:
-        calls += n["calls"]
-        if d["regions"][n["region"]]["kind"] == "function":
-            fcalls += n["calls"]
-        iters += n.get("iterations", 0)
-        excl += n["exclusive_ns"]
-    cpu = t.get("cpu_ns")  # the thread's CPU time, at most its wall clock
-    run += cpu if isinstance(cpu, int) and 0 < cpu <= excl else excl
-# FB_OUT_OF_LINE_NS and FB_ITER_NS, plugin/feedback.cc
-hooks = calls * pair + fcalls * 0.55 + iters * 0.5 + nodes * 1000.0
-start = 25000.0  # FB_PROCESS_NS: one process
-print("%.2f" % (100.0 * (hooks + start) / max(run - hooks, run / 10, 1)))
-PY
+	"$B/selinst-report" --suggest --budget 100 --select "$out/rerun-sel.yaml" "$1" |
+		sed -n 's/^predicted hook cost: \([0-9.]*\)% of the run.*/\1/p'
 }
 # RUNS SIZE PLAIN DEFAULT FEEDBACK: median CPU-time overhead of DEFAULT and
 # FEEDBACK over PLAIN in percent, runs alternating (one line, two fields)
@@ -88,6 +75,11 @@ m = [statistics.median(cpu[e]) for e in exes]
 print(" ".join("%+.2f%%" % (100 * (x / m[0] - 1)) for x in m[1:]))
 PY
 }
+insn_pct() { # DECISIONS PLAIN: predicted instructions in percent of PLAIN
+	python3 -c 'import sys,yaml
+d=yaml.safe_load(open(sys.argv[1]))["feedback"]
+print("%.2f" % (100.0 * (d["predicted_kept_instructions"] + d["predicted_added_instructions"]) / float(sys.argv[2])))' "$@"
+}
 fb() { # DECISIONS KEY...: sum of the feedback summary's KEYs
 	python3 -c 'import sys,yaml
 d=yaml.safe_load(open(sys.argv[1]))["feedback"]
@@ -99,7 +91,9 @@ changes() { # DECISIONS: dropped/added
 }
 
 runs=${TIME_RUNS:-0}
-printf "workload\tsize\tregions default\tregions feedback\tdropped/added\tinstr plain\tdefault\tfeedback\tpred default\tpred feedback\tpred rerun%s\n" \
+first_sample=${FIRST_SAMPLE-5000}
+printf "workload\tsize\tregions default\tregions feedback\tdropped/added\tinstr plain\tdefault\tfeedback\tpred default\tpred feedback\tpred feedback instr\tpred rerun%s%s\n" \
+	"$([ -n "${ROUND2:-}" ] && printf '\tround 2\tpred round 2\tpred round 2 instr')" \
 	"$([ "$runs" -gt 0 ] && printf '\tdefault cpu\tfeedback cpu')" | tee "$tsv"
 for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 	src=$root/bench/workloads/$wl.c
@@ -107,7 +101,8 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 	rm -f "$out/$wl-default.yaml" "$out/$wl-feedback.yaml"
 	gcc -O2 -Wno-unknown-pragmas "${plug[@]}" -fplugin-arg-selinst-decisions="$out/$wl-default.yaml" \
 		"$src" -o "$out/$wl-default" -lm "${sel[@]}"
-	SELINST_THROTTLE=off SELINST_OUTPUT="$out/$wl-default.prof" "$out/$wl-default" $size >/dev/null
+	SELINST_THROTTLE=off SELINST_SAMPLE=$first_sample SELINST_OUTPUT="$out/$wl-default.prof" \
+		"$out/$wl-default" $size >/dev/null
 	gcc -O2 -Wno-unknown-pragmas "${plug[@]}" -fplugin-arg-selinst-decisions="$out/$wl-feedback.yaml" \
 		-fplugin-arg-selinst-profile="$out/$wl-default.prof" -fplugin-arg-selinst-budget="$budget" \
 		"$src" -o "$out/$wl-feedback" -lm "${sel[@]}"
@@ -115,6 +110,22 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 	p=$(instr "$out/$wl-plain" $size)
 	d=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-default" $size)
 	f=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-feedback" $size)
+	r2=
+	if [ -n "${ROUND2:-}" ]; then	# the first profile again, the run's length from the feedback run
+		# (run under the first build's name: profiles must name one program)
+		mkdir -p "$out/light"
+		cp "$out/$wl-feedback" "$out/light/$wl-default"
+		SELINST_THROTTLE=off SELINST_OUTPUT="$out/$wl-light.prof" "$out/light/$wl-default" $size >/dev/null
+		rm -f "$out/$wl-round2.yaml"
+		gcc -O2 -Wno-unknown-pragmas "${plug[@]}" -fplugin-arg-selinst-decisions="$out/$wl-round2.yaml" \
+			-fplugin-arg-selinst-profile="$out/$wl-default.prof" \
+			-fplugin-arg-selinst-profile-base="$out/$wl-light.prof" -fplugin-arg-selinst-budget="$budget" \
+			"$src" -o "$out/$wl-round2" -lm "${sel[@]}"
+		f2=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-round2" $size)
+		r2=$(printf '\t%+.2f%%\t%s%%\t%s%%' "$(echo "($f2 / $p - 1) * 100" | bc -l)" \
+			"$(fb "$out/$wl-round2.yaml" predicted_kept predicted_added)" \
+			"$(insn_pct "$out/$wl-round2.yaml" "$p")")
+	fi
 	cpu=
 	if [ "$runs" -gt 0 ] && [ -z "${TIME_SIZE:-}" ]; then
 		cpu=$(printf '\t%s\t%s' $(cputime "$runs" "$size" "$out/$wl-plain" "$out/$wl-default" "$out/$wl-feedback"))
@@ -123,10 +134,11 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 		[ "$ts" = medium ] && ts=$(python3 -c "import sys; sys.path.insert(0, '$root/bench'); import overhead; print(' '.join(overhead.MEDIUM['$wl']))")
 		cpu=$(printf '\t-\t%s' $(cputime "$runs" "$ts" "$out/$wl-plain" "$out/$wl-feedback"))
 	fi
-	printf "%s\t%s\t%s\t%s\t%s\t%s\t%+.2f%%\t%+.2f%%\t%s%%\t%s%%\t%s%%%s\n" "$wl" "$size" \
+	printf "%s\t%s\t%s\t%s\t%s\t%s\t%+.2f%%\t%+.2f%%\t%s%%\t%s%%\t%s%%\t%s%%%s\n" "$wl" "$size" \
 		"$(count "$out/$wl-default.yaml")" "$(count "$out/$wl-feedback.yaml")" "$(changes "$out/$wl-feedback.yaml")" "$p" \
 		"$(echo "($d / $p - 1) * 100" | bc -l)" "$(echo "($f / $p - 1) * 100" | bc -l)" \
 		"$(fb "$out/$wl-feedback.yaml" predicted_all)" \
 		"$(fb "$out/$wl-feedback.yaml" predicted_kept predicted_added)" \
-		"$(predicted "$out/$wl-feedback.prof")" "$cpu" | tee -a "$tsv"
+		"$(insn_pct "$out/$wl-feedback.yaml" "$p")" \
+		"$(predicted "$out/$wl-feedback.prof")" "$r2$cpu" | tee -a "$tsv"
 done

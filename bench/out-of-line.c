@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* bench/out-of-line.sh: a small function GCC inlines at -O2, called N
- * times; built once as is and once with -DOUT_OF_LINE (noinline, what the
- * plugin's DECL_UNINLINABLE does to a chosen function).  The difference
- * per call is the feedback's FB_OUT_OF_LINE_NS (plugin/feedback.cc). */
+ * times; built as is, with -DOUT_OF_LINE (noinline), and with the plugin
+ * at threshold 0 (inline=on and off): what a call of a function region
+ * costs besides its calibrated hook pair (SELINST_PREDICT_OUT_OF_LINE_NS,
+ * include/selinst-predict.h), and the share of a pair inside the hooks. */
 #include <stdio.h>
 #include <stdlib.h>
 

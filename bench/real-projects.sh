@@ -31,6 +31,8 @@
 #             processes) and budget=$BUDGET (default 1), and measured with
 #             SELINST_THROTTLE=off; measure the first variant before
 #             (bench/feedback-real.sh prints predicted vs measured)
+#             fb0b is fb0 again with profile-base= fb0's own profiles (the
+#             run's length from a light run; measure fb0 before)
 #             any of them with "-noinline" appended (t0-noinline) adds
 #             inline=off
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
@@ -43,6 +45,8 @@
 #             up, for every variant alike (elapsed time on a shared machine
 #             gives whichever region is running the time other processes
 #             take)
+#   FIRST_SAMPLE  SELINST_SAMPLE of fb's and fb0's first run (default 5000;
+#             empty: not sampled, the calibrated hook pair alone)
 #   REUSE=1   keep results already in $WORK/res (measure only what is missing)
 #   REUSE_BUILDS=1  run again, without building, what an earlier run built
 #   NATIVE_ONLY=1  with REUSE_BUILDS: only the native runs (the profiles)
@@ -62,6 +66,7 @@ OPT=${OPT:--O2}
 JOBS=${JOBS:-2}
 NATIVE_RUNS=${NATIVE_RUNS:-15}
 SAMPLE_HZ=${SAMPLE_HZ:-1000}
+FIRST_SAMPLE=${FIRST_SAMPLE:-5000}
 
 [ -f "$B/selinst.so" ] && [ -f "$B/libselinst.so" ] && [ -x "$B/selinst-report" ] ||
 	{ echo "real-projects.sh: build the repo first (make)" >&2; exit 2; }
@@ -230,12 +235,15 @@ flags_of() {
 
 # first_profiles PROJECT DIR RESULT: DIR's build (measured before) runs
 # the workload natively with SELINST_THROTTLE=off (every call counted, as
-# feedback wants); its profiles are listed in RESULT.first.
+# feedback wants) and SELINST_SAMPLE=$FIRST_SAMPLE (the hooks' share of
+# each thread measured in situ: include/selinst-predict.h); its profiles
+# are listed in RESULT.first.
 first_profiles() {
 	local cmd
 	rm -rf "$2/prof-first"; mkdir -p "$2/prof-first"
 	while read -r cmd; do
-		(cd "$2" && SELINST_THROTTLE=off SELINST_OUTPUT="$2/prof-first/%p.prof" $cmd >/dev/null)
+		(cd "$2" && SELINST_THROTTLE=off SELINST_SAMPLE=$FIRST_SAMPLE \
+			SELINST_OUTPUT="$2/prof-first/%p.prof" $cmd >/dev/null)
 	done < <(workload "$1" "$2")
 	ls "$2"/prof-first/*.prof > "$3.first"
 }
@@ -283,6 +291,13 @@ measure() {
 		profs=$(tr '\n' ':' < "$r.first")
 		SELFLAGS="$(flags_of "$first") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml
 			-fplugin-arg-selinst-profile=${profs%:} -fplugin-arg-selinst-budget=${BUDGET:-1}" ;;
+	fb0b) # fb0's profiles again, the run's length from fb0's own run
+		local profs base
+		profs=$(tr '\n' ':' < "$WORK/res/$p-fb0.first")
+		base=$(ls "$WORK/build/$p-fb0"/prof/1/*.prof | tr '\n' ':')
+		SELFLAGS="$(flags_of t0) -fplugin-arg-selinst-decisions=$d/dec/%u.yaml
+			-fplugin-arg-selinst-profile=${profs%:} -fplugin-arg-selinst-profile-base=${base%:}
+			-fplugin-arg-selinst-budget=${BUDGET:-1}" ;;
 	esac
 	export SELFLAGS
 	if ! (build "$p" "$d") > "$r.build.log" 2>&1; then

@@ -9,7 +9,10 @@
  *   constants: {block_weight: 5, loop_base: 100, loop_unit: 2048, call_unit: 2048}
  *   feedback: {profiles: app.prof, budget: 1, hook_pair_ns: 19.5,   # profile= only;
  *              predicted_all: 4.2, predicted_kept: 0.8,             # percent of the run
- *              predicted_added: 0.1, bottleneck: main}
+ *              predicted_added: 0.1, hook_pair_in_run_ns: 21.6,
+ *              run_ms: 52.3, profile_base: fb.prof,                 # profile-base= only
+ *              predicted_kept_instructions: 1200000,                # absolute
+ *              predicted_added_instructions: 0, bottleneck: main}
  *   functions:
  *     - {name: main, file: app.c, line: 3, basic_blocks: ..., score: ...,
  *        instrument: true, reason: "score >= threshold"}
@@ -133,6 +136,14 @@ static void num_pct(emitter *em, double v)
 	scalar(em, buf);
 }
 
+/* A count as a plain YAML integer (%g's 1e+06 would read as a string). */
+static void num_count(emitter *em, double v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%.0f", v);
+	scalar(em, buf);
+}
+
 static void event(emitter *em, yaml_event_t *ev)
 {
 	em->ok = em->ok && yaml_emitter_emit(&em->e, ev);
@@ -172,6 +183,13 @@ static void emit_feedback(emitter *em)
 	scalar(em, "predicted_all"); num_pct(em, s.predicted_all_pct);
 	scalar(em, "predicted_kept"); num_pct(em, s.predicted_kept_pct);
 	scalar(em, "predicted_added"); num_pct(em, s.predicted_added_pct);
+	scalar(em, "hook_pair_in_run_ns"); num_pct(em, s.hook_pair_in_run_ns);
+	scalar(em, "run_ms");        num_pct(em, s.run_ms);
+	if (s.base_profiles) {
+		scalar(em, "profile_base"); str(em, s.base_profiles);
+	}
+	scalar(em, "predicted_kept_instructions"); num_count(em, s.predicted_kept_insns);
+	scalar(em, "predicted_added_instructions"); num_count(em, s.predicted_added_insns);
 	scalar(em, "bottleneck");    str(em, s.bottleneck);
 	end_map(em);
 }

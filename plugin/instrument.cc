@@ -633,7 +633,13 @@ static const char *keep_out_of_line(const struct selinst_function *fn,
 	 * call costs little, and inlined, its loop hooks (calls) sit in the
 	 * host's loop nest, which GCC then optimises worse: mg's rprj3 and
 	 * interp inlined into vcycle took 1.27x plain CPU time at threshold
-	 * 0, out of line 1.16x (bench/README.md). */
+	 * 0, out of line 1.16x (bench/README.md).  Out of line, a body that
+	 * its callers' constants would specialise loses that (zstd's
+	 * ZSTD_fillDoubleHashTableForCCtx, one call, 1.48 million
+	 * instructions more than plain's inlined copy); letting bodies that
+	 * a profile measured at 100 calls or fewer inline cost more: mg's
+	 * rprj3 and interp (40 calls) and interp's run (1) inlined with
+	 * their loop hooks, +1.86% and +1.25% instructions. */
 	if (selinst_any_loop_chosen(fn) && selinst_opts.inline_bodies)
 		return "holds loop regions: inlined, their hooks slow the host's loops down";
 	/* At an -flto link another unit's landing function may inline it:

@@ -185,7 +185,7 @@ void selinst_config_apply(struct selinst_function *fn);
 /* feedback.cc: profiles of an earlier build (profile=FILE[:FILE...],
  * budget=PCT).  Read after every argument, so the budget is known. */
 bool selinst_feedback_budget(const char *value);
-bool selinst_feedback_read(const char *list);
+bool selinst_feedback_read(const char *list, const char *base);
 bool selinst_feedback_active(void);
 /* Before the model: forces the functions of the drop set never. */
 void selinst_feedback_force(struct selinst_function *fn);
@@ -198,6 +198,11 @@ struct selinst_feedback_summary {
 	double predicted_all_pct;	/* every region of the profiles */
 	double predicted_kept_pct;	/* after the drops (every unit) */
 	double predicted_added_pct;	/* this unit's additions */
+	/* The same in instructions (absolute: what the hooks add to a run) */
+	double predicted_kept_insns, predicted_added_insns;
+	double hook_pair_in_run_ns;	/* the measured run's pair, in situ */
+	double run_ms;			/* the run without hooks the shares are of */
+	const char *base_profiles;	/* profile-base='s base names, or NULL */
 	const char *bottleneck;		/* region name, or NULL */
 };
 bool selinst_feedback_get_summary(struct selinst_feedback_summary *s);

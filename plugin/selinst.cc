@@ -125,11 +125,12 @@ static bool set_inline(const char *k, const char *v)
 	return parse_on_off(k, v, &selinst_opts.inline_bodies);
 }
 
-static const char *config_path, *profile_paths, *sites_path, *budget_value;
+static const char *config_path, *profile_paths, *base_paths, *sites_path, *budget_value;
 static bool set_sites(const char *, const char *v) { sites_path = v; return selinst_sites_read(v); }
 static bool set_sites_out(const char *, const char *v) { selinst_opts.sites_out = xstrdup(v); return true; }
 static bool set_config(const char *, const char *v) { config_path = v; return true; }
 static bool set_profile(const char *, const char *v) { profile_paths = v; return true; }
+static bool set_profile_base(const char *, const char *v) { base_paths = v; return true; }
 static bool set_budget(const char *, const char *v) { budget_value = v; return selinst_feedback_budget(v); }
 static bool set_verbose(const char *, const char *) { selinst_opts.verbose = true; return true; }
 static bool set_decisions(const char *, const char *value)
@@ -168,6 +169,8 @@ static const struct plugin_option options[] = {
 	{ "config", "FILE", false, set_config, "selection file (YAML rules and values)" },
 	{ "profile", "FILE[:FILE...]", false, set_profile,
 	  "measured counts from earlier runs (feedback)" },
+	{ "profile-base", "FILE[:FILE...]", false, set_profile_base,
+	  "feedback: the run's length from a lighter build's profiles" },
 	{ "budget", "PCT", false, set_budget,
 	  "feedback: predicted hook cost allowed, % of the run (default 1)" },
 };
@@ -295,7 +298,11 @@ static bool parse_arguments(struct plugin_name_args *info)
 	}
 	/* After the loop: the drop set needs the budget. */
 	if (ok && profile_paths)
-		ok &= selinst_feedback_read(profile_paths);
+		ok &= selinst_feedback_read(profile_paths, base_paths);
+	else if (ok && base_paths) {
+		error("selinst: argument %<profile-base%> needs %<profile%>");
+		ok = false;
+	}
 	/* One knob by default: loops follow the function threshold. */
 	if (!loop_threshold_given)
 		mpz_set(selinst_opts.loop_threshold, selinst_opts.model.threshold);

@@ -331,6 +331,12 @@ static void merge_node(view *v, const profile *p, const pthr *th, size_t i, thri
 	if (r->kind == K_MPI)
 		add_mpi(v, m, t->proc, n, s);
 	add64(&r->calls, n->calls, &s->ovf, "calls");
+	if (r->kind != K_SAMPLED) {	/* a hook pair's node (--suggest) */
+		r->nodes++;
+		/* Saturating: a thread's total over regions is only a
+		 * prediction's input, never a reason to refuse the profile. */
+		t->calls = n->calls > UINT64_MAX - t->calls ? UINT64_MAX : t->calls + n->calls;
+	}
 	add64(&r->excl, n->excl, &s->ovf, "exclusive_ns");
 	add64(&r->iters, n->iters, &s->ovf, "iterations");
 	for (uint32_t k = 0; k < n->trip_n; k++) {
@@ -395,6 +401,9 @@ static void merge_thread(view *v, const profile *p, const pthr *th, uint32_t pro
 	t->index = th->index;
 	t->tid = th->tid;
 	t->cpu_ns = th->cpu_ns;
+	t->samples = th->samples;
+	t->samples_in_runtime = th->samples_in_runtime;
+	t->pair_ns = p->hook_pair_ns;
 	size_t nn = th->nnodes;
 	uint32_t *midx = xmalloc((nn + 1) * sizeof *midx);
 	bool keep = v->keep_trees || (v->omp_trees && has_omp(p));

@@ -693,6 +693,9 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 	ynode *rq = ymap_get(t, SELINST_PROFILE_RUNQUEUE);	/* optional */
 	th->runq_ns = rq && !is_null(rq) ?
 		(int64_t)(to_u64(c, rq, SELINST_PROFILE_RUNQUEUE) & INT64_MAX) : -1;
+	ynode *smp = ymap_get(t, "samples"), *srt = ymap_get(t, "samples_in_runtime");
+	th->samples = smp && !is_null(smp) ? to_u64(c, smp, "samples") : 0;
+	th->samples_in_runtime = srt && !is_null(srt) ? to_u64(c, srt, "samples_in_runtime") : 0;
 	ynode *nodes = need(c, t, "nodes", 0, "thread");
 	ynode *rs = ymap_get(t, "root_samples");
 	if (rs && is_null(rs))

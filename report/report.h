@@ -157,6 +157,7 @@ typedef struct pthr {
 	uint64_t index, tid;
 	int64_t cpu_ns;		/* the thread's CPU time; -1 when not recorded */
 	int64_t runq_ns;	/* its time waiting for a CPU; -1 when not recorded */
+	uint64_t samples, samples_in_runtime;	/* SELINST_SAMPLE's; 0: none */
 	pnode *nodes;
 	size_t nnodes;
 	piter *iters;
@@ -207,6 +208,7 @@ typedef struct region {
 	int kind;
 	uint32_t line;
 	uint64_t calls, incl, excl, iters;
+	uint64_t nodes;			/* call-tree nodes over threads and files */
 	uint64_t trips[NTRIP];
 	uint32_t nthreads;		/* threads that entered it */
 	uint32_t nprocs;		/* processes that entered it */
@@ -229,6 +231,9 @@ typedef struct thrinfo {
 	uint64_t index, tid;
 	int64_t cpu_ns;			/* -1: not recorded */
 	uint64_t total;			/* sum of exclusive */
+	uint64_t calls;			/* hook pairs (entries of every region but sampled ones) */
+	uint64_t samples, samples_in_runtime;	/* the profile's; 0: not sampled */
+	double pair_ns;			/* its file's hook_pair_ns; 0: not recorded */
 	uint32_t *reg;			/* sparse per-region times */
 	uint64_t *excl, *incl;
 	size_t nreg;

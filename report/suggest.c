@@ -3,19 +3,25 @@
  * (the plugin's config=FILE) that excludes the costliest functions until
  * the predicted cost fits a budget, as scorep-score -g does for Score-P.
  *
- * Predicted cost of a region = its calls x the cost of one enter/exit
- * pair, as the runtime measured it at start-up (hook_pair_ns; the mean
- * over the files, or FALLBACK_PAIR_NS for profiles without it); its share
- * is that over the run's total (the sum of exclusive times).  A region
- * the runtime throttled is always excluded: its calls were cut short, so
- * its real cost is unknown, and the throttle found it cheap per call.
- * Loops cannot be named in a selection file: they are listed, never
- * dropped, and count against the budget. */
+ * The prediction is the plugin's feedback's (plugin/feedback.cc), with
+ * the constants of include/selinst-predict.h, so that one profile gives
+ * one figure in both: a region costs its calls x the hook pair (the mean
+ * of the files' hook_pair_ns, or SELINST_PREDICT_FALLBACK_PAIR_NS), a
+ * function's calls x the out-of-line term, a loop's iterations x the
+ * counter's, its call-tree nodes x the write at exit; every process
+ * pays the start-up.  The share is over the run without the measured
+ * hooks: per thread its CPU time (cpu_ns, at most its exclusive time;
+ * else that), less its pairs (in situ from SELINST_SAMPLE's samples in
+ * the hooks when there are enough, else its calls x its file's pair) and
+ * the other terms, at least a tenth of the run.  A region the runtime
+ * throttled is always excluded: its calls were cut short, so its real
+ * cost is unknown, and the throttle found it cheap per call.  Loops
+ * cannot be named in a selection file: they are listed, never dropped,
+ * and count against the budget, as manual regions and the start-up do. */
 #include "report.h"
+#include "../include/selinst-predict.h"
 #include <stdlib.h>
 #include <string.h>
-
-#define FALLBACK_PAIR_NS 20.0	/* a hook pair on the development VM (doc/runtime.md) */
 
 typedef struct srow { uint32_t region; double cost_ns; bool drop; } srow;
 
@@ -49,9 +55,9 @@ static void put_pattern(FILE *f, const char *name)
 /* Marks rows to drop, costliest first; returns the predicted cost kept.
  * When the regions no file can exclude (loops, manual) cost more than the
  * budget by themselves, the functions kept get the budget on top of them. */
-static double choose(srow *rows, size_t n, const view *v, double budget_ns)
+static double choose(srow *rows, size_t n, const view *v, double budget_ns, double start_ns)
 {
-	double kept = 0, fixed = 0;
+	double kept = start_ns, fixed = start_ns;
 	for (size_t i = 0; i < n; i++) {
 		kept += rows[i].cost_ns;
 		if (v->regions[rows[i].region].kind != K_FUNCTION)
@@ -72,7 +78,8 @@ static double choose(srow *rows, size_t n, const view *v, double budget_ns)
 }
 
 static int write_selection(const char *path, const srow *rows, size_t n, const view *v,
-			   double budget_pct, double pair_ns, double kept_pct, double all_pct)
+			   double budget_pct, double pair_ns, double kept_pct, double all_pct,
+			   double base_ns)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -90,7 +97,7 @@ static int write_selection(const char *path, const srow *rows, size_t n, const v
 		fprintf(f, "  - function: ");
 		put_pattern(f, r->name);
 		fprintf(f, "   # %llu calls, %.2f%%%s\n", (unsigned long long)r->calls,
-			100.0 * rows[i].cost_ns / (double)v->total, r->thr_procs ? ", throttled" : "");
+			100.0 * rows[i].cost_ns / base_ns, r->thr_procs ? ", throttled" : "");
 		dropped++;
 	}
 	if (!dropped)
@@ -100,23 +107,69 @@ static int write_selection(const char *path, const srow *rows, size_t n, const v
 		if (r->kind == K_LOOP && rows[i].cost_ns > 0)
 			fprintf(f, "# loop %s (in %s): %.2f%%, cannot be named here (raise "
 				"loop-threshold)\n", r->name, r->function ? r->function : "?",
-				100.0 * rows[i].cost_ns / (double)v->total);
+				100.0 * rows[i].cost_ns / base_ns);
 	}
 	return fclose(f) ? -1 : 0;
 }
 
+/* Region R's predicted cost besides its hook pairs. */
+static double extra_ns(const region *r)
+{
+	if (r->kind == K_SAMPLED)
+		return 0;
+	return (double)r->calls * (r->kind == K_FUNCTION ? SELINST_PREDICT_OUT_OF_LINE_NS : 0)
+		+ (double)r->iters * SELINST_PREDICT_ITER_NS
+		+ (double)r->nodes * SELINST_PREDICT_NODE_NS;
+}
+
+/* The run without its hooks (the shares' base), and in *PAIR_RUN the mean
+ * pair in the run (in situ where measured), as the plugin has them. */
+static double run_without_hooks(const view *v, double *pair_run, bool *in_situ)
+{
+	double run = 0, hooks = 0, pairs_cal = 0;
+	*in_situ = false;
+	for (size_t i = 0; i < v->nthreads; i++) {
+		const thrinfo *t = &v->threads[i];
+		double time = t->cpu_ns > 0 && (uint64_t)t->cpu_ns <= t->total
+			? (double)t->cpu_ns : (double)t->total;
+		double pair = t->pair_ns > 0 ? t->pair_ns : SELINST_PREDICT_FALLBACK_PAIR_NS;
+		run += time;
+		pairs_cal += (double)t->calls * pair;
+		if (t->samples_in_runtime >= SELINST_PREDICT_MIN_HOOK_SAMPLES
+		    && t->samples_in_runtime <= t->samples && (*in_situ = true))
+			hooks += time * (double)t->samples_in_runtime / (double)t->samples
+				/ SELINST_PREDICT_INSIDE_SHARE;
+		else
+			hooks += (double)t->calls * pair;
+	}
+	double pair = v->pair_ns_files ? v->pair_ns_sum / v->pair_ns_files
+		: SELINST_PREDICT_FALLBACK_PAIR_NS;
+	*pair_run = pairs_cal > 0 ? pair * hooks / pairs_cal : pair;
+	for (size_t i = 0; i < v->nregions; i++)
+		hooks += extra_ns(&v->regions[i]);
+	double base = run - hooks;
+	if (base < run / 10)	/* as the plugin: see its choose_drops */
+		base = run / 10;
+	return base > 1 ? base : 1;
+}
+
 int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const char *sel_path)
 {
-	double pair_ns = v->pair_ns_files ? v->pair_ns_sum / v->pair_ns_files : FALLBACK_PAIR_NS;
-	double total = v->total ? (double)v->total : 1;
+	double pair_ns = v->pair_ns_files ? v->pair_ns_sum / v->pair_ns_files
+		: SELINST_PREDICT_FALLBACK_PAIR_NS;
+	double pair_run;
+	bool in_situ;
+	double total = run_without_hooks(v, &pair_run, &in_situ);
 	srow *rows = xmalloc((v->nregions + 1) * sizeof *rows);
-	double all_ns = 0;
+	double start_ns = (double)v->nprocs * SELINST_PREDICT_PROCESS_NS, all_ns = start_ns;
 	for (size_t i = 0; i < v->nregions; i++) {
-		rows[i] = (srow){ (uint32_t)i, (double)v->regions[i].calls * pair_ns, false };
-		all_ns += rows[i].cost_ns;
+		const region *r = &v->regions[i];
+		double cost = r->kind == K_SAMPLED ? 0 : (double)r->calls * pair_ns + extra_ns(r);
+		rows[i] = (srow){ (uint32_t)i, cost, false };
+		all_ns += cost;
 	}
 	qsort(rows, v->nregions, sizeof *rows, cmp_cost);
-	double kept_ns = choose(rows, v->nregions, v, budget_pct / 100.0 * total);
+	double kept_ns = choose(rows, v->nregions, v, budget_pct / 100.0 * total, start_ns);
 	double all_pct = 100.0 * all_ns / total, kept_pct = 100.0 * kept_ns / total;
 
 	char t[32];
@@ -125,6 +178,9 @@ int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const ch
 		v->nprocs, v->nprocs == 1 ? "" : "es", t, pair_ns,
 		v->pair_ns_files ? "" : " (assumed: the profiles do not record hook_pair_ns)",
 		budget_pct);
+	fmt_time(t, sizeof t, total);
+	fprintf(out, "shares of the run without its hooks: %s (a pair cost %.2f ns in the run%s)\n",
+		t, pair_run, in_situ ? ", measured in situ" : "");
 	view_throttled_note(out, v, NULL);
 	fprintf(out, "\n%7s %12s %10s %4s %7s region\n", "cost%", "calls", "incl/call", "kind",
 		"action");
@@ -145,7 +201,7 @@ int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const ch
 		all_pct, kept_pct, kept_pct > budget_pct ? " (over the budget: loops or manual "
 		"regions are left)" : "");
 	int rc = write_selection(sel_path, rows, v->nregions, v, budget_pct, pair_ns, kept_pct,
-				 all_pct);
+				 all_pct, total);
 	if (rc == 0)
 		fprintf(out, "selection file: %s (-fplugin-arg-selinst-config=%s)\n", sel_path,
 			sel_path);

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * selinst-predict.h - what the hooks of a region are predicted to cost the
+ * next run, from a profile: the constants that the plugin's feedback
+ * (-fplugin-arg-selinst-profile=, plugin/feedback.cc) and
+ * `selinst-report --suggest` (report/suggest.c) share, so that both give
+ * one prediction for one profile.  Each was measured; bench/README.md
+ * ("Profile feedback") gives the commands and figures.
+ *
+ * A region's predicted cost, in time:
+ *   calls x hook_pair_ns (the profile's calibrated pair)
+ *   + a function region's calls x SELINST_PREDICT_OUT_OF_LINE_NS
+ *   + a loop region's iterations x SELINST_PREDICT_ITER_NS
+ *   + its call-tree nodes (per thread and process) x SELINST_PREDICT_NODE_NS
+ * and every process pays SELINST_PREDICT_PROCESS_NS whatever is kept.  Its
+ * share is that over the run without the measured hooks: the threads' CPU
+ * time less what the run's own hooks cost (SELINST_PREDICT_INSIDE_SHARE).
+ * The same cost in instructions (what callgrind counts) uses the _INSNS
+ * constants; the run's instructions are not in a profile, so those are
+ * absolute counts.
+ */
+#ifndef SELINST_PREDICT_H
+#define SELINST_PREDICT_H
+
+/* A hook pair when the profile records none (hook_pair_ns). */
+#define SELINST_PREDICT_FALLBACK_PAIR_NS 20.0
+/* One function enter/exit pair in instructions: bench/out-of-line.sh,
+ * callgrind, the hooked function called 1 and 2 million times: 78 more
+ * than plain's inlined copy (inline=on; inline=off 9 more, see below). */
+#define SELINST_PREDICT_PAIR_INSNS 78.0
+/* What a call of a function region costs besides its pair: the
+ * inlining GCC no longer does.  Measured without hooks as the same small
+ * function inlined and noinline: 0.55 ns and 3 instructions a call; with
+ * the hooks in the loop, bench/out-of-line.sh measures 9 instructions
+ * more with inline=off, and nothing more in time or instructions with
+ * inline=on, where GCC inlines the hooked body.  In real code GCC often
+ * does not (the hooks' two calls make the body too large): Lua's
+ * feedback build from threshold 0 kept luaV_lessthan, l_str2int and
+ * classend out of line, 9 million instructions (1.9% of the run) more
+ * than plain, and measured +2.23% for 1.00% predicted with this term at
+ * 0 (+0.57% with it).  So the term stays in both modes. */
+#define SELINST_PREDICT_OUT_OF_LINE_NS 0.55
+#define SELINST_PREDICT_OUT_OF_LINE_INSNS 9.0
+/* A loop region's iteration counter: an add, but it keeps GCC from
+ * unrolling or vectorizing a tight loop: zstd's ZSTD_seqToCodes loop 3.0
+ * instructions an iteration more than plain, HIST_count_parallel_wksp's
+ * 4.1, interp's VM loop 2; 0.5 ns at the 5.7 instructions a nanosecond
+ * of plain zstd. */
+#define SELINST_PREDICT_ITER_NS 0.5
+#define SELINST_PREDICT_ITER_INSNS 3.0
+/* The runtime's start-up in each process (selinst_ctor: clock and
+ * hook-pair calibration), 133,441 instructions under callgrind. */
+#define SELINST_PREDICT_PROCESS_NS 25000.0
+#define SELINST_PREDICT_PROCESS_INSNS 133441.0
+/* Writing one call-tree node of the profile at exit: 4,700 to 5,750
+ * instructions a node on the real projects' feedback builds. */
+#define SELINST_PREDICT_NODE_NS 1000.0
+#define SELINST_PREDICT_NODE_INSNS 5200.0
+/* In situ: a profile taken with SELINST_SAMPLE counts, per thread, the
+ * samples that found a hook running (samples_in_runtime): this share of
+ * a pair's time (the hook's entry tests, call and return are outside its
+ * in_hook window).  A thread's hooks then cost its CPU time x
+ * samples_in_runtime / samples / this share, measured in the run itself.
+ * The share: bench/out-of-line.sh, a hooked call in a tight loop at 5000
+ * Hz: 4,370 of 9,645 samples (8.76 ns a pair of 18.4 ns over plain: 0.476)
+ * and, another time, 4,525 of 9,698 (9.07 of 18.47 ns: 0.491).
+ * zstd's threshold-0 run (bench/feedback-real.sh): 3,200 of its worker's
+ * 7,240 samples in the hooks, 1.449 s of CPU, 65.7 million pairs: 20.5 ns
+ * a pair in situ where 19.1 ns were calibrated (its many call sites and
+ * nodes miss in caches that the calibration's one region keeps warm). */
+#define SELINST_PREDICT_INSIDE_SHARE 0.48
+/* Fewer samples in the hooks than this: the calibrated pair instead (the
+ * share's error is then above 10%, and the hooks are a small part of the
+ * run, where the pair's error hardly moves the run without them). */
+#define SELINST_PREDICT_MIN_HOOK_SAMPLES 100
+
+#endif
