@@ -245,9 +245,10 @@ static const char *refinement_excludes(const struct cm_constants *c,
 	    && fn->instrumented_call_sites == 0)
 		return "no loop, no recursion, loops only in system-header callees, "
 		       "main not in view (refinement straight-line)";
-	/* A small wrapper around an always_inline body with a loop that
-	 * would be a region of its own is that loop's entry (zstd's block
-	 * compressors, weight 8, each copying in a generic search loop). */
+	/* A small wrapper around an always_inline body with a loop of
+	 * weight CM_SMALL_BODY or more (one level of always_inline) is that
+	 * loop's entry (zstd's block compressors, weight 8, each copying in
+	 * a generic search loop). */
 	if (cm_small_body_excludes(c, fn->weight, fn->instrumented_call_sites, fn->from_main,
 				   c->threshold)
 	    && fn->inlined_loop < CM_SMALL_BODY)
@@ -625,17 +626,24 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
 	/* pull-depth holds here too: from depth 2 on callees pull nothing,
 	 * at depth 1 only two or more called on every path, or a shallow
 	 * caller's chain. */
-	if (cm_pulls_at(c, depth, fn->instrumented_call_sites, fn->steady_call_sites,
-			fn->weight, fn->shallow_caller))
+	int pulled = cm_pulls_at(c, depth, fn->instrumented_call_sites, fn->steady_call_sites,
+				 fn->weight, fn->shallow_caller);
+	if (pulled)
 		mpz_add(scratch, scratch, fn->callsite_score);
 	if (mpz_cmp(scratch, c->threshold) >= 0)
 		return;
+	/* Conditional-pull decided only when every call site counted would
+	 * have pulled it in, and the pull would have reached the threshold. */
+	int conditional = !pulled && fn->instrumented_call_sites > 0
+		&& cm_pulls_at(c, depth, fn->instrumented_call_sites,
+			       fn->instrumented_call_sites, fn->weight, fn->shallow_caller);
+	if (conditional) {
+		mpz_add(scratch, scratch, fn->callsite_score);
+		conditional = mpz_cmp(scratch, c->threshold) >= 0;
+	}
 	/* The depth that decided; its loops use it too. */
 	fn->instrument = 0;
-	fn->reason = cm_pulls_at(c, depth, fn->instrumented_call_sites,
-				 fn->instrumented_call_sites, fn->weight,
-				 fn->shallow_caller)
-		? CM_CONDITIONAL_PULL_REASON : reason;
+	fn->reason = conditional ? CM_CONDITIONAL_PULL_REASON : reason;
 	fn->loop_depth = depth;
 	cm_loop_score(fn->loop_score, c, depth);
 	mpz_add(fn->score, fn->weight, fn->loop_score);

@@ -1065,8 +1065,8 @@ bool selinst_feedback_get_summary(struct selinst_feedback_summary *s)
 	s->predicted_added_insns = added_insns;
 	s->run_ms = run_ns / 1e6;
 	s->base_profiles = base_names.empty() ? NULL : base_names.c_str();
-	s->hook_pair_in_run_ns = pairs_run_calls > 0 ? pair_ns() * pairs_run_ns / pairs_cal_ns
-		: pair_ns();
+	s->hook_pair_in_run_ns = pairs_run_calls > 0 && pairs_cal_ns > 0
+		? pair_ns() * pairs_run_ns / pairs_cal_ns : pair_ns();
 	s->bottleneck = bottleneck ? bottleneck->name.c_str() : NULL;
 	return true;
 }

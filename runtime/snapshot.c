@@ -168,7 +168,10 @@ static void snap_cpu_time(const struct si_thread *t, struct si_snap *s)
 	if (t->tid > 0 && clock_gettime(id, &ts) == 0) {
 		s->cpu_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 		s->cpu_known = 1;
-		s->runq_known = si_runq_ns(t->tid, &s->runq_ns) == 0;
+		/* As at thread exit: a young thread's wait would scale its
+		 * hooks' cost by its wait over a few microseconds of CPU. */
+		s->runq_known = s->cpu_ns >= SI_RUNQ_MIN_CPU_NS
+			&& si_runq_ns(t->tid, &s->runq_ns) == 0;
 	}
 }
 

@@ -304,6 +304,8 @@ static void reset_thread(struct si_thread *t)
 	t->next = NULL;
 	t->finished = 0;
 	t->end_ticks = 0;
+	t->cpu_known = t->runq_known = 0;	/* the retired thread's times */
+	t->runq_ns = 0;
 	t->spare_cell = 0;
 	t->series = NULL;	/* the retired thread's copy keeps them */
 	si_map_clear(t->flow);	/* copied too */
