@@ -145,6 +145,38 @@ static bool on_every_call(basic_block bb)
 	return true;
 }
 
+/* FN's basic blocks as the source has them (see measure): marks each
+ * counted one in BLOCKS and counts it. */
+static void count_blocks(struct selinst_function *fn, function *body,
+			 selinst_block_info *blocks)
+{
+	basic_block bb;
+	FOR_EACH_BB_FN(bb, body) {
+		bool empty_forwarder = is_empty_forwarder(bb, blocks);
+		basic_block pred = source_pred(bb, blocks);
+		bool mergeable = pred && pred != ENTRY_BLOCK_PTR_FOR_FN(body)
+			&& single_succ_p(pred)
+			&& !(single_pred_edge(bb)->flags & (EDGE_ABNORMAL | EDGE_EH));
+		blocks[bb->index].counted = !empty_forwarder && !mergeable;
+		if (blocks[bb->index].counted)
+			fn->cm.basic_blocks++;
+	}
+}
+
+/* The weight of FN's heaviest loop body (the default block weight, 5: the
+ * refinements compare it with fixed sizes). */
+static unsigned long largest_loop(const struct selinst_function *fn)
+{
+	unsigned long largest = 0;
+	for (unsigned i = 0; i < fn->nloops; i++) {
+		const struct selinst_loop *l = &fn->loops[i];
+		unsigned long w = 5 * l->basic_blocks + l->statements + l->call_sites;
+		if (w > largest)
+			largest = w;
+	}
+	return largest;
+}
+
 static void measure(struct selinst_function *fn, size_t index,
 		    std::vector<call_site> &sites, std::vector<indirect_site> &indirect,
 		    hash_map<tree, omp_origin> &omp_origins)
@@ -220,24 +252,10 @@ static void measure(struct selinst_function *fn, size_t index,
 		blocks[bb->index].statements = fn->cm.statements - before;
 		blocks[bb->index].call_sites = fn->cm.call_sites - calls_before;
 	}
-	FOR_EACH_BB_FN(bb, body) {
-		bool empty_forwarder = is_empty_forwarder(bb, blocks);
-		basic_block pred = source_pred(bb, blocks);
-		bool mergeable = pred && pred != ENTRY_BLOCK_PTR_FOR_FN(body)
-			&& single_succ_p(pred)
-			&& !(single_pred_edge(bb)->flags & (EDGE_ABNORMAL | EDGE_EH));
-		blocks[bb->index].counted = !empty_forwarder && !mergeable;
-		if (blocks[bb->index].counted)
-			fn->cm.basic_blocks++;
-	}
+	count_blocks(fn, body, blocks);
 	selinst_measure_loops(fn, blocks, block_callees);
 	fn->cm.has_loops = fn->nloops > 0;
-	for (unsigned i = 0; i < fn->nloops; i++) {
-		const struct selinst_loop *l = &fn->loops[i];
-		unsigned long w = 5 * l->basic_blocks + l->statements + l->call_sites;
-		if (w > fn->cm.largest_loop)
-			fn->cm.largest_loop = w;
-	}
+	fn->cm.largest_loop = largest_loop(fn);
 	fn->cm.declared_inline = DECL_DECLARED_INLINE_P(fn->decl);
 	fn->cm.always_inline = lookup_attribute("always_inline", DECL_ATTRIBUTES(fn->decl)) != NULL;
 	/* The program's main (C's, and C++'s ::main, which is not mangled). */

@@ -194,6 +194,52 @@ static void emit_feedback(emitter *em)
 	end_map(em);
 }
 
+/* One function's entry of the decision file: its metrics, score and
+ * decision. */
+static void emit_function(emitter *em, const selinst_function *fn)
+{
+	begin_map(em);
+	scalar(em, "name");       str(em, fn->name);
+	scalar(em, "symbol");     str(em, fn->symbol);
+	scalar(em, "file");       str(em, fn->file);
+	scalar(em, "line");       num_ul(em, fn->line);
+	scalar(em, "basic_blocks"); num_ul(em, fn->cm.basic_blocks);
+	scalar(em, "statements"); num_ul(em, fn->cm.statements);
+	scalar(em, "call_sites"); num_ul(em, fn->cm.call_sites);
+	scalar(em, "weight");     num_mpz(em, fn->cm.weight);
+	scalar(em, "loop_depth"); num_ul(em, fn->cm.loop_depth);
+	scalar(em, "called_in_view"); scalar(em, fn->cm.deepest_call_depth >= 0 ? "true" : "false");
+	if (fn->cm.pointer_depth >= 0) {
+		scalar(em, "pointer_call_depth");
+		num_ul(em, fn->cm.pointer_depth);
+	}
+	if (fn->cm.external_depth >= 0) {
+		scalar(em, "other_units_depth");
+		num_ul(em, fn->cm.external_depth);
+	}
+	if (fn->cm.other_unit_callees) {
+		scalar(em, "other_unit_callees");
+		num_ul(em, fn->cm.other_unit_callees);
+	}
+	scalar(em, "has_loops");  scalar(em, fn->cm.has_loops ? "true" : "false");
+	scalar(em, "declared_inline"); scalar(em, fn->cm.declared_inline ? "true" : "false");
+	scalar(em, "context_depth"); num_ul(em, fn->cm.context_depth);
+	scalar(em, "recursive");  scalar(em, fn->cm.recursive ? "true" : "false");
+	scalar(em, "from_main");  scalar(em, fn->cm.from_main ? "true" : "false");
+	scalar(em, "shallow_caller"); scalar(em, fn->cm.shallow_caller ? "true" : "false");
+	scalar(em, "loop_score"); num_mpz(em, fn->cm.loop_score);
+	scalar(em, "instrumented_call_sites"); num_ul(em, fn->cm.instrumented_call_sites);
+	scalar(em, "callsite_score"); num_mpz(em, fn->cm.callsite_score);
+	scalar(em, "score");      num_mpz(em, fn->cm.score);
+	scalar(em, "instrument"); scalar(em, fn->cm.instrument ? "true" : "false");
+	scalar(em, "reason");     str(em, fn->cm.reason);
+	/* inline=on, yet kept out of line (instrument.cc). */
+	if (fn->out_of_line_reason) {
+		scalar(em, "out_of_line"); str(em, fn->out_of_line_reason);
+	}
+	end_map(em);
+}
+
 static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 {
 	yaml_event_t ev;
@@ -217,49 +263,8 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 	scalar(em, "functions");
 	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
 	event(em, &ev);
-	for (size_t i = 0; i < n; i++) {
-		const selinst_function *fn = &fns[i];
-		begin_map(em);
-		scalar(em, "name");       str(em, fn->name);
-		scalar(em, "symbol");     str(em, fn->symbol);
-		scalar(em, "file");       str(em, fn->file);
-		scalar(em, "line");       num_ul(em, fn->line);
-		scalar(em, "basic_blocks"); num_ul(em, fn->cm.basic_blocks);
-		scalar(em, "statements"); num_ul(em, fn->cm.statements);
-		scalar(em, "call_sites"); num_ul(em, fn->cm.call_sites);
-		scalar(em, "weight");     num_mpz(em, fn->cm.weight);
-		scalar(em, "loop_depth"); num_ul(em, fn->cm.loop_depth);
-		scalar(em, "called_in_view"); scalar(em, fn->cm.deepest_call_depth >= 0 ? "true" : "false");
-		if (fn->cm.pointer_depth >= 0) {
-			scalar(em, "pointer_call_depth");
-			num_ul(em, fn->cm.pointer_depth);
-		}
-		if (fn->cm.external_depth >= 0) {
-			scalar(em, "other_units_depth");
-			num_ul(em, fn->cm.external_depth);
-		}
-		if (fn->cm.other_unit_callees) {
-			scalar(em, "other_unit_callees");
-			num_ul(em, fn->cm.other_unit_callees);
-		}
-		scalar(em, "has_loops");  scalar(em, fn->cm.has_loops ? "true" : "false");
-		scalar(em, "declared_inline"); scalar(em, fn->cm.declared_inline ? "true" : "false");
-		scalar(em, "context_depth"); num_ul(em, fn->cm.context_depth);
-		scalar(em, "recursive");  scalar(em, fn->cm.recursive ? "true" : "false");
-		scalar(em, "from_main");  scalar(em, fn->cm.from_main ? "true" : "false");
-		scalar(em, "shallow_caller"); scalar(em, fn->cm.shallow_caller ? "true" : "false");
-		scalar(em, "loop_score"); num_mpz(em, fn->cm.loop_score);
-		scalar(em, "instrumented_call_sites"); num_ul(em, fn->cm.instrumented_call_sites);
-		scalar(em, "callsite_score"); num_mpz(em, fn->cm.callsite_score);
-		scalar(em, "score");      num_mpz(em, fn->cm.score);
-		scalar(em, "instrument"); scalar(em, fn->cm.instrument ? "true" : "false");
-		scalar(em, "reason");     str(em, fn->cm.reason);
-		/* inline=on, yet kept out of line (instrument.cc). */
-		if (fn->out_of_line_reason) {
-			scalar(em, "out_of_line"); str(em, fn->out_of_line_reason);
-		}
-		end_map(em);
-	}
+	for (size_t i = 0; i < n; i++)
+		emit_function(em, &fns[i]);
 	yaml_sequence_end_event_initialize(&ev);
 	event(em, &ev);
 

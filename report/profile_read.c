@@ -680,6 +680,20 @@ static void compensate(profile *p, pthr *th)
 	}
 }
 
+/* A thread's optional figures: CPU time, run-queue wait (-1: unknown),
+ * samples taken and those that fell in the runtime. */
+static void read_thread_times(ctx *c, const ynode *t, pthr *th)
+{
+	ynode *cpu = ymap_get(t, "cpu_ns");	/* may be null */
+	th->cpu_ns = cpu && !is_null(cpu) ? (int64_t)(to_u64(c, cpu, "cpu_ns") & INT64_MAX) : -1;
+	ynode *rq = ymap_get(t, SELINST_PROFILE_RUNQUEUE);
+	th->runq_ns = rq && !is_null(rq) ?
+		(int64_t)(to_u64(c, rq, SELINST_PROFILE_RUNQUEUE) & INT64_MAX) : -1;
+	ynode *smp = ymap_get(t, "samples"), *srt = ymap_get(t, "samples_in_runtime");
+	th->samples = smp && !is_null(smp) ? to_u64(c, smp, "samples") : 0;
+	th->samples_in_runtime = srt && !is_null(srt) ? to_u64(c, srt, "samples_in_runtime") : 0;
+}
+
 static void read_thread(ctx *c, const ynode *t, pthr *th)
 {
 	profile *p = c->p;
@@ -688,14 +702,7 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 	th->index = get_u64(c, t, "index", "thread");
 	ynode *tid = ymap_get(t, "tid");
 	th->tid = tid ? to_u64(c, tid, "tid") : 0;
-	ynode *cpu = ymap_get(t, "cpu_ns");	/* optional, may be null */
-	th->cpu_ns = cpu && !is_null(cpu) ? (int64_t)(to_u64(c, cpu, "cpu_ns") & INT64_MAX) : -1;
-	ynode *rq = ymap_get(t, SELINST_PROFILE_RUNQUEUE);	/* optional */
-	th->runq_ns = rq && !is_null(rq) ?
-		(int64_t)(to_u64(c, rq, SELINST_PROFILE_RUNQUEUE) & INT64_MAX) : -1;
-	ynode *smp = ymap_get(t, "samples"), *srt = ymap_get(t, "samples_in_runtime");
-	th->samples = smp && !is_null(smp) ? to_u64(c, smp, "samples") : 0;
-	th->samples_in_runtime = srt && !is_null(srt) ? to_u64(c, srt, "samples_in_runtime") : 0;
+	read_thread_times(c, t, th);
 	ynode *nodes = need(c, t, "nodes", 0, "thread");
 	ynode *rs = ymap_get(t, "root_samples");
 	if (rs && is_null(rs))
