@@ -90,12 +90,27 @@ ok=$(python3 -c "import sys; h, w = map(float, sys.argv[1:]); print(w > 0 and h 
 	"$(all x-half.yaml)" "$(all x-none.yaml)")
 expect_eq "half the CPU time: shares at least twice ($(all x-half.yaml)% vs $(all x-none.yaml)%)" True "$ok"
 
-# budget=100: nothing dropped, the reasons name the profile.
+# budget=100: nothing predicted at or under 100% is dropped, the reasons
+# name the profile.  (On a quiet machine tiny is predicted at about 20%
+# and nothing is dropped; CI under load once saw a drop, so a drop must
+# at least say a prediction over the budget, and its figures are shown.)
 build c c.yaml -fplugin-arg-selinst-profile=a.prof -fplugin-arg-selinst-budget=100 \
 	|| fail "budget=100 build"
-grep -q "dropped:" c.yaml && fail "budget=100 dropped something"
-d=$(decision c.yaml functions tiny)
-[[ $d == "True kept: predicted "* ]] || fail "tiny at budget=100: got '$d'"
+python3 - c.yaml <<'PY' || fail "budget=100: $(grep -A12 '^feedback:' c.yaml)"
+import re, sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+ok = True
+for r in d["functions"] + d["loops"]:
+    reason = str(r["reason"])
+    m = re.match(r"(kept|dropped): predicted ([0-9.]+)% ", reason)
+    if reason.startswith("dropped") and not (m and float(m.group(2)) > 100):
+        ok = False; print("dropped without a prediction over 100%:", r["name"], reason)
+    if m and m.group(1) == "kept" and float(m.group(2)) > 100:
+        ok = False; print("kept over the budget:", r["name"], reason)
+    if r["name"] == "tiny" and not m:
+        ok = False; print("tiny has no prediction:", reason)
+sys.exit(0 if ok else 1)
+PY
 
 # The merged JSON of the report, and two profiles, decide the same.
 "$REPORT" --format=json a.prof >a.json || fail "report json"
