@@ -224,8 +224,8 @@ static uint32_t add_process(view *v, const profile *p)
 		v->pair_ns_files++;
 	}
 	if (p->compensated) {
-		v->compensated_ns += p->compensated_ns;
-		v->compensate_short_ns += p->compensate_short_ns;
+		v->compensated_ns = u64_add_sat(v->compensated_ns, p->compensated_ns);
+		v->compensate_short_ns = u64_add_sat(v->compensate_short_ns, p->compensate_short_ns);
 		v->compensated_files++;
 	} else if (profile_compensate) {
 		v->uncompensated_files++;
@@ -335,7 +335,7 @@ static void merge_node(view *v, const profile *p, const pthr *th, size_t i, thri
 		r->nodes++;
 		/* Saturating: a thread's total over regions is only a
 		 * prediction's input, never a reason to refuse the profile. */
-		t->calls = n->calls > UINT64_MAX - t->calls ? UINT64_MAX : t->calls + n->calls;
+		t->calls = u64_add_sat(t->calls, n->calls);
 	}
 	add64(&r->excl, n->excl, &s->ovf, "exclusive_ns");
 	add64(&r->iters, n->iters, &s->ovf, "iterations");

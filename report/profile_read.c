@@ -633,13 +633,20 @@ static double get_ns(ctx *c, const ynode *root, const char *key)
 
 /* WANT ns of hook cost out of *EXCL, never below zero; what does not fit
  * is counted short: there the hooks cost less than calibrated. */
+/* X in [0, UINT64_MAX]: calls near 2^64 (a profile may say so) times a
+ * pair's cost do not fit. */
+static uint64_t u64_of(double x)
+{
+	return x <= 0 ? 0 : x >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)x;
+}
+
 static void take_out(profile *p, uint64_t *excl, double want)
 {
-	uint64_t take = want < (double)*excl ? (uint64_t)want : *excl;
+	uint64_t take = want < (double)*excl ? u64_of(want) : *excl;
 	*excl -= take;
-	p->compensated_ns += take;
+	p->compensated_ns = u64_add_sat(p->compensated_ns, take);
 	if (want > (double)take)
-		p->compensate_short_ns += (uint64_t)(want - (double)take);
+		p->compensate_short_ns = u64_add_sat(p->compensate_short_ns, u64_of(want - (double)take));
 }
 
 /* --compensate: each call of a function or loop node cost one pair of the

@@ -74,6 +74,11 @@ static inline bool u64_push_digit(uint64_t *x, unsigned d)
 	*x = *x * 10 + d;
 	return true;
 }
+/* A + B, or 2^64 - 1 when that passes it (counts near 2^64 summed). */
+static inline uint64_t u64_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 void trip_bucket_name(int b, char *buf, size_t n);
 /* Seconds with 3 significant decimals in at most WIDTH columns. */
 void fmt_secs(char *buf, size_t n, double s);

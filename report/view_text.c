@@ -78,7 +78,7 @@ void view_compensated_note(FILE *out, const view *v)
 	 * less there than back to back (they overlap the region's own work,
 	 * bench/README.md), so the other nodes' estimates are low too, by up
 	 * to as much.  Said from 1% of what is left. */
-	if (v->compensated_files && v->compensate_short_ns * 100 > v->total) {
+	if (v->compensated_files && (double)v->compensate_short_ns * 100 > (double)v->total) {
 		fmt_time(t, sizeof t, (double)v->compensate_short_ns);
 		fprintf(out, "note: %s more of the calibrated hook cost found no time left in its "
 			"node (%.0f%% of the\n  compensated total): the hooks cost less here than "

@@ -554,7 +554,9 @@ static int decode_chunk(struct decoder *d, const struct ring_view *v, uint64_t k
 	if (d->release)	/* peak memory: the decoded events, not both */
 		madvise(c, CHUNK_BYTES, MADV_DONTNEED);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if ((__atomic_load_n(&b->gen, __ATOMIC_RELAXED) + 1) / 2 <= k)
+	/* Acquire: a reuse seen here orders the spill file's write (and
+	 * fd) before what decode_spilled reads. */
+	if ((__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) + 1) / 2 <= k)
 		return 0;	/* not started again: what was read is chunk K's */
 	d->n = b->flight ? 0 : n;
 	d->loop = 0;
