@@ -672,11 +672,13 @@ static int pointer_site_depth(const struct cm_call_edge *e, struct cm_function *
 			target->pointer_depth = e->depth;
 		return e->depth + (caller->instrument || caller == target ? 0 : pass1[e->caller]);
 	}
-	if (after || target->deepest_call_depth >= 0)
+	if (after)
 		return -1;
+	/* Recorded for a function named by direct calls too: hand-off asks
+	 * whether anything calls it through a pointer. */
 	if (e->depth > target->pointer_depth)
 		target->pointer_depth = e->depth;
-	return e->depth;
+	return target->deepest_call_depth >= 0 ? -1 : e->depth;
 }
 
 /* Refinement indirect-context and pull-depth's shallow chains: a chain
@@ -821,25 +823,28 @@ static void context_depths(const struct cm_constants *c, struct cm_function *con
 			   const struct components *k)
 {
 	component_depths(c, fns, edges, nedges, nindirect, k, 1, NULL);
-	if (nindirect) {
-		int *pass1 = (int *) malloc((nfns ? nfns : 1) * sizeof(int));
-		for (size_t i = 0; i < nfns; i++)
-			pass1[i] = fns[i]->context_depth;
+	int *pass1 = (int *) malloc((nfns ? nfns : 1) * sizeof(int));
+	for (size_t i = 0; i < nfns; i++)
+		pass1[i] = fns[i]->context_depth;
+	if (nindirect)
 		component_depths(c, fns, edges, nedges, nindirect, k, 2, pass1);
-		free(pass1);
-	}
 	for (size_t ci = 0; ci < k->count; ci++)
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			struct cm_function *fn = fns[k->order[j]];
 			if (!fn->instrument || fn->force != CM_FORCE_NONE)
 				continue;
 			score_one(c, fns, a, k->order[j]);
-			if (mpz_cmp(fn->score, c->threshold) < 0
-			    || !still_qualifies_at_context(c, fn)) {
-				fn->instrument = 0;
-				fn->reason = CM_CONTEXT_DEPTH_REASON;
-			}
+			if (mpz_cmp(fn->score, c->threshold) >= 0
+			    && still_qualifies_at_context(c, fn))
+				continue;
+			fn->instrument = 0;
+			/* The depth that decided: the second pass's, where
+			 * pointers raised it, names indirect-context. */
+			fn->reason = fn->context_depth > pass1[k->order[j]]
+				     && mpz_cmp(fn->score, c->threshold) >= 0
+				     ? CM_POINTER_CONTEXT_REASON : CM_CONTEXT_DEPTH_REASON;
 		}
+	free(pass1);
 }
 
 void cm_decide(const struct cm_constants *c, struct cm_function *const *fns,

@@ -422,7 +422,8 @@ PY
 # view) is a region: straight-line took it for bounded work (yaml-cpp's
 # emitting phase, operator<<(Emitter&, const Node&), was main's).  Two
 # calls to other units that build no object (an emitter's per-scalar
-# steps) are not enough, nor the same entry called in a loop.
+# steps) are not enough, nor the same entry called in a loop, directly or
+# through a pointer.
 cat >hand.h <<'C'
 struct node { int v; node *kid[2]; };
 struct sink { long n, sum; };
@@ -468,6 +469,21 @@ long emit_kids(const node *root, sink &s)
 		if (root->kid[i]) t += emit_leaf(root->kid[i], s);
 	return t;
 }
+static long emit_cb(const node *root, sink &s)
+{
+	s.n = 0;
+	Walker w(root);
+	return w.run(s) + s.n;
+}
+long emit_cb_once(const node *root, sink &s) { return emit_cb(root, s) * 3; }
+long (*emit_table[1])(const node *, sink &) = { emit_cb };
+long emit_each(const node *root, sink &s)
+{
+	long t = 0;
+	for (int i = 0; i < 2; i++)
+		if (root->kid[i]) t += emit_table[0](root->kid[i], s);
+	return t;
+}
 C
 cat >handwork.cc <<'C'
 #include "hand.h"
@@ -492,6 +508,8 @@ cat >handmain.cc <<'C'
 long emit_all(const node *root, sink &s);
 long count_two(const node *root, sink &s);
 long emit_kids(const node *root, sink &s);
+long emit_cb_once(const node *root, sink &s);
+long emit_each(const node *root, sink &s);
 static node *grow(int depth, int *v)
 {
 	if (depth == 0) return nullptr;
@@ -507,7 +525,8 @@ int main()
 	node *root = grow(16, &v);
 	sink s = { 0, 0 };
 	long a = emit_all(root, s), b = count_two(root, s), c = emit_kids(root, s);
-	printf("%ld %ld %ld %ld\n", a, b, c, s.sum);
+	long d = emit_cb_once(root, s), e = emit_each(root, s);
+	printf("%ld %ld %ld %ld %ld %ld\n", a, b, c, d, e, s.sum);
 	return 0;
 }
 C
@@ -535,5 +554,8 @@ assert e["instrument"] and e["other_unit_callees"] == 2 and not e["from_main"], 
 t = f["step_two"]
 assert not t["instrument"] and t["other_unit_callees"] == 2, t
 assert not f["emit_leaf"]["instrument"] and f["emit_leaf"]["loop_depth"] == 1, f["emit_leaf"]
+# Called once in view but also through a pointer in a loop: no phase entry.
+c = f["emit_cb"]
+assert not c["instrument"] and c.get("pointer_call_depth") == 1 and "straight-line" in c["reason"], c
 PY
 exit 0
