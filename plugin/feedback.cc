@@ -19,9 +19,9 @@
  *
  * Predicted cost of a region (include/selinst-predict.h, which
  * `selinst-report --suggest` shares) = (calls x hook_pair_ns (the mean
- * over the files) + a function's calls x FB_OUT_OF_LINE_NS (the inlining
- * it loses) + a loop's iterations x FB_ITER_NS + its
- * profile nodes x FB_NODE_WRITE_NS) / run time, where the run time is the
+ * over the files) + selinst_predict_extra_ns (a function's calls x the
+ * inlining it loses, a loop's iterations x its counter, its profile
+ * nodes x their write)) / run time, where the run time is the
  * threads' CPU time (cpu_ns; a thread without one: its nodes' exclusive
  * time, i.e. wall clock) over the files MINUS what the measured hooks
  * cost (at least a tenth of the sum): the share of a run without
@@ -88,10 +88,7 @@
 
 /* The prediction's constants, shared with selinst-report --suggest. */
 #define FB_FALLBACK_PAIR_NS SELINST_PREDICT_FALLBACK_PAIR_NS
-#define FB_ITER_NS SELINST_PREDICT_ITER_NS
-#define FB_OUT_OF_LINE_NS SELINST_PREDICT_OUT_OF_LINE_NS
 #define FB_PROCESS_NS SELINST_PREDICT_PROCESS_NS
-#define FB_NODE_WRITE_NS SELINST_PREDICT_NODE_NS
 
 enum fb_kind { FB_FUNCTION, FB_LOOP, FB_MANUAL };
 
@@ -270,9 +267,9 @@ static double thread_time(fb_reader *r, yaml_node_t *thread, double excl)
 	const char *s = str(get(r, thread, "cpu_ns"));
 	char *end = NULL;
 	double cpu = s && *s ? strtod(s, &end) : -1;
-	if (!s || end == s || *end || !(cpu > 0) || cpu > excl)
-		return excl;
-	return cpu;
+	if (!s || end == s || *end)
+		cpu = -1;
+	return selinst_predict_thread_time(cpu, excl);
 }
 
 /* One thread's NODES into the regions (BY_ID: the profile's ids); adds
@@ -306,23 +303,21 @@ static void read_nodes(fb_reader *r, yaml_node_t *nodes, std::vector<fb_region *
 }
 
 /* What the hook pairs of one thread (CALLS of them, TIME_NS its length)
- * cost in the run: in situ when it was sampled (SELINST_SAMPLE) and
- * enough samples found a hook running: TIME_NS x that share of its
- * samples / SELINST_PREDICT_INSIDE_SHARE; else CALLS x PAIR (calibrated
- * at start-up with one region, in cache: zstd's threshold-0 run paid
- * 20.5 ns a pair where 19.1 were calibrated; in a run that is 96% hooks
- * such an error is the size of the run without them, which a lighter
- * run then measures: profile-base=). */
+ * cost in the run (selinst_predict_thread_pairs_ns): in situ when it was
+ * sampled (SELINST_SAMPLE) and enough samples found a hook running; else
+ * CALLS x PAIR (calibrated at start-up with one region, in cache: zstd's
+ * threshold-0 run paid 20.5 ns a pair where 19.1 were calibrated; in a
+ * run that is 96% hooks such an error is the size of the run without
+ * them, which a lighter run then measures: profile-base=). */
 static double thread_pairs_ns(fb_reader *r, yaml_node_t *thread, double calls, double pair,
 			      double time)
 {
 	double samples = 0, in_hooks = 0;
 	yaml_node_t *s = get(r, thread, "samples"), *h = get(r, thread, "samples_in_runtime");
 	if (!s || !h || !num(r, s, "samples", &samples)
-	    || !num(r, h, "samples_in_runtime", &in_hooks)
-	    || in_hooks < SELINST_PREDICT_MIN_HOOK_SAMPLES || in_hooks > samples)
+	    || !num(r, h, "samples_in_runtime", &in_hooks))
 		return calls * pair;
-	return time * in_hooks / samples / SELINST_PREDICT_INSIDE_SHARE;
+	return selinst_predict_thread_pairs_ns(calls, pair, time, samples, in_hooks);
 }
 
 /* Whether one plugin_settings text (selinst_settings_text) instruments
@@ -514,19 +509,12 @@ static double pair_ns(void)
 	return pair_files ? pair_sum / pair_files : FB_FALLBACK_PAIR_NS;
 }
 
-/* What one call of a region of KIND costs: its hook pair, and for a
- * function the call GCC may no longer inline. */
-static double call_ns(enum fb_kind kind)
-{
-	return pair_ns() + (kind == FB_FUNCTION ? FB_OUT_OF_LINE_NS : 0);
-}
-
 /* A region's predicted cost besides its hook pairs: the inlining its
  * calls lose, its loop counter, its nodes' write. */
 static double extra_ns(const fb_region *fr)
 {
-	return fr->calls * (call_ns(fr->kind) - pair_ns()) + fr->iterations * FB_ITER_NS
-		+ fr->nodes * FB_NODE_WRITE_NS;
+	return selinst_predict_extra_ns(fr->kind == FB_FUNCTION, fr->calls, fr->iterations,
+					fr->nodes);
 }
 
 /* A region's predicted hook cost: its calls, and its loop counter. */
@@ -539,9 +527,7 @@ static double cost_ns(const fb_region *fr)
  * measure: absolute counts, for the decision file's summary. */
 static double cost_insns(enum fb_kind kind, double calls, double iterations, double nodes)
 {
-	double out_of_line = kind == FB_FUNCTION ? SELINST_PREDICT_OUT_OF_LINE_INSNS : 0;
-	return calls * (SELINST_PREDICT_PAIR_INSNS + out_of_line)
-		+ iterations * SELINST_PREDICT_ITER_INSNS + nodes * SELINST_PREDICT_NODE_INSNS;
+	return selinst_predict_insns(kind == FB_FUNCTION, calls, iterations, nodes);
 }
 
 static double region_insns(const fb_region *fr)
@@ -550,7 +536,7 @@ static double region_insns(const fb_region *fr)
 }
 
 /* What the measured run's hooks cost (in situ where measured), and so
- * the run without them: its time less that, at least a tenth of it. */
+ * the run without them (selinst_predict_run_without_hooks). */
 static double run_without_hooks(void)
 {
 	pairs_run_ns += json_calls * pair_ns();
@@ -560,13 +546,7 @@ static double run_without_hooks(void)
 	double hooks_ns = pairs_run_ns;
 	for (auto &it : regions)
 		hooks_ns += extra_ns(&it.second);
-	/* At least a tenth of the run: in a run that is 90% hooks or more
-	 * (threshold 0) the subtraction cannot be trusted, since the pairs'
-	 * error is of the size of what is left: bt's threshold-0 run, 42
-	 * million pairs measured in situ at 19.4 ns, leaves less than 0 for
-	 * a run that takes 11% of it plain.  Such a run's length is measured
-	 * by a lighter build's run: profile-base=. */
-	return std::max(std::max(time_ns - hooks_ns, time_ns / 10), 1.0);
+	return selinst_predict_run_without_hooks(time_ns, hooks_ns);
 }
 
 /* profile-base=LIST: the run without hooks from these profiles, of a
@@ -872,7 +852,8 @@ static void add_callee(std::vector<fb_addition> &out, selinst_function *callee,
 		if (out[i].fn == callee && !out[i].loop)
 			return;
 	fb_addition a;
-	a.cost_pct = 100.0 * (calls * call_ns(FB_FUNCTION) + processes * FB_NODE_WRITE_NS) / run_ns;
+	a.cost_pct = 100.0 * (calls * pair_ns() + selinst_predict_extra_ns(1, calls, 0, processes))
+		/ run_ns;
 	a.insns = cost_insns(FB_FUNCTION, calls, 0, processes);
 	a.what = callee->name;
 	a.fn = callee;
@@ -900,7 +881,8 @@ static void add_loop(std::vector<fb_addition> &out, selinst_function *f, selinst
 		     double entries)
 {
 	fb_addition a;
-	a.cost_pct = 100.0 * (entries * pair_ns() + processes * FB_NODE_WRITE_NS) / run_ns;
+	a.cost_pct = 100.0 * (entries * pair_ns() + selinst_predict_extra_ns(0, entries, 0, processes))
+		/ run_ns;
 	a.insns = cost_insns(FB_LOOP, entries, 0, processes);
 	a.what = l->name;
 	a.fn = f;

@@ -117,9 +117,8 @@ static double extra_ns(const region *r)
 {
 	if (r->kind == K_SAMPLED)
 		return 0;
-	return (double)r->calls * (r->kind == K_FUNCTION ? SELINST_PREDICT_OUT_OF_LINE_NS : 0)
-		+ (double)r->iters * SELINST_PREDICT_ITER_NS
-		+ (double)r->nodes * SELINST_PREDICT_NODE_NS;
+	return selinst_predict_extra_ns(r->kind == K_FUNCTION, (double)r->calls, (double)r->iters,
+					(double)r->nodes);
 }
 
 /* The run without its hooks (the shares' base), and in *PAIR_RUN the mean
@@ -130,27 +129,22 @@ static double run_without_hooks(const view *v, double *pair_run, bool *in_situ)
 	*in_situ = false;
 	for (size_t i = 0; i < v->nthreads; i++) {
 		const thrinfo *t = &v->threads[i];
-		double time = t->cpu_ns > 0 && (uint64_t)t->cpu_ns <= t->total
-			? (double)t->cpu_ns : (double)t->total;
+		double time = selinst_predict_thread_time((double)t->cpu_ns, (double)t->total);
 		double pair = t->pair_ns > 0 ? t->pair_ns : SELINST_PREDICT_FALLBACK_PAIR_NS;
+		double calls = (double)t->calls;
 		run += time;
-		pairs_cal += (double)t->calls * pair;
-		if (t->samples_in_runtime >= SELINST_PREDICT_MIN_HOOK_SAMPLES
-		    && t->samples_in_runtime <= t->samples && (*in_situ = true))
-			hooks += time * (double)t->samples_in_runtime / (double)t->samples
-				/ SELINST_PREDICT_INSIDE_SHARE;
-		else
-			hooks += (double)t->calls * pair;
+		pairs_cal += calls * pair;
+		*in_situ |= selinst_predict_in_situ((double)t->samples,
+						     (double)t->samples_in_runtime);
+		hooks += selinst_predict_thread_pairs_ns(calls, pair, time, (double)t->samples,
+							 (double)t->samples_in_runtime);
 	}
 	double pair = v->pair_ns_files ? v->pair_ns_sum / v->pair_ns_files
 		: SELINST_PREDICT_FALLBACK_PAIR_NS;
 	*pair_run = pairs_cal > 0 ? pair * hooks / pairs_cal : pair;
 	for (size_t i = 0; i < v->nregions; i++)
 		hooks += extra_ns(&v->regions[i]);
-	double base = run - hooks;
-	if (base < run / 10)	/* as the plugin: see its choose_drops */
-		base = run / 10;
-	return base > 1 ? base : 1;
+	return selinst_predict_run_without_hooks(run, hooks);
 }
 
 int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const char *sel_path)
