@@ -12,7 +12,10 @@
  *              predicted_added: 0.1, hook_pair_in_run_ns: 21.6,
  *              run_ms: 52.3, profile_base: fb.prof,                 # profile-base= only
  *              predicted_kept_instructions: 1200000,                # absolute
- *              predicted_added_instructions: 0, bottleneck: main}
+ *              predicted_added_instructions: 0,
+ *              predicted_not_chosen: 0.1,                          # this unit's, see
+ *              predicted_not_chosen_instructions: 9000,            # selinst-plugin.h
+ *              bottleneck: main}
  *   functions:
  *     - {name: main, file: app.c, line: 3, basic_blocks: ..., score: ...,
  *        instrument: true, reason: "score >= threshold"}
@@ -190,6 +193,9 @@ static void emit_feedback(emitter *em)
 	}
 	scalar(em, "predicted_kept_instructions"); num_count(em, s.predicted_kept_insns);
 	scalar(em, "predicted_added_instructions"); num_count(em, s.predicted_added_insns);
+	scalar(em, "predicted_not_chosen"); num_pct(em, s.predicted_not_chosen_pct);
+	scalar(em, "predicted_not_chosen_instructions");
+	num_count(em, s.predicted_not_chosen_insns);
 	scalar(em, "bottleneck");    str(em, s.bottleneck);
 	end_map(em);
 }

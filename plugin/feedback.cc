@@ -97,6 +97,10 @@ struct fb_region {
 	std::string name, file, function;
 	double calls, excl_ns, iterations;
 	double nodes;		/* call-tree nodes over threads and files */
+	double kept_nodes;	/* the same with the dropped regions' nodes merged */
+	double tree_nodes;	/* nodes in trees (not a merged JSON's) */
+	double entries;		/* regions-table entries: the files that ran it */
+	double name_bytes;	/* its name, file and function as written */
 	bool throttled;
 	bool drop;
 	double cost_pct;
@@ -128,6 +132,7 @@ static double budget_pct = 1.0;
 static double kept_pct, all_pct;	/* after the drops; before any */
 static double added_pct;		/* this unit's additions */
 static double kept_insns, added_insns;	/* the same in instructions */
+static double unchosen_pct, unchosen_insns;	/* this unit's: see not_chosen() */
 static const fb_region *bottleneck;
 
 bool selinst_feedback_active(void)
@@ -250,9 +255,11 @@ static fb_region *region_of(fb_reader *r, yaml_node_t *reg)
 		fr.file = file;
 		const char *fn = str(get(r, reg, "function"));
 		fr.function = fn ? fn : "";
+		fr.name_bytes = strlen(name) + strlen(file) + fr.function.size();
 	}
 	if (get(r, reg, "throttled"))
 		fr.throttled = true;
+	fr.entries++;
 	return &fr;
 }
 
@@ -272,15 +279,25 @@ static double thread_time(fb_reader *r, yaml_node_t *thread, double excl)
 	return selinst_predict_thread_time(cpu, excl);
 }
 
+/* Every thread's call tree: its nodes' regions and parents, so that the
+ * nodes the next run writes can be counted once the drops are known
+ * (count_kept_nodes). */
+struct fb_node {
+	double id, parent;
+	fb_region *region;
+};
+static std::vector<std::vector<fb_node> > trees;
+
 /* One thread's NODES into the regions (BY_ID: the profile's ids); adds
  * the thread's calls (function and loop entries) to *CALLS. */
 static void read_nodes(fb_reader *r, yaml_node_t *nodes, std::vector<fb_region *> &by_id,
 		       double *calls_sum)
 {
+	trees.push_back(std::vector<fb_node>());
 	for (yaml_node_item_t *i = nodes->data.sequence.items.start;
 	     r->ok && i < nodes->data.sequence.items.top; i++) {
 		yaml_node_t *n = seq_item(r, i);
-		double id, calls, excl, iters = 0;
+		double id, calls, excl, iters = 0, nid = -1, parent = -1;
 		if (!num(r, get(r, n, "region"), "region", &id)
 		    || !num(r, get(r, n, "calls"), "calls", &calls)
 		    || !num(r, get(r, n, "exclusive_ns"), "exclusive_ns", &excl))
@@ -297,6 +314,13 @@ static void read_nodes(fb_reader *r, yaml_node_t *nodes, std::vector<fb_region *
 		by_id[(size_t)id]->excl_ns += excl;
 		by_id[(size_t)id]->iterations += iters;
 		by_id[(size_t)id]->nodes++;
+		if (get(r, n, "id") && get(r, n, "parent")
+		    && num(r, get(r, n, "id"), "id", &nid)
+		    && num(r, get(r, n, "parent"), "parent", &parent))
+		{
+			trees.back().push_back(fb_node { nid, parent, by_id[(size_t)id] });
+			by_id[(size_t)id]->tree_nodes++;
+		}
 		*calls_sum += calls;
 		total_ns += excl;
 	}
@@ -419,6 +443,7 @@ static void read_report_json(fb_reader *r, yaml_node_t *root)
 		fr->excl_ns += excl * 1e9;
 		fr->iterations += iters;
 		fr->nodes += calls > 0;	/* the merged JSON has no nodes */
+		fr->kept_nodes = fr->nodes;
 	}
 }
 
@@ -509,30 +534,63 @@ static double pair_ns(void)
 	return pair_files ? pair_sum / pair_files : FB_FALLBACK_PAIR_NS;
 }
 
-/* A region's predicted cost besides its hook pairs: the inlining its
- * calls lose, its loop counter, its nodes' write. */
-static double extra_ns(const fb_region *fr)
+static int predict_kind(enum fb_kind kind)
 {
-	return selinst_predict_extra_ns(fr->kind == FB_FUNCTION, fr->calls, fr->iterations,
-					fr->nodes);
+	return kind == FB_FUNCTION ? SELINST_PREDICT_FUNCTION
+		: kind == FB_LOOP ? SELINST_PREDICT_LOOP : SELINST_PREDICT_OTHER;
+}
+
+/* A region's predicted cost besides its hook pairs: the inlining its
+ * calls lose, its loop counter, the write of its NODES and its entries. */
+static double extra_ns(const fb_region *fr, double nodes)
+{
+	return selinst_predict_extra_ns(predict_kind(fr->kind), fr->calls, fr->iterations,
+					nodes, fr->entries, fr->name_bytes);
 }
 
 /* A region's predicted hook cost: its calls, and its loop counter. */
-static double cost_ns(const fb_region *fr)
+static double cost_ns(const fb_region *fr, double nodes)
 {
-	return fr->calls * pair_ns() + extra_ns(fr);
+	return fr->calls * pair_ns() + extra_ns(fr, nodes);
 }
 
 /* The same cost in instructions (selinst-predict.h), which a run does not
  * measure: absolute counts, for the decision file's summary. */
-static double cost_insns(enum fb_kind kind, double calls, double iterations, double nodes)
+static double region_insns(const fb_region *fr, double nodes)
 {
-	return selinst_predict_insns(kind == FB_FUNCTION, calls, iterations, nodes);
+	return selinst_predict_insns(predict_kind(fr->kind), fr->calls, fr->iterations, nodes,
+				     fr->entries, fr->name_bytes);
 }
 
-static double region_insns(const fb_region *fr)
+/* The nodes each region kept will have in the next run: a dropped
+ * region's node is merged into its parent's, so that its children's
+ * nodes under different dropped callers become one (zstd's threshold-0
+ * run: 313 nodes of the regions its feedback build kept, 221 in that
+ * build's run).  Node ids are in creation order, a parent's before its
+ * children's. */
+static void count_kept_nodes(void)
 {
-	return cost_insns(fr->kind, fr->calls, fr->iterations, fr->nodes);
+	for (auto &it : regions)
+		it.second.kept_nodes = it.second.nodes - it.second.tree_nodes;
+	for (const std::vector<fb_node> &t : trees) {
+		std::map<double, long> merged;		/* node id -> context */
+		std::map<std::pair<long, fb_region *>, long> context;
+		for (const fb_node &n : t) {
+			auto p = merged.find(n.parent);
+			long parent = p == merged.end() ? -1 : p->second;
+			if (n.region->drop) {
+				merged[n.id] = parent;
+				continue;
+			}
+			auto key = std::make_pair(parent, n.region);
+			auto c = context.find(key);
+			if (c == context.end()) {
+				c = context.insert(std::make_pair(key, (long)context.size())).first;
+				n.region->kept_nodes++;
+			}
+			merged[n.id] = c->second;
+		}
+	}
 }
 
 /* What the measured run's hooks cost (in situ where measured), and so
@@ -545,7 +603,7 @@ static double run_without_hooks(void)
 	json_calls = 0;
 	double hooks_ns = pairs_run_ns;
 	for (auto &it : regions)
-		hooks_ns += extra_ns(&it.second);
+		hooks_ns += extra_ns(&it.second, it.second.nodes);
 	return selinst_predict_run_without_hooks(time_ns, hooks_ns);
 }
 
@@ -567,7 +625,7 @@ static void choose_drops(void)
 		run_ns = base_run_ns;
 	for (auto &it : regions) {
 		fb_region *fr = &it.second;
-		fr->cost_pct = 100.0 * cost_ns(fr) / run_ns;
+		fr->cost_pct = 100.0 * cost_ns(fr, fr->nodes) / run_ns;
 		kept += fr->cost_pct;
 		if (fr->kind == FB_MANUAL)
 			fixed += fr->cost_pct;
@@ -595,11 +653,15 @@ static void choose_drops(void)
 			cand[i]->drop = false;
 			kept += cand[i]->cost_pct;
 		}
-	kept_pct = kept;
+	/* What is kept, again with the nodes the next run will write. */
+	count_kept_nodes();
+	kept_pct = start_pct;
 	kept_insns = processes * SELINST_PREDICT_PROCESS_INSNS;
 	for (auto &it : regions)
-		if (!it.second.drop)
-			kept_insns += region_insns(&it.second);
+		if (!it.second.drop) {
+			kept_pct += 100.0 * cost_ns(&it.second, it.second.kept_nodes) / run_ns;
+			kept_insns += region_insns(&it.second, it.second.kept_nodes);
+		}
 	if (bottleneck && (bottleneck->kind == FB_MANUAL || bottleneck->excl_ns <= 0))
 		bottleneck = NULL;
 }
@@ -632,6 +694,8 @@ static bool read_base(const char *list)
 	own.swap(regions);
 	std::set<std::string> files;
 	files.swap(profiled_files);
+	std::vector<std::vector<fb_node> > own_trees;	/* the base's point into its regions */
+	own_trees.swap(trees);
 	bool all = profiled_all;
 	double saved[] = { total_ns, time_ns, pair_sum, pairs_run_ns, pairs_cal_ns,
 			   pairs_run_calls, json_calls };
@@ -644,6 +708,7 @@ static bool read_base(const char *list)
 		base_run_ns = run_without_hooks();
 	own.swap(regions);
 	files.swap(profiled_files);
+	own_trees.swap(trees);
 	profiled_all = all;
 	total_ns = saved[0], time_ns = saved[1], pair_sum = saved[2];
 	pairs_run_ns = saved[3], pairs_cal_ns = saved[4], pairs_run_calls = saved[5];
@@ -852,9 +917,13 @@ static void add_callee(std::vector<fb_addition> &out, selinst_function *callee,
 		if (out[i].fn == callee && !out[i].loop)
 			return;
 	fb_addition a;
-	a.cost_pct = 100.0 * (calls * pair_ns() + selinst_predict_extra_ns(1, calls, 0, processes))
+	a.cost_pct = 100.0 * (calls * pair_ns()
+			      + selinst_predict_extra_ns(SELINST_PREDICT_FUNCTION, calls, 0,
+							 processes, processes,
+							 strlen(callee->name) + strlen(callee->file)))
 		/ run_ns;
-	a.insns = cost_insns(FB_FUNCTION, calls, 0, processes);
+	a.insns = selinst_predict_insns(SELINST_PREDICT_FUNCTION, calls, 0, processes, processes,
+					strlen(callee->name) + strlen(callee->file));
 	a.what = callee->name;
 	a.fn = callee;
 	a.loop = NULL;
@@ -881,9 +950,13 @@ static void add_loop(std::vector<fb_addition> &out, selinst_function *f, selinst
 		     double entries)
 {
 	fb_addition a;
-	a.cost_pct = 100.0 * (entries * pair_ns() + selinst_predict_extra_ns(0, entries, 0, processes))
+	double name_bytes = strlen(l->name) + strlen(l->file) + strlen(f->name);
+	a.cost_pct = 100.0 * (entries * pair_ns()
+			      + selinst_predict_extra_ns(SELINST_PREDICT_LOOP, entries, 0, processes,
+							 processes, name_bytes))
 		/ run_ns;
-	a.insns = cost_insns(FB_LOOP, entries, 0, processes);
+	a.insns = selinst_predict_insns(SELINST_PREDICT_LOOP, entries, 0, processes, processes,
+					name_bytes);
 	a.what = l->name;
 	a.fn = f;
 	a.loop = l;
@@ -999,6 +1072,22 @@ static void add_in_bottleneck(selinst_function *fns, size_t n, const cm_call_edg
 	}
 }
 
+/* A region of the profile that the drops kept (predicted_kept counts it)
+ * but that this unit's model did not choose: with effective counts, or
+ * because the drops left it too few instrumented callees (yaml-cpp's
+ * Emitter::Write, 25,500 calls, "refinement loop-free"), it is not
+ * instrumented, and the unit says what that takes off the prediction.
+ * Only for a region of the unit's own source file: one in a header is
+ * compiled, and decided, in many units. */
+static void not_chosen(const fb_region *fr, bool instrumented, const char *file)
+{
+	if (!fr || fr->drop || instrumented || !main_input_filename
+	    || strcmp(lbasename(file ? file : ""), lbasename(main_input_filename)))
+		return;
+	unchosen_pct += 100.0 * cost_ns(fr, fr->kept_nodes) / run_ns;
+	unchosen_insns += region_insns(fr, fr->kept_nodes);
+}
+
 /* After the model and the loop decisions: drop the loops of the drop set,
  * name the profile in the reasons of what it kept, then add. */
 void selinst_feedback_apply(struct selinst_function *fns, size_t n,
@@ -1014,6 +1103,7 @@ void selinst_feedback_apply(struct selinst_function *fns, size_t n,
 			f->cm.reason = xasprintf("%s; %s", f->cm.reason, note->second.c_str());
 		if (fr && f->cm.instrument)
 			f->cm.reason = kept_reason(fr, f->cm.reason);
+		not_chosen(fr, f->cm.instrument, f->file);
 		for (unsigned k = 0; k < f->nloops; k++) {
 			selinst_loop *l = &f->loops[k];
 			fr = lookup(FB_LOOP, l->name, l->file);
@@ -1025,6 +1115,7 @@ void selinst_feedback_apply(struct selinst_function *fns, size_t n,
 				l->reason = never_ran_reason();
 			} else if (fr && l->instrument)
 				l->reason = kept_reason(fr, l->reason);
+			not_chosen(fr, l->instrument, l->file);
 		}
 	}
 	effective_note.clear();	/* by declaration: this unit's */
@@ -1045,6 +1136,8 @@ bool selinst_feedback_get_summary(struct selinst_feedback_summary *s)
 	s->predicted_added_pct = added_pct;
 	s->predicted_kept_insns = kept_insns;
 	s->predicted_added_insns = added_insns;
+	s->predicted_not_chosen_pct = unchosen_pct;
+	s->predicted_not_chosen_insns = unchosen_insns;
 	s->run_ms = run_ns / 1e6;
 	s->base_profiles = base_names.empty() ? NULL : base_names.c_str();
 	s->hook_pair_in_run_ns = pairs_run_calls > 0 && pairs_cal_ns > 0

@@ -117,8 +117,12 @@ static double extra_ns(const region *r)
 {
 	if (r->kind == K_SAMPLED)
 		return 0;
-	return selinst_predict_extra_ns(r->kind == K_FUNCTION, (double)r->calls, (double)r->iters,
-					(double)r->nodes);
+	int kind = r->kind == K_FUNCTION ? SELINST_PREDICT_FUNCTION
+		: r->kind == K_LOOP ? SELINST_PREDICT_LOOP : SELINST_PREDICT_OTHER;
+	double name_bytes = strlen(r->name) + (r->file ? strlen(r->file) : 0)
+		+ (r->function ? strlen(r->function) : 0);
+	return selinst_predict_extra_ns(kind, (double)r->calls, (double)r->iters, (double)r->nodes,
+					(double)r->nprocs, name_bytes);
 }
 
 /* The run without its hooks (the shares' base), and in *PAIR_RUN the mean
