@@ -6,7 +6,9 @@
 # regions' calls, function calls, loop iterations and call-tree nodes,
 # from the first run's profiles (what the plugin predicted from) and from
 # the feedback build's own run (what it did), times the header's
-# constants, beside the measured instructions over plain and the write.
+# constants, beside the measured instructions over plain and the write
+# (the regions the model did not choose are not in the decision files'
+# kept set, so the terms are what the build instruments).
 #   python3 bench/predict-terms.py RES zstd-fb0 lz4-fb ...
 import os, re, sys, yaml
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -31,15 +33,21 @@ def kept(dec):
     return out
 
 def counts(profs, keep):
-    """calls, function calls, iterations, nodes, kept-parent nodes, processes"""
-    t = dict(calls=0, fcalls=0, iters=0, nodes=0, nodes_kept=0, procs=0, regions=0)
+    """calls, function calls, iterations, nodes (those of loops), nodes
+    with the dropped regions merged, regions-table entries and their name
+    bytes, processes"""
+    t = dict(calls=0, fcalls=0, iters=0, nodes=0, loop_nodes=0, nodes_kept=0,
+             loop_nodes_kept=0, entries=0, name_bytes=0, procs=0)
     for p in profs:
         d = yaml.load(open(p), Loader=Loader)
         t["procs"] += 1
         regs = {r["id"]: r for r in d.get("regions") or []}
         def key(r):
             return (r["name"], os.path.basename(r.get("file") or "") if r.get("kind") == "function" else None)
-        seen = set()
+        for r in regs.values():
+            if key(r) in keep:
+                t["entries"] += 1
+                t["name_bytes"] += len(r["name"]) + len(r.get("file") or "") + len(r.get("function") or "")
         for th in d.get("threads") or []:
             nodes = {n["id"]: n for n in th.get("nodes") or []}
             ctx = set()
@@ -47,12 +55,13 @@ def counts(profs, keep):
                 r = regs.get(n["region"])
                 if r is None or key(r) not in keep:
                     continue
+                loop = r.get("kind") == "loop"
                 t["calls"] += n.get("calls", 0)
                 if r.get("kind") == "function":
                     t["fcalls"] += n.get("calls", 0)
                 t["iters"] += n.get("iterations", 0) or 0
                 t["nodes"] += 1
-                seen.add(key(r))
+                t["loop_nodes"] += loop
                 # the node's context with dropped regions left out
                 path, q = [key(r)], nodes.get(n.get("parent"))
                 while q is not None:
@@ -60,14 +69,18 @@ def counts(profs, keep):
                     if rq is not None and key(rq) in keep:
                         path.append(key(rq))
                     q = nodes.get(q.get("parent"))
-                ctx.add(tuple(path))
-            t["nodes_kept"] += len(ctx)
-        t["regions"] += len(seen)
+                if tuple(path) not in ctx:
+                    ctx.add(tuple(path))
+                    t["nodes_kept"] += 1
+                    t["loop_nodes_kept"] += loop
     return t
 
 def terms(t):
+    fn_nodes = t["nodes_kept"] - t["loop_nodes_kept"]
     return dict(pairs=t["calls"] * C["PAIR_INSNS"], ool=t["fcalls"] * C["OUT_OF_LINE_INSNS"],
-                iters=t["iters"] * C["ITER_INSNS"], nodes=t["nodes"] * C["NODE_INSNS"],
+                iters=t["iters"] * C["ITER_INSNS"],
+                write=fn_nodes * C["NODE_INSNS"] + t["loop_nodes_kept"] * C["LOOP_NODE_INSNS"]
+                + t["entries"] * C["ENTRY_INSNS"] + t["name_bytes"] * C["ENTRY_BYTE_INSNS"],
                 procs=t["procs"] * C["PROCESS_INSNS"])
 
 res = sys.argv[1]
