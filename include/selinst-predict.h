@@ -171,6 +171,11 @@ static inline double selinst_predict_thread_pairs_ns(double calls, double pair_n
  * pairs measured in situ at 19.4 ns, leaves less than 0 for a run that
  * takes 11% of it plain.  Such a run's length is measured by a lighter
  * build's run (the plugin's profile-base=). */
+static inline int selinst_predict_at_floor(double time_ns, double hooks_ns)
+{
+	return time_ns - hooks_ns < time_ns / 10;
+}
+
 static inline double selinst_predict_run_without_hooks(double time_ns, double hooks_ns)
 {
 	double base = time_ns - hooks_ns;

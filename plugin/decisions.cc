@@ -11,6 +11,8 @@
  *              predicted_all: 4.2, predicted_kept: 0.8,             # percent of the run
  *              predicted_added: 0.1, hook_pair_in_run_ns: 21.6,
  *              run_ms: 52.3, profile_base: fb.prof,                 # profile-base= only
+ *              run_at_floor: true,            # run_ms a tenth of the run: the hooks
+ *                                             # were 90% or more (profile-base= helps)
  *              predicted_kept_instructions: 1200000,                # absolute
  *              predicted_added_instructions: 0,
  *              predicted_not_chosen: 0.1,                          # this unit's, see
@@ -190,6 +192,11 @@ static void emit_feedback(emitter *em)
 	scalar(em, "run_ms");        num_pct(em, s.run_ms);
 	if (s.base_profiles) {
 		scalar(em, "profile_base"); str(em, s.base_profiles);
+	}
+	if (s.run_at_floor) {
+		/* The hooks were 90% of the run or more: its length without
+		 * them is not measured; give profile-base=. */
+		scalar(em, "run_at_floor"); scalar(em, "true");
 	}
 	scalar(em, "predicted_kept_instructions"); num_count(em, s.predicted_kept_insns);
 	scalar(em, "predicted_added_instructions"); num_count(em, s.predicted_added_insns);

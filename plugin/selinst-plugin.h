@@ -207,6 +207,7 @@ struct selinst_feedback_summary {
 	double hook_pair_in_run_ns;	/* the measured run's pair, in situ */
 	double run_ms;			/* the run without hooks the shares are of */
 	const char *base_profiles;	/* profile-base='s base names, or NULL */
+	bool run_at_floor;		/* run_ms is the floor: a tenth of the run */
 	const char *bottleneck;		/* region name, or NULL */
 };
 bool selinst_feedback_get_summary(struct selinst_feedback_summary *s);

@@ -126,8 +126,9 @@ static double extra_ns(const region *r)
 }
 
 /* The run without its hooks (the shares' base), and in *PAIR_RUN the mean
- * pair in the run (in situ where measured), as the plugin has them. */
-static double run_without_hooks(const view *v, double *pair_run, bool *in_situ)
+ * pair in the run (in situ where measured), as the plugin has them;
+ * *FLOOR: that is a tenth of the run (the hooks 90% of it or more). */
+static double run_without_hooks(const view *v, double *pair_run, bool *in_situ, bool *floor)
 {
 	double run = 0, hooks = 0, pairs_cal = 0;
 	*in_situ = false;
@@ -148,6 +149,7 @@ static double run_without_hooks(const view *v, double *pair_run, bool *in_situ)
 	*pair_run = pairs_cal > 0 ? pair * hooks / pairs_cal : pair;
 	for (size_t i = 0; i < v->nregions; i++)
 		hooks += extra_ns(&v->regions[i]);
+	*floor = selinst_predict_at_floor(run, hooks);
 	return selinst_predict_run_without_hooks(run, hooks);
 }
 
@@ -156,8 +158,8 @@ int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const ch
 	double pair_ns = v->pair_ns_files ? v->pair_ns_sum / v->pair_ns_files
 		: SELINST_PREDICT_FALLBACK_PAIR_NS;
 	double pair_run;
-	bool in_situ;
-	double total = run_without_hooks(v, &pair_run, &in_situ);
+	bool in_situ, floor;
+	double total = run_without_hooks(v, &pair_run, &in_situ, &floor);
 	srow *rows = xmalloc((v->nregions + 1) * sizeof *rows);
 	double start_ns = (double)v->nprocs * SELINST_PREDICT_PROCESS_NS, all_ns = start_ns;
 	for (size_t i = 0; i < v->nregions; i++) {
@@ -177,8 +179,10 @@ int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const ch
 		v->pair_ns_files ? "" : " (assumed: the profiles do not record hook_pair_ns)",
 		budget_pct);
 	fmt_time(t, sizeof t, total);
-	fprintf(out, "shares of the run without its hooks: %s (a pair cost %.2f ns in the run%s)\n",
-		t, pair_run, in_situ ? ", measured in situ" : "");
+	fprintf(out, "shares of the run without its hooks: %s (a pair cost %.2f ns in the run%s%s)\n",
+		t, pair_run, in_situ ? ", measured in situ" : "",
+		floor ? "; a floor, a tenth of the run: the hooks were 90% of it or more, so "
+		"its length without them is not measured" : "");
 	view_throttled_note(out, v, NULL);
 	fprintf(out, "\n%7s %12s %10s %4s %7s region\n", "cost%", "calls", "incl/call", "kind",
 		"action");

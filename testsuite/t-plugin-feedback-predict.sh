@@ -12,7 +12,8 @@
 #   133,441 a process, predicted 0.7 of it);
 # - a region the drops keep but the unit's model does not choose (here a
 #   higher threshold) is taken off by the unit's predicted_not_chosen:
-#   predicted_kept less it is the cost of what the build instruments.
+#   predicted_kept less it is the cost of what the build instruments;
+# - a run that is mostly hooks is said to give its length at the floor.
 . "$(dirname "$0")/lib.sh"
 src=$T/programs/fbnodes.c
 fl=(-O2 -fplugin-arg-selinst-loops=off)
@@ -82,4 +83,29 @@ left=$(yget hi.yaml "d['feedback']['predicted_not_chosen_instructions']") ||
 kept=$(yget hi.yaml "d['feedback']['predicted_kept_instructions']")
 expect_eq "predicted_kept less predicted_not_chosen: what is instrumented" \
 	"$(predict t0.prof hi.yaml)" "$((kept - left))"
+
+# A run that is 90% hooks or more cannot measure its length without
+# them: the run is taken at the floor, a tenth, and the decision file and
+# --suggest say so (here thread 0 sampled with 600 of 1,000 samples in
+# the hooks: they cost 1.25 times the run at the in-situ share 0.48).
+! grep -q "run_at_floor" fb.yaml || fail "fb.yaml: a run mostly not hooks said at the floor"
+python3 - t0.prof floor.prof <<'PY'
+import sys
+out, done = [], False
+for line in open(sys.argv[1]):
+    out.append(line)
+    if line.startswith("  overflow_calls:") and not done:
+        out.append("  samples: 1000\n  samples_in_runtime: 600\n")
+        done = True
+open(sys.argv[2], "w").write("".join(out))
+PY
+rm -f fl.yaml
+si_cc "${fl[@]}" -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=fl.yaml \
+	-fplugin-arg-selinst-profile=floor.prof -fplugin-arg-selinst-budget=1 "$src" -o fl ||
+	fail "feedback build from the hooks' run"
+expect_eq "run_at_floor" True "$(yget fl.yaml "d['feedback'].get('run_at_floor')")"
+"$REPORT" --suggest floor.prof --select sel.yaml > sug.txt || fail "--suggest"
+grep -q "a floor, a tenth of the run" sug.txt || { head -3 sug.txt; fail "--suggest: no floor said"; }
+"$REPORT" --suggest t0.prof --select sel.yaml > sug0.txt || fail "--suggest t0"
+! grep -q "a floor" sug0.txt || fail "--suggest t0.prof: floor said"
 echo ok
