@@ -89,16 +89,7 @@ expect_eq "predicted_kept less predicted_not_chosen: what is instrumented" \
 # --suggest say so (here thread 0 sampled with 600 of 1,000 samples in
 # the hooks: they cost 1.25 times the run at the in-situ share 0.48).
 ! grep -q "run_at_floor" fb.yaml || fail "fb.yaml: a run mostly not hooks said at the floor"
-python3 - t0.prof floor.prof <<'PY'
-import sys
-out, done = [], False
-for line in open(sys.argv[1]):
-    out.append(line)
-    if line.startswith("  overflow_calls:") and not done:
-        out.append("  samples: 1000\n  samples_in_runtime: 600\n")
-        done = True
-open(sys.argv[2], "w").write("".join(out))
-PY
+with_samples t0.prof floor.prof 1000 600
 rm -f fl.yaml
 si_cc "${fl[@]}" -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=fl.yaml \
 	-fplugin-arg-selinst-profile=floor.prof -fplugin-arg-selinst-budget=1 "$src" -o fl ||
