@@ -10,7 +10,8 @@
 # project and feedback build: regions dropped/added (decision files),
 # the instructions over plain (callgrind, all processes), the same less
 # the runtime writing the profile at exit, the plugin's predicted
-# overhead (predicted_kept + the units' predicted_added, feedback summary
+# overhead (predicted_kept + the units' predicted_added less their
+# predicted_not_chosen, feedback summary
 # of the decision files; it counts the start-up and the write), the same
 # in instructions (predicted_kept_instructions + the units'
 # predicted_added_instructions over plain's instructions), and each
@@ -54,10 +55,13 @@ def summary(name):
     add = sorted({(r["name"], r.get("file")) for d in docs
                   for k in ("functions", "loops") for r in d.get(k) or []
                   if "added: in bottleneck" in str(r.get("reason", ""))})
-    # predicted_kept is global (every unit agrees), additions are per unit
-    pred = fbs[0]["predicted_kept"] + sum(f["predicted_added"] for f in fbs)
+    # predicted_kept is global (every unit agrees), additions and what the
+    # model did not choose of it are per unit
+    pred = fbs[0]["predicted_kept"] + sum(f["predicted_added"] - f.get("predicted_not_chosen", 0)
+                                          for f in fbs)
     insns = fbs[0].get("predicted_kept_instructions", 0) + sum(
-        f.get("predicted_added_instructions", 0) for f in fbs)
+        f.get("predicted_added_instructions", 0) - f.get("predicted_not_chosen_instructions", 0)
+        for f in fbs)
     return len(drop), len(add), pred, fbs[0]["predicted_all"], insns, fbs[0].get("hook_pair_in_run_ns")
 
 print("project\tbuild\tdropped/added\tpair in run\tpred first\tpred feedback\tpred instr\tmeasured\tmeasured less write\tratio\tratio instr")

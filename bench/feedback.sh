@@ -78,12 +78,13 @@ PY
 insn_pct() { # DECISIONS PLAIN: predicted instructions in percent of PLAIN
 	python3 -c 'import sys,yaml
 d=yaml.safe_load(open(sys.argv[1]))["feedback"]
-print("%.2f" % (100.0 * (d["predicted_kept_instructions"] + d["predicted_added_instructions"]) / float(sys.argv[2])))' "$@"
+print("%.2f" % (100.0 * (d["predicted_kept_instructions"] + d["predicted_added_instructions"]
+                         - d.get("predicted_not_chosen_instructions", 0)) / float(sys.argv[2])))' "$@"
 }
-fb() { # DECISIONS KEY...: sum of the feedback summary's KEYs
+fb() { # DECISIONS KEY...: sum of the feedback summary's KEYs (-KEY: less it)
 	python3 -c 'import sys,yaml
 d=yaml.safe_load(open(sys.argv[1]))["feedback"]
-print("%.2f" % sum(d[k] for k in sys.argv[2:]))' "$@"
+print("%.2f" % sum(-d.get(k[1:], 0) if k[0] == "-" else d[k] for k in sys.argv[2:]))' "$@"
 }
 count() { grep -c "instrument: true" "$1"; }
 changes() { # DECISIONS: dropped/added
@@ -123,7 +124,7 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 			"$src" -o "$out/$wl-round2" -lm "${sel[@]}"
 		f2=$(SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null instr "$out/$wl-round2" $size)
 		r2=$(printf '\t%+.2f%%\t%s%%\t%s%%' "$(echo "($f2 / $p - 1) * 100" | bc -l)" \
-			"$(fb "$out/$wl-round2.yaml" predicted_kept predicted_added)" \
+			"$(fb "$out/$wl-round2.yaml" predicted_kept predicted_added -predicted_not_chosen)" \
 			"$(insn_pct "$out/$wl-round2.yaml" "$p")")
 	fi
 	cpu=
@@ -138,7 +139,7 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 		"$(count "$out/$wl-default.yaml")" "$(count "$out/$wl-feedback.yaml")" "$(changes "$out/$wl-feedback.yaml")" "$p" \
 		"$(echo "($d / $p - 1) * 100" | bc -l)" "$(echo "($f / $p - 1) * 100" | bc -l)" \
 		"$(fb "$out/$wl-feedback.yaml" predicted_all)" \
-		"$(fb "$out/$wl-feedback.yaml" predicted_kept predicted_added)" \
+		"$(fb "$out/$wl-feedback.yaml" predicted_kept predicted_added -predicted_not_chosen)" \
 		"$(insn_pct "$out/$wl-feedback.yaml" "$p")" \
 		"$(predicted "$out/$wl-feedback.prof")" "$r2$cpu" | tee -a "$tsv"
 done

@@ -11,8 +11,13 @@
  *              predicted_all: 4.2, predicted_kept: 0.8,             # percent of the run
  *              predicted_added: 0.1, hook_pair_in_run_ns: 21.6,
  *              run_ms: 52.3, profile_base: fb.prof,                 # profile-base= only
+ *              run_at_floor: true,            # run_ms a tenth of the run: the hooks
+ *                                             # were 90% or more (profile-base= helps)
  *              predicted_kept_instructions: 1200000,                # absolute
- *              predicted_added_instructions: 0, bottleneck: main}
+ *              predicted_added_instructions: 0,
+ *              predicted_not_chosen: 0.1,                          # this unit's, see
+ *              predicted_not_chosen_instructions: 9000,            # selinst-plugin.h
+ *              bottleneck: main}
  *   functions:
  *     - {name: main, file: app.c, line: 3, basic_blocks: ..., score: ...,
  *        instrument: true, reason: "score >= threshold"}
@@ -188,8 +193,16 @@ static void emit_feedback(emitter *em)
 	if (s.base_profiles) {
 		scalar(em, "profile_base"); str(em, s.base_profiles);
 	}
+	if (s.run_at_floor) {
+		/* The hooks were 90% of the run or more: its length without
+		 * them is not measured; give profile-base=. */
+		scalar(em, "run_at_floor"); scalar(em, "true");
+	}
 	scalar(em, "predicted_kept_instructions"); num_count(em, s.predicted_kept_insns);
 	scalar(em, "predicted_added_instructions"); num_count(em, s.predicted_added_insns);
+	scalar(em, "predicted_not_chosen"); num_pct(em, s.predicted_not_chosen_pct);
+	scalar(em, "predicted_not_chosen_instructions");
+	num_count(em, s.predicted_not_chosen_insns);
 	scalar(em, "bottleneck");    str(em, s.bottleneck);
 	end_map(em);
 }

@@ -19,9 +19,9 @@
  *
  * Predicted cost of a region (include/selinst-predict.h, which
  * `selinst-report --suggest` shares) = (calls x hook_pair_ns (the mean
- * over the files) + a function's calls x FB_OUT_OF_LINE_NS (the inlining
- * it loses) + a loop's iterations x FB_ITER_NS + its
- * profile nodes x FB_NODE_WRITE_NS) / run time, where the run time is the
+ * over the files) + selinst_predict_extra_ns (a function's calls x the
+ * inlining it loses, a loop's iterations x its counter, its profile
+ * nodes x their write)) / run time, where the run time is the
  * threads' CPU time (cpu_ns; a thread without one: its nodes' exclusive
  * time, i.e. wall clock) over the files MINUS what the measured hooks
  * cost (at least a tenth of the sum): the share of a run without
@@ -88,10 +88,7 @@
 
 /* The prediction's constants, shared with selinst-report --suggest. */
 #define FB_FALLBACK_PAIR_NS SELINST_PREDICT_FALLBACK_PAIR_NS
-#define FB_ITER_NS SELINST_PREDICT_ITER_NS
-#define FB_OUT_OF_LINE_NS SELINST_PREDICT_OUT_OF_LINE_NS
 #define FB_PROCESS_NS SELINST_PREDICT_PROCESS_NS
-#define FB_NODE_WRITE_NS SELINST_PREDICT_NODE_NS
 
 enum fb_kind { FB_FUNCTION, FB_LOOP, FB_MANUAL };
 
@@ -100,6 +97,10 @@ struct fb_region {
 	std::string name, file, function;
 	double calls, excl_ns, iterations;
 	double nodes;		/* call-tree nodes over threads and files */
+	double kept_nodes;	/* the same with the dropped regions' nodes merged */
+	double tree_nodes;	/* nodes in trees (not a merged JSON's) */
+	double entries;		/* regions-table entries: the files that ran it */
+	double name_bytes;	/* its name, file and function as written */
 	bool throttled;
 	bool drop;
 	double cost_pct;
@@ -131,6 +132,7 @@ static double budget_pct = 1.0;
 static double kept_pct, all_pct;	/* after the drops; before any */
 static double added_pct;		/* this unit's additions */
 static double kept_insns, added_insns;	/* the same in instructions */
+static double unchosen_pct, unchosen_insns;	/* this unit's: see not_chosen() */
 static const fb_region *bottleneck;
 
 bool selinst_feedback_active(void)
@@ -253,9 +255,11 @@ static fb_region *region_of(fb_reader *r, yaml_node_t *reg)
 		fr.file = file;
 		const char *fn = str(get(r, reg, "function"));
 		fr.function = fn ? fn : "";
+		fr.name_bytes = strlen(name) + strlen(file) + fr.function.size();
 	}
 	if (get(r, reg, "throttled"))
 		fr.throttled = true;
+	fr.entries++;
 	return &fr;
 }
 
@@ -270,20 +274,30 @@ static double thread_time(fb_reader *r, yaml_node_t *thread, double excl)
 	const char *s = str(get(r, thread, "cpu_ns"));
 	char *end = NULL;
 	double cpu = s && *s ? strtod(s, &end) : -1;
-	if (!s || end == s || *end || !(cpu > 0) || cpu > excl)
-		return excl;
-	return cpu;
+	if (!s || end == s || *end)
+		cpu = -1;
+	return selinst_predict_thread_time(cpu, excl);
 }
+
+/* Every thread's call tree: its nodes' regions and parents, so that the
+ * nodes the next run writes can be counted once the drops are known
+ * (count_kept_nodes). */
+struct fb_node {
+	double id, parent;
+	fb_region *region;
+};
+static std::vector<std::vector<fb_node> > trees;
 
 /* One thread's NODES into the regions (BY_ID: the profile's ids); adds
  * the thread's calls (function and loop entries) to *CALLS. */
 static void read_nodes(fb_reader *r, yaml_node_t *nodes, std::vector<fb_region *> &by_id,
 		       double *calls_sum)
 {
+	trees.push_back(std::vector<fb_node>());
 	for (yaml_node_item_t *i = nodes->data.sequence.items.start;
 	     r->ok && i < nodes->data.sequence.items.top; i++) {
 		yaml_node_t *n = seq_item(r, i);
-		double id, calls, excl, iters = 0;
+		double id, calls, excl, iters = 0, nid = -1, parent = -1;
 		if (!num(r, get(r, n, "region"), "region", &id)
 		    || !num(r, get(r, n, "calls"), "calls", &calls)
 		    || !num(r, get(r, n, "exclusive_ns"), "exclusive_ns", &excl))
@@ -300,29 +314,34 @@ static void read_nodes(fb_reader *r, yaml_node_t *nodes, std::vector<fb_region *
 		by_id[(size_t)id]->excl_ns += excl;
 		by_id[(size_t)id]->iterations += iters;
 		by_id[(size_t)id]->nodes++;
+		if (get(r, n, "id") && get(r, n, "parent")
+		    && num(r, get(r, n, "id"), "id", &nid)
+		    && num(r, get(r, n, "parent"), "parent", &parent))
+		{
+			trees.back().push_back(fb_node { nid, parent, by_id[(size_t)id] });
+			by_id[(size_t)id]->tree_nodes++;
+		}
 		*calls_sum += calls;
 		total_ns += excl;
 	}
 }
 
 /* What the hook pairs of one thread (CALLS of them, TIME_NS its length)
- * cost in the run: in situ when it was sampled (SELINST_SAMPLE) and
- * enough samples found a hook running: TIME_NS x that share of its
- * samples / SELINST_PREDICT_INSIDE_SHARE; else CALLS x PAIR (calibrated
- * at start-up with one region, in cache: zstd's threshold-0 run paid
- * 20.5 ns a pair where 19.1 were calibrated; in a run that is 96% hooks
- * such an error is the size of the run without them, which a lighter
- * run then measures: profile-base=). */
+ * cost in the run (selinst_predict_thread_pairs_ns): in situ when it was
+ * sampled (SELINST_SAMPLE) and enough samples found a hook running; else
+ * CALLS x PAIR (calibrated at start-up with one region, in cache: zstd's
+ * threshold-0 run paid 20.5 ns a pair where 19.1 were calibrated; in a
+ * run that is 96% hooks such an error is the size of the run without
+ * them, which a lighter run then measures: profile-base=). */
 static double thread_pairs_ns(fb_reader *r, yaml_node_t *thread, double calls, double pair,
 			      double time)
 {
 	double samples = 0, in_hooks = 0;
 	yaml_node_t *s = get(r, thread, "samples"), *h = get(r, thread, "samples_in_runtime");
 	if (!s || !h || !num(r, s, "samples", &samples)
-	    || !num(r, h, "samples_in_runtime", &in_hooks)
-	    || in_hooks < SELINST_PREDICT_MIN_HOOK_SAMPLES || in_hooks > samples)
+	    || !num(r, h, "samples_in_runtime", &in_hooks))
 		return calls * pair;
-	return time * in_hooks / samples / SELINST_PREDICT_INSIDE_SHARE;
+	return selinst_predict_thread_pairs_ns(calls, pair, time, samples, in_hooks);
 }
 
 /* Whether one plugin_settings text (selinst_settings_text) instruments
@@ -424,6 +443,7 @@ static void read_report_json(fb_reader *r, yaml_node_t *root)
 		fr->excl_ns += excl * 1e9;
 		fr->iterations += iters;
 		fr->nodes += calls > 0;	/* the merged JSON has no nodes */
+		fr->kept_nodes = fr->nodes;
 	}
 }
 
@@ -514,44 +534,72 @@ static double pair_ns(void)
 	return pair_files ? pair_sum / pair_files : FB_FALLBACK_PAIR_NS;
 }
 
-/* What one call of a region of KIND costs: its hook pair, and for a
- * function the call GCC may no longer inline. */
-static double call_ns(enum fb_kind kind)
+static int predict_kind(enum fb_kind kind)
 {
-	return pair_ns() + (kind == FB_FUNCTION ? FB_OUT_OF_LINE_NS : 0);
+	return kind == FB_FUNCTION ? SELINST_PREDICT_FUNCTION
+		: kind == FB_LOOP ? SELINST_PREDICT_LOOP : SELINST_PREDICT_OTHER;
 }
 
 /* A region's predicted cost besides its hook pairs: the inlining its
- * calls lose, its loop counter, its nodes' write. */
-static double extra_ns(const fb_region *fr)
+ * calls lose, its loop counter, the write of its NODES and its entries. */
+static double extra_ns(const fb_region *fr, double nodes)
 {
-	return fr->calls * (call_ns(fr->kind) - pair_ns()) + fr->iterations * FB_ITER_NS
-		+ fr->nodes * FB_NODE_WRITE_NS;
+	return selinst_predict_extra_ns(predict_kind(fr->kind), fr->calls, fr->iterations,
+					nodes, fr->entries, fr->name_bytes);
 }
 
 /* A region's predicted hook cost: its calls, and its loop counter. */
-static double cost_ns(const fb_region *fr)
+static double cost_ns(const fb_region *fr, double nodes)
 {
-	return fr->calls * pair_ns() + extra_ns(fr);
+	return fr->calls * pair_ns() + extra_ns(fr, nodes);
 }
 
 /* The same cost in instructions (selinst-predict.h), which a run does not
  * measure: absolute counts, for the decision file's summary. */
-static double cost_insns(enum fb_kind kind, double calls, double iterations, double nodes)
+static double region_insns(const fb_region *fr, double nodes)
 {
-	double out_of_line = kind == FB_FUNCTION ? SELINST_PREDICT_OUT_OF_LINE_INSNS : 0;
-	return calls * (SELINST_PREDICT_PAIR_INSNS + out_of_line)
-		+ iterations * SELINST_PREDICT_ITER_INSNS + nodes * SELINST_PREDICT_NODE_INSNS;
+	return selinst_predict_insns(predict_kind(fr->kind), fr->calls, fr->iterations, nodes,
+				     fr->entries, fr->name_bytes);
 }
 
-static double region_insns(const fb_region *fr)
+/* The nodes each region kept will have in the next run: a dropped
+ * region's node is merged into its parent's, so that its children's
+ * nodes under different dropped callers become one (zstd's threshold-0
+ * run: 313 nodes of the regions its feedback build kept, 221 in that
+ * build's run).  Node ids are in creation order, a parent's before its
+ * children's. */
+static void count_kept_nodes(void)
 {
-	return cost_insns(fr->kind, fr->calls, fr->iterations, fr->nodes);
+	for (auto &it : regions)
+		it.second.kept_nodes = it.second.nodes - it.second.tree_nodes;
+	for (const std::vector<fb_node> &t : trees) {
+		std::map<double, long> merged;		/* node id -> context */
+		std::map<std::pair<long, fb_region *>, long> context;
+		for (const fb_node &n : t) {
+			auto p = merged.find(n.parent);
+			long parent = p == merged.end() ? -1 : p->second;
+			if (n.region->drop) {
+				merged[n.id] = parent;
+				continue;
+			}
+			auto key = std::make_pair(parent, n.region);
+			auto c = context.find(key);
+			if (c == context.end()) {
+				c = context.insert(std::make_pair(key, (long)context.size())).first;
+				n.region->kept_nodes++;
+			}
+			merged[n.id] = c->second;
+		}
+	}
 }
 
 /* What the measured run's hooks cost (in situ where measured), and so
- * the run without them: its time less that, at least a tenth of it. */
-static double run_without_hooks(void)
+ * the run without them (selinst_predict_run_without_hooks); *FLOOR: it
+ * is the floor, a tenth of the run (the hooks 90% of it or more: its
+ * length without them is not measured, and the shares may be too low by
+ * the rest's error: zstd's threshold-0 run, 96% hooks, gave 169.5 ms for
+ * a build that runs in about 65). */
+static double run_without_hooks(bool *floor)
 {
 	pairs_run_ns += json_calls * pair_ns();
 	pairs_cal_ns += json_calls * pair_ns();
@@ -559,14 +607,9 @@ static double run_without_hooks(void)
 	json_calls = 0;
 	double hooks_ns = pairs_run_ns;
 	for (auto &it : regions)
-		hooks_ns += extra_ns(&it.second);
-	/* At least a tenth of the run: in a run that is 90% hooks or more
-	 * (threshold 0) the subtraction cannot be trusted, since the pairs'
-	 * error is of the size of what is left: bt's threshold-0 run, 42
-	 * million pairs measured in situ at 19.4 ns, leaves less than 0 for
-	 * a run that takes 11% of it plain.  Such a run's length is measured
-	 * by a lighter build's run: profile-base=. */
-	return std::max(std::max(time_ns - hooks_ns, time_ns / 10), 1.0);
+		hooks_ns += extra_ns(&it.second, it.second.nodes);
+	*floor = selinst_predict_at_floor(time_ns, hooks_ns);
+	return selinst_predict_run_without_hooks(time_ns, hooks_ns);
 }
 
 /* profile-base=LIST: the run without hooks from these profiles, of a
@@ -575,6 +618,8 @@ static double run_without_hooks(void)
  * the rest.  Read as the profiles of profile= are, then set aside: their
  * regions and counts are not the feedback's. */
 static double base_run_ns;	/* 0: none given */
+static bool run_floor;		/* run_ns is the floor (see run_without_hooks) */
+static bool base_floor;		/* base_run_ns is */
 static std::string base_names;
 
 /* The global drop set: see the header comment. */
@@ -582,12 +627,14 @@ static void choose_drops(void)
 {
 	std::vector<fb_region *> cand;
 	double kept = 0, fixed = 0;
-	run_ns = run_without_hooks();
-	if (base_run_ns > 0)
+	run_ns = run_without_hooks(&run_floor);
+	if (base_run_ns > 0) {
 		run_ns = base_run_ns;
+		run_floor = base_floor;
+	}
 	for (auto &it : regions) {
 		fb_region *fr = &it.second;
-		fr->cost_pct = 100.0 * cost_ns(fr) / run_ns;
+		fr->cost_pct = 100.0 * cost_ns(fr, fr->nodes) / run_ns;
 		kept += fr->cost_pct;
 		if (fr->kind == FB_MANUAL)
 			fixed += fr->cost_pct;
@@ -615,11 +662,15 @@ static void choose_drops(void)
 			cand[i]->drop = false;
 			kept += cand[i]->cost_pct;
 		}
-	kept_pct = kept;
+	/* What is kept, again with the nodes the next run will write. */
+	count_kept_nodes();
+	kept_pct = start_pct;
 	kept_insns = processes * SELINST_PREDICT_PROCESS_INSNS;
 	for (auto &it : regions)
-		if (!it.second.drop)
-			kept_insns += region_insns(&it.second);
+		if (!it.second.drop) {
+			kept_pct += 100.0 * cost_ns(&it.second, it.second.kept_nodes) / run_ns;
+			kept_insns += region_insns(&it.second, it.second.kept_nodes);
+		}
 	if (bottleneck && (bottleneck->kind == FB_MANUAL || bottleneck->excl_ns <= 0))
 		bottleneck = NULL;
 }
@@ -652,6 +703,8 @@ static bool read_base(const char *list)
 	own.swap(regions);
 	std::set<std::string> files;
 	files.swap(profiled_files);
+	std::vector<std::vector<fb_node> > own_trees;	/* the base's point into its regions */
+	own_trees.swap(trees);
 	bool all = profiled_all;
 	double saved[] = { total_ns, time_ns, pair_sum, pairs_run_ns, pairs_cal_ns,
 			   pairs_run_calls, json_calls };
@@ -661,9 +714,10 @@ static bool read_base(const char *list)
 	pair_files = processes = 0;
 	bool ok = read_list(list, &base_names, "profile-base");
 	if (ok && !seen_error())
-		base_run_ns = run_without_hooks();
+		base_run_ns = run_without_hooks(&base_floor);
 	own.swap(regions);
 	files.swap(profiled_files);
+	own_trees.swap(trees);
 	profiled_all = all;
 	total_ns = saved[0], time_ns = saved[1], pair_sum = saved[2];
 	pairs_run_ns = saved[3], pairs_cal_ns = saved[4], pairs_run_calls = saved[5];
@@ -872,8 +926,13 @@ static void add_callee(std::vector<fb_addition> &out, selinst_function *callee,
 		if (out[i].fn == callee && !out[i].loop)
 			return;
 	fb_addition a;
-	a.cost_pct = 100.0 * (calls * call_ns(FB_FUNCTION) + processes * FB_NODE_WRITE_NS) / run_ns;
-	a.insns = cost_insns(FB_FUNCTION, calls, 0, processes);
+	a.cost_pct = 100.0 * (calls * pair_ns()
+			      + selinst_predict_extra_ns(SELINST_PREDICT_FUNCTION, calls, 0,
+							 processes, processes,
+							 strlen(callee->name) + strlen(callee->file)))
+		/ run_ns;
+	a.insns = selinst_predict_insns(SELINST_PREDICT_FUNCTION, calls, 0, processes, processes,
+					strlen(callee->name) + strlen(callee->file));
 	a.what = callee->name;
 	a.fn = callee;
 	a.loop = NULL;
@@ -900,8 +959,13 @@ static void add_loop(std::vector<fb_addition> &out, selinst_function *f, selinst
 		     double entries)
 {
 	fb_addition a;
-	a.cost_pct = 100.0 * (entries * pair_ns() + processes * FB_NODE_WRITE_NS) / run_ns;
-	a.insns = cost_insns(FB_LOOP, entries, 0, processes);
+	double name_bytes = strlen(l->name) + strlen(l->file) + strlen(f->name);
+	a.cost_pct = 100.0 * (entries * pair_ns()
+			      + selinst_predict_extra_ns(SELINST_PREDICT_LOOP, entries, 0, processes,
+							 processes, name_bytes))
+		/ run_ns;
+	a.insns = selinst_predict_insns(SELINST_PREDICT_LOOP, entries, 0, processes, processes,
+					name_bytes);
 	a.what = l->name;
 	a.fn = f;
 	a.loop = l;
@@ -1017,6 +1081,22 @@ static void add_in_bottleneck(selinst_function *fns, size_t n, const cm_call_edg
 	}
 }
 
+/* A region of the profile that the drops kept (predicted_kept counts it)
+ * but that this unit's model did not choose: with effective counts, or
+ * because the drops left it too few instrumented callees (yaml-cpp's
+ * Emitter::Write, 25,500 calls, "refinement loop-free"), it is not
+ * instrumented, and the unit says what that takes off the prediction.
+ * Only for a region of the unit's own source file: one in a header is
+ * compiled, and decided, in many units. */
+static void not_chosen(const fb_region *fr, bool instrumented, const char *file)
+{
+	if (!fr || fr->drop || instrumented || !main_input_filename
+	    || strcmp(lbasename(file ? file : ""), lbasename(main_input_filename)))
+		return;
+	unchosen_pct += 100.0 * cost_ns(fr, fr->kept_nodes) / run_ns;
+	unchosen_insns += region_insns(fr, fr->kept_nodes);
+}
+
 /* After the model and the loop decisions: drop the loops of the drop set,
  * name the profile in the reasons of what it kept, then add. */
 void selinst_feedback_apply(struct selinst_function *fns, size_t n,
@@ -1032,6 +1112,7 @@ void selinst_feedback_apply(struct selinst_function *fns, size_t n,
 			f->cm.reason = xasprintf("%s; %s", f->cm.reason, note->second.c_str());
 		if (fr && f->cm.instrument)
 			f->cm.reason = kept_reason(fr, f->cm.reason);
+		not_chosen(fr, f->cm.instrument, f->file);
 		for (unsigned k = 0; k < f->nloops; k++) {
 			selinst_loop *l = &f->loops[k];
 			fr = lookup(FB_LOOP, l->name, l->file);
@@ -1043,6 +1124,7 @@ void selinst_feedback_apply(struct selinst_function *fns, size_t n,
 				l->reason = never_ran_reason();
 			} else if (fr && l->instrument)
 				l->reason = kept_reason(fr, l->reason);
+			not_chosen(fr, l->instrument, l->file);
 		}
 	}
 	effective_note.clear();	/* by declaration: this unit's */
@@ -1063,8 +1145,11 @@ bool selinst_feedback_get_summary(struct selinst_feedback_summary *s)
 	s->predicted_added_pct = added_pct;
 	s->predicted_kept_insns = kept_insns;
 	s->predicted_added_insns = added_insns;
+	s->predicted_not_chosen_pct = unchosen_pct;
+	s->predicted_not_chosen_insns = unchosen_insns;
 	s->run_ms = run_ns / 1e6;
 	s->base_profiles = base_names.empty() ? NULL : base_names.c_str();
+	s->run_at_floor = run_floor;
 	s->hook_pair_in_run_ns = pairs_run_calls > 0 && pairs_cal_ns > 0
 		? pair_ns() * pairs_run_ns / pairs_cal_ns : pair_ns();
 	s->bottleneck = bottleneck ? bottleneck->name.c_str() : NULL;

@@ -200,9 +200,14 @@ struct selinst_feedback_summary {
 	double predicted_added_pct;	/* this unit's additions */
 	/* The same in instructions (absolute: what the hooks add to a run) */
 	double predicted_kept_insns, predicted_added_insns;
+	/* This unit's regions that predicted_kept counts but its model did
+	 * not choose: the build's prediction is predicted_kept less every
+	 * unit's predicted_not_chosen plus every unit's predicted_added. */
+	double predicted_not_chosen_pct, predicted_not_chosen_insns;
 	double hook_pair_in_run_ns;	/* the measured run's pair, in situ */
 	double run_ms;			/* the run without hooks the shares are of */
 	const char *base_profiles;	/* profile-base='s base names, or NULL */
+	bool run_at_floor;		/* run_ms is the floor: a tenth of the run */
 	const char *bottleneck;		/* region name, or NULL */
 };
 bool selinst_feedback_get_summary(struct selinst_feedback_summary *s);

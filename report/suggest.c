@@ -117,40 +117,40 @@ static double extra_ns(const region *r)
 {
 	if (r->kind == K_SAMPLED)
 		return 0;
-	return (double)r->calls * (r->kind == K_FUNCTION ? SELINST_PREDICT_OUT_OF_LINE_NS : 0)
-		+ (double)r->iters * SELINST_PREDICT_ITER_NS
-		+ (double)r->nodes * SELINST_PREDICT_NODE_NS;
+	int kind = r->kind == K_FUNCTION ? SELINST_PREDICT_FUNCTION
+		: r->kind == K_LOOP ? SELINST_PREDICT_LOOP : SELINST_PREDICT_OTHER;
+	double name_bytes = strlen(r->name) + (r->file ? strlen(r->file) : 0)
+		+ (r->function ? strlen(r->function) : 0);
+	return selinst_predict_extra_ns(kind, (double)r->calls, (double)r->iters, (double)r->nodes,
+					(double)r->nprocs, name_bytes);
 }
 
 /* The run without its hooks (the shares' base), and in *PAIR_RUN the mean
- * pair in the run (in situ where measured), as the plugin has them. */
-static double run_without_hooks(const view *v, double *pair_run, bool *in_situ)
+ * pair in the run (in situ where measured), as the plugin has them;
+ * *FLOOR: that is a tenth of the run (the hooks 90% of it or more). */
+static double run_without_hooks(const view *v, double *pair_run, bool *in_situ, bool *floor)
 {
 	double run = 0, hooks = 0, pairs_cal = 0;
 	*in_situ = false;
 	for (size_t i = 0; i < v->nthreads; i++) {
 		const thrinfo *t = &v->threads[i];
-		double time = t->cpu_ns > 0 && (uint64_t)t->cpu_ns <= t->total
-			? (double)t->cpu_ns : (double)t->total;
+		double time = selinst_predict_thread_time((double)t->cpu_ns, (double)t->total);
 		double pair = t->pair_ns > 0 ? t->pair_ns : SELINST_PREDICT_FALLBACK_PAIR_NS;
+		double calls = (double)t->calls;
 		run += time;
-		pairs_cal += (double)t->calls * pair;
-		if (t->samples_in_runtime >= SELINST_PREDICT_MIN_HOOK_SAMPLES
-		    && t->samples_in_runtime <= t->samples && (*in_situ = true))
-			hooks += time * (double)t->samples_in_runtime / (double)t->samples
-				/ SELINST_PREDICT_INSIDE_SHARE;
-		else
-			hooks += (double)t->calls * pair;
+		pairs_cal += calls * pair;
+		*in_situ |= selinst_predict_in_situ((double)t->samples,
+						     (double)t->samples_in_runtime);
+		hooks += selinst_predict_thread_pairs_ns(calls, pair, time, (double)t->samples,
+							 (double)t->samples_in_runtime);
 	}
 	double pair = v->pair_ns_files ? v->pair_ns_sum / v->pair_ns_files
 		: SELINST_PREDICT_FALLBACK_PAIR_NS;
 	*pair_run = pairs_cal > 0 ? pair * hooks / pairs_cal : pair;
 	for (size_t i = 0; i < v->nregions; i++)
 		hooks += extra_ns(&v->regions[i]);
-	double base = run - hooks;
-	if (base < run / 10)	/* as the plugin: see its choose_drops */
-		base = run / 10;
-	return base > 1 ? base : 1;
+	*floor = selinst_predict_at_floor(run, hooks);
+	return selinst_predict_run_without_hooks(run, hooks);
 }
 
 int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const char *sel_path)
@@ -158,8 +158,8 @@ int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const ch
 	double pair_ns = v->pair_ns_files ? v->pair_ns_sum / v->pair_ns_files
 		: SELINST_PREDICT_FALLBACK_PAIR_NS;
 	double pair_run;
-	bool in_situ;
-	double total = run_without_hooks(v, &pair_run, &in_situ);
+	bool in_situ, floor;
+	double total = run_without_hooks(v, &pair_run, &in_situ, &floor);
 	srow *rows = xmalloc((v->nregions + 1) * sizeof *rows);
 	double start_ns = (double)v->nprocs * SELINST_PREDICT_PROCESS_NS, all_ns = start_ns;
 	for (size_t i = 0; i < v->nregions; i++) {
@@ -179,8 +179,10 @@ int suggest(FILE *out, const view *v, const opts *o, double budget_pct, const ch
 		v->pair_ns_files ? "" : " (assumed: the profiles do not record hook_pair_ns)",
 		budget_pct);
 	fmt_time(t, sizeof t, total);
-	fprintf(out, "shares of the run without its hooks: %s (a pair cost %.2f ns in the run%s)\n",
-		t, pair_run, in_situ ? ", measured in situ" : "");
+	fprintf(out, "shares of the run without its hooks: %s (a pair cost %.2f ns in the run%s%s)\n",
+		t, pair_run, in_situ ? ", measured in situ" : "",
+		floor ? "; a floor, a tenth of the run: the hooks were 90% of it or more, so "
+		"its length without them is not measured" : "");
 	view_throttled_note(out, v, NULL);
 	fprintf(out, "\n%7s %12s %10s %4s %7s region\n", "cost%", "calls", "incl/call", "kind",
 		"action");

@@ -32,3 +32,19 @@ expect_eq() { [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"; }
 # parsed document and prints the result.
 yget() { python3 -c 'import sys,yaml; d=yaml.safe_load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$@"; }
 jget() { python3 -c 'import sys,json; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$@"; }
+
+# with_samples PROFILE OUT SAMPLES IN_HOOKS: PROFILE again in OUT with its
+# thread 0 sampled (SELINST_SAMPLE): SAMPLES samples, IN_HOOKS of them
+# found a hook running.
+with_samples() {
+	python3 - "$@" <<'PY'
+import sys
+out, done = [], False
+for line in open(sys.argv[1]):
+    out.append(line)
+    if line.startswith("  overflow_calls:") and not done:
+        out.append("  samples: %s\n  samples_in_runtime: %s\n" % (sys.argv[3], sys.argv[4]))
+        done = True
+open(sys.argv[2], "w").write("".join(out))
+PY
+}

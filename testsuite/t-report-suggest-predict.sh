@@ -15,20 +15,8 @@ si_cc "${flags[@]}" "$src" -o thr || fail "compile"
 SELINST_THROTTLE=off SELINST_OUTPUT=thr.prof ./thr 150000 300 || fail "run"
 grep -q "iterations:" thr.prof || fail "no loop iterations in the profile"
 
-# Thread 0 of PROFILE again in OUT with 1000 samples, 400 in the hooks.
-with_samples() {
-	python3 - "$1" "$2" <<'PY'
-import sys
-out, done = [], False
-for line in open(sys.argv[1]):
-    out.append(line)
-    if line.startswith("  overflow_calls:") and not done:
-        out.append("  samples: 1000\n  samples_in_runtime: 400\n")
-        done = True
-open(sys.argv[2], "w").write("".join(out))
-PY
-}
-with_samples thr.prof sampled.prof
+# Thread 0 with 1000 samples, 400 in the hooks.
+with_samples thr.prof sampled.prof 1000 400
 grep -q "samples_in_runtime: 400" sampled.prof || fail "could not add samples"
 
 for prof in thr.prof sampled.prof; do
