@@ -58,26 +58,25 @@ jget j.json 'round(d["hook_cost_compensated_seconds"] * 1e9)' | grep -qx 2030008
 	fail "text note: $("$REPORT" --compensate c.prof)"
 "$REPORT" --format=json c.prof | jget /dev/stdin '{r["name"]: round(r["exclusive_seconds"] * 1e9) for r in d["regions"]}' |
 	grep -qx "{'c.c:5': 4000000, 'f': 3000000, 'main': 2000000, 'm': 1000000}" || fail "without --compensate"
+# expect_comp PROFILE TIMES TAKEN WHAT: --compensate gives PROFILE's
+# regions these exclusive ns (sorted by name) and takes out TAKEN ns.
+expect_comp() {
+	"$REPORT" --format=json --compensate "$1" >comp.json || fail "json, $4"
+	local t; t=$(jget comp.json 'dict(sorted((r["name"], round(r["exclusive_seconds"] * 1e9)) for r in d["regions"]))')
+	[ "$t" = "$2" ] || fail "compensated times, $4: $t"
+	jget comp.json 'round(d["hook_cost_compensated_seconds"] * 1e9)' | grep -qx "$3" ||
+		fail "taken out, $4: $(cat comp.json)"
+}
 # The thread ran 8 ms and waited 4 ms for a CPU: every pair's cost x 1.5.
 sed 's/^  tid: 1$/  tid: 1\n  cpu_ns: 8000000\n  runqueue_ns: 4000000/' c.prof >q.prof
-"$REPORT" --format=json --compensate q.prof >q.json || fail "json, runqueue"
-jget q.json 'dict(sorted((r["name"], round(r["exclusive_seconds"] * 1e9)) for r in d["regions"]))' |
-	grep -qx "{'c.c:5': 2185000, 'f': 1800000, 'm': 1000000, 'main': 1969988}" ||
-	fail "compensated times with runqueue_ns: $(jget q.json '{r["name"]: round(r["exclusive_seconds"] * 1e9) for r in d["regions"]}')"
-jget q.json 'round(d["hook_cost_compensated_seconds"] * 1e9)' | grep -qx 3045012 ||
-	fail "taken out with runqueue_ns: $(cat q.json)"
+expect_comp q.prof "{'c.c:5': 2185000, 'f': 1800000, 'm': 1000000, 'main': 1969988}" 3045012 "runqueue_ns"
 # In situ: a sampled thread whose hooks held 1000 of its 10000 samples
 # over 4.872048 ms of CPU cost 4.872048 ms x 0.1 / 0.48 (the inside share
 # of include/selinst-predict.h) = 1.01501 ms, half the calibrated
 # 2.03002 ms: every pair at half its cost.  99 such samples (under
 # SELINST_PREDICT_MIN_HOOK_SAMPLES): the calibrated pairs.
 sed 's/^  tid: 1$/  tid: 1\n  cpu_ns: 4872048\n  samples: 10000\n  samples_in_runtime: 1000/' c.prof >i.prof
-"$REPORT" --format=json --compensate i.prof >i.json || fail "json, in situ"
-jget i.json 'dict(sorted((r["name"], round(r["exclusive_seconds"] * 1e9)) for r in d["regions"]))' |
-	grep -qx "{'c.c:5': 3395000, 'f': 2600000, 'm': 1000000, 'main': 1989996}" ||
-	fail "compensated in situ: $(jget i.json 'dict(sorted((r["name"], round(r["exclusive_seconds"] * 1e9)) for r in d["regions"]))')"
-jget i.json 'round(d["hook_cost_compensated_seconds"] * 1e9)' | grep -qx 1015004 ||
-	fail "taken out in situ: $(cat i.json)"
+expect_comp i.prof "{'c.c:5': 3395000, 'f': 2600000, 'm': 1000000, 'main': 1989996}" 1015004 "in situ"
 sed 's/^  samples_in_runtime: 1000$/  samples_in_runtime: 99/' i.prof >i99.prof
 "$REPORT" --format=json --compensate i99.prof | jget /dev/stdin 'round(d["hook_cost_compensated_seconds"] * 1e9)' |
 	grep -qx 2030008 || fail "99 samples in the hooks: not the calibrated pairs"
