@@ -17,6 +17,17 @@ Run it under nice on a shared machine.
 left in WORK (WORK/res/P-default.cmds lists the workload's commands,
 run in WORK/build/P-default; a run is all of them).
 
+--per-sample: where the cost goes, from runs at several rates (off, 1 Hz,
+HZ and 10 x HZ, interleaved): the per-process fixed cost (1 Hz less
+off: the timer's set-up, loading libdw and naming the few samples at
+exit) and the cost of one sample (the slope of CPU time over the samples
+taken, between 1 Hz and 10 x HZ: the kernel's timer and signal delivery,
+the handler, sigreturn, the caches they disturb, and naming more
+addresses at exit), each the median over the rounds of the difference to
+the same round's run without sampling; then what they add up to at HZ
+for the workload's length.  The high rate makes a sample's cost
+resolvable on a noisy machine where HZ's own is not.
+
 --callgrind: instructions instead (valgrind's callgrind, one run each),
 which count the handler's and the write's instructions but not the
 kernel's signal delivery.  Under valgrind the program's CPU clock runs
@@ -93,6 +104,43 @@ def callgrind_row(wl, exe, size, base, hz, tmp):
           flush=True)
 
 
+def rate_env(base, rate, prof):
+    e = dict(base, SELINST_OUTPUT=prof)
+    if rate:
+        e["SELINST_SAMPLE"] = str(rate)
+    return e
+
+
+def per_sample_row(name, cmd, base, hz, runs, tmp):
+    """Fixed and per-sample cost of sampling (see --per-sample above)."""
+    rates = [0, 1, hz, 10 * hz]
+    prof = os.path.join(tmp, name + ".ps.prof")
+    d = {r: [] for r in rates[1:]}         # per round: (CPU s over off, samples)
+    offs = []
+    for i in range(runs):
+        cpu = {}
+        for r in rates if i % 2 == 0 else rates[::-1]:
+            c = cpu_run(cmd, rate_env(base, r, prof))
+            cpu[r] = (c, samples_of(prof) if r and c is not None else 0)
+        if any(c is None for c, _ in cpu.values()):
+            continue
+        offs.append(cpu[0][0])
+        for r in rates[1:]:
+            d[r].append((cpu[r][0] - cpu[0][0], cpu[r][1]))
+    if not offs:
+        print("%-8s no successful round" % name)
+        return
+    med = {r: (statistics.median(x for x, _ in d[r]), statistics.median(n for _, n in d[r]))
+           for r in rates[1:]}
+    fixed = med[1][0]
+    slope = (med[10 * hz][0] - fixed) / max(1, med[10 * hz][1] - med[1][1])
+    off = statistics.median(offs)
+    print("%-8s %3d %8.3f %9.2f %8.2f %8d %+8.2f%% %+8.2f%% %+8.2f%%"
+          % (name, len(offs), off, 1e3 * fixed, 1e6 * slope, med[hz][1],
+             100 * fixed / off, 100 * (fixed + slope * med[hz][1]) / off,
+             100 * med[hz][0] / off), flush=True)
+
+
 def quartiles(xs):
     """(first quartile, median, third quartile) of XS."""
     if len(xs) < 2:
@@ -141,6 +189,8 @@ def main():
     ap.add_argument("--hz", type=int, default=1000)
     ap.add_argument("--runs", type=int, default=15, help="pairs per workload")
     ap.add_argument("--real", metavar="WORK", help="also real-projects.sh's default builds in WORK")
+    ap.add_argument("--per-sample", action="store_true", help="fixed and per-sample cost "
+                    "(see above)")
     ap.add_argument("--callgrind", action="store_true", help="instructions (see above)")
     a = ap.parse_args()
     if a.callgrind:
@@ -148,6 +198,14 @@ def main():
               "as SELINST_SAMPLE=%d natively" % a.hz)
         print("%-7s %14s %14s %9s %8s %6s %8s" % ("", "off", "on", "over", "slowdown", "rate",
                                                  "samples"))
+    elif a.per_sample:
+        print("cost of SELINST_SAMPLE on the default build, %d rounds of off, 1, %d and %d Hz: "
+              "median CPU s off, fixed cost (1 Hz - off), one sample's cost (slope to %d Hz), "
+              "samples at %d Hz; fixed and fixed + samples as a share of the run, and %d Hz "
+              "- off measured" % (a.runs, a.hz, 10 * a.hz, 10 * a.hz, a.hz, a.hz))
+        print("%-8s %3s %8s %9s %8s %8s %9s %9s %9s" % ("", "n", "off cpu", "fixed ms",
+                                                       "us/smp", "samples", "fixed", "model",
+                                                       "measured"))
     else:
         print("without / with SELINST_SAMPLE=%d, default build, interleaved pairs: "
               "median CPU s, then per-pair ratio on/off - 1: median and interquartile range"
@@ -166,8 +224,11 @@ def main():
             if a.callgrind:
                 callgrind_row(wl, exe, size, base, a.hz, tmp)
                 continue
+            if a.per_sample:
+                per_sample_row(wl, [exe] + size, base, a.hz, a.runs, tmp)
+                continue
             time_row(wl, [[exe] + size], base, a.hz, a.runs)
-        if a.real and not a.callgrind:
+        if a.real and not a.callgrind and not a.per_sample:
             real_rows(a.real, a.hz, a.runs, tmp)
 
 
