@@ -43,8 +43,10 @@ function (a loop's time counted in its function), and inclusive per
 function.  Prints a table; figures, not a test.
 
 --ref-sample HZ: the full references run with SELINST_SAMPLE=HZ and read
-with --no-samples (their shares as unsampled, the samples only telling
---compensate what the hooks cost in situ: its in_situ_factor).
+with --no-samples (their shares as unsampled; each thread's
+samples_in_runtime then says what its hooks cost in situ).  For trying
+a compensation that uses it (--report with such a selinst-report);
+bench/README.md, "In-situ pair cost for --compensate".
 """
 import argparse
 import collections

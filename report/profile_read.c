@@ -6,7 +6,6 @@
  * the fuzzer can drive it directly.
  */
 #include "report.h"
-#include "selinst-predict.h"
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -650,43 +649,6 @@ static void take_out(profile *p, uint64_t *excl, double want)
 		p->compensate_short_ns = u64_add_sat(p->compensate_short_ns, u64_of(want - (double)take));
 }
 
-/* The hooks' calibrated pairs, loop or function, of node N. */
-static void node_pair(const profile *p, const pnode *n, double *pair, double *in)
-{
-	bool loop = p->regions[n->region].kind == K_LOOP;
-	*pair = loop ? p->hook_loop_pair_ns : p->hook_pair_ns;
-	*in = loop ? p->hook_loop_inside_ns : p->hook_inside_ns;
-	if (*in > *pair)
-		*in = *pair;
-}
-
-/* In situ: a thread sampled with enough samples in its hooks says what
- * they cost in its own run (include/selinst-predict.h,
- * SELINST_PREDICT_INSIDE_SHARE): its CPU time x samples_in_runtime /
- * samples / that share.  The calibrated pairs, measured back to back,
- * are then scaled to it: in real code the hooks overlap surrounding work
- * (bt's calls amid floating-point work cost 11-12 ns a pair, 19.2
- * calibrated).  1 when the thread has too few such samples. */
-static double in_situ_factor(const profile *p, const pthr *th)
-{
-	if (th->samples_in_runtime < SELINST_PREDICT_MIN_HOOK_SAMPLES ||
-	    th->samples_in_runtime > th->samples || th->cpu_ns <= 0)
-		return 1;
-	double calibrated = 0;
-	for (size_t i = 0; i < th->nnodes; i++) {
-		const pnode *n = &th->nodes[i];
-		int kind = p->regions[n->region].kind;
-		double pair, in;
-		if (kind != K_FUNCTION && kind != K_LOOP)
-			continue;
-		node_pair(p, n, &pair, &in);
-		calibrated += (double)n->calls * pair;
-	}
-	double hooks = (double)th->cpu_ns * (double)th->samples_in_runtime /
-		       (double)th->samples / SELINST_PREDICT_INSIDE_SHARE;
-	return calibrated > 0 ? hooks / calibrated : 1;
-}
-
 /* --compensate: each call of a function or loop node cost one pair of the
  * hooks (the calibrated hook_pair_ns or hook_loop_pair_ns).  The part of
  * a pair between its two clock reads (hook_inside_ns, hook_loop_inside_ns)
@@ -696,8 +658,7 @@ static double in_situ_factor(const profile *p, const pthr *th)
  * (sum_inclusive).  Manual, MPI and OpenMP regions are left as measured:
  * their hooks are other code, not calibrated.  Before the samples split a
  * node's exclusive time, so its sampled children share the compensated
- * time.  A sampled thread's pairs are scaled to what its hooks cost in
- * situ (in_situ_factor). */
+ * time. */
 static void compensate(profile *p, pthr *th)
 {
 	/* The elapsed times hold the thread's waits on the run queue, the
@@ -708,14 +669,16 @@ static void compensate(profile *p, pthr *th)
 	double scale = 1;
 	if (th->cpu_ns > 0 && th->runq_ns >= 0)
 		scale += (double)th->runq_ns / (double)th->cpu_ns;
-	scale *= in_situ_factor(p, th);
 	for (size_t i = 0; i < th->nnodes; i++) {
 		pnode *n = &th->nodes[i];
 		int kind = p->regions[n->region].kind;
 		if (kind != K_FUNCTION && kind != K_LOOP)
 			continue;
-		double pair, in;
-		node_pair(p, n, &pair, &in);
+		bool loop = kind == K_LOOP;
+		double pair = loop ? p->hook_loop_pair_ns : p->hook_pair_ns;
+		double in = loop ? p->hook_loop_inside_ns : p->hook_inside_ns;
+		if (in > pair)
+			in = pair;
 		double own = (double)n->calls * in * scale;
 		double out = (double)n->calls * (pair - in) * scale;
 		take_out(p, &n->excl, own);
