@@ -18,10 +18,10 @@ left in WORK (WORK/res/P-default.cmds lists the workload's commands,
 run in WORK/build/P-default; a run is all of them).
 
 --per-sample: where the cost goes, from runs at several rates (off, 1 Hz,
-HZ and 10 x HZ, interleaved): the per-process fixed cost (1 Hz less
+HZ and 20 x HZ, interleaved): the per-process fixed cost (1 Hz less
 off: the timer's set-up, loading libdw and naming the few samples at
 exit) and the cost of one sample (the slope of CPU time over the samples
-taken, between 1 Hz and 10 x HZ: the kernel's timer and signal delivery,
+taken, between 1 Hz and 20 x HZ: the kernel's timer and signal delivery,
 the handler, sigreturn, the caches they disturb, and naming more
 addresses at exit), each the median over the rounds of the difference to
 the same round's run without sampling; then what they add up to at HZ
@@ -113,7 +113,7 @@ def rate_env(base, rate, prof):
 
 def per_sample_row(name, cmd, base, hz, runs, tmp):
     """Fixed and per-sample cost of sampling (see --per-sample above)."""
-    rates = [0, 1, hz, 10 * hz]
+    rates = [0, 1, hz, 20 * hz]
     prof = os.path.join(tmp, name + ".ps.prof")
     d = {r: [] for r in rates[1:]}         # per round: (CPU s over off, samples)
     offs = []
@@ -133,7 +133,7 @@ def per_sample_row(name, cmd, base, hz, runs, tmp):
     med = {r: (statistics.median(x for x, _ in d[r]), statistics.median(n for _, n in d[r]))
            for r in rates[1:]}
     fixed = med[1][0]
-    slope = (med[10 * hz][0] - fixed) / max(1, med[10 * hz][1] - med[1][1])
+    slope = (med[20 * hz][0] - fixed) / max(1, med[20 * hz][1] - med[1][1])
     off = statistics.median(offs)
     print("%-8s %3d %8.3f %9.2f %8.2f %8d %+8.2f%% %+8.2f%% %+8.2f%%"
           % (name, len(offs), off, 1e3 * fixed, 1e6 * slope, med[hz][1],
@@ -202,7 +202,7 @@ def main():
         print("cost of SELINST_SAMPLE on the default build, %d rounds of off, 1, %d and %d Hz: "
               "median CPU s off, fixed cost (1 Hz - off), one sample's cost (slope to %d Hz), "
               "samples at %d Hz; fixed and fixed + samples as a share of the run, and %d Hz "
-              "- off measured" % (a.runs, a.hz, 10 * a.hz, 10 * a.hz, a.hz, a.hz))
+              "- off measured" % (a.runs, a.hz, 20 * a.hz, 20 * a.hz, a.hz, a.hz))
         print("%-8s %3s %8s %9s %8s %8s %9s %9s %9s" % ("", "n", "off cpu", "fixed ms",
                                                        "us/smp", "samples", "fixed", "model",
                                                        "measured"))
