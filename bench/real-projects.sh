@@ -324,6 +324,8 @@ run_workload() {
 	# table adds the samples of all runs up (one run's elapsed time on a
 	# loaded machine moved cJSON's largest share by 24 points).
 	rm -f "$r.runs"
+	# The workload's commands, for bench/sample-overhead.py --real.
+	workload "$p" "$d" > "$r.cmds"
 	for k in $(seq 1 "$NATIVE_RUNS"); do
 		mkdir -p "$d/prof/$k"
 		while read -r cmd; do

@@ -41,6 +41,12 @@ that identical profiles give 100%).  Shares: exclusive ("self") per
 region (functions and loops: full only, callgrind has no loops) and per
 function (a loop's time counted in its function), and inclusive per
 function.  Prints a table; figures, not a test.
+
+--ref-sample HZ: the full references run with SELINST_SAMPLE=HZ and read
+with --no-samples (their shares as unsampled; each thread's
+samples_in_runtime then says what its hooks cost in situ).  For trying
+a compensation that uses it (--report with such a selinst-report);
+bench/README.md, "In-situ pair cost for --compensate".
 """
 import argparse
 import collections
@@ -182,7 +188,7 @@ def run(cmd, env=None, cwd=None):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
 
 
-def measure(wl, size, hz, tmp, verbose, reuse, runs, build_only=False, perf=False):
+def measure(wl, size, hz, tmp, verbose, reuse, runs, build_only=False, perf=False, ref_hz=None):
     src = os.path.join(ROOT, "bench", "workloads", wl + ".c")
     d = os.path.join(tmp, wl)
     os.makedirs(d, exist_ok=True)
@@ -209,10 +215,14 @@ def measure(wl, size, hz, tmp, verbose, reuse, runs, build_only=False, perf=Fals
         # off, and their time would go to their callers.
         env = dict(os.environ, SELINST_OUTPUT=os.path.join(d, "full.prof"), SELINST_THROTTLE="off")
         env.pop("SELINST_SAMPLE", None)
+        if ref_hz:
+            env["SELINST_SAMPLE"] = str(ref_hz)
         run([exe["full"]] + size, env)
     if not reuse or not os.path.exists(os.path.join(d, "fullfn.prof")):
         env = dict(os.environ, SELINST_OUTPUT=os.path.join(d, "fullfn.prof"), SELINST_THROTTLE="off")
         env.pop("SELINST_SAMPLE", None)
+        if ref_hz:
+            env["SELINST_SAMPLE"] = str(ref_hz)
         run([exe["fullfn"]] + size, env)
     if not reuse or not os.path.exists(cg):
         subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + cg, exe["plain"]]
@@ -220,11 +230,12 @@ def measure(wl, size, hz, tmp, verbose, reuse, runs, build_only=False, perf=Fals
     exact = exact_functions(sel_profs[0])
     s = folded_shares(sel_profs[0], opts=sel_profs[1:])
     # The program's functions: every function is a region of the full build.
-    own = set(folded_shares(os.path.join(d, "full.prof"))[2])
+    own = set(folded_shares(os.path.join(d, "full.prof"), opts=["--no-samples"])[2])
     sl = folded_shares(sel_profs[0], opts=sel_profs[1:], program=own)
-    f = folded_shares(os.path.join(d, "full.prof"))
-    fc = folded_shares(os.path.join(d, "full.prof"), exact, ["--compensate"])
-    ff = folded_shares(os.path.join(d, "fullfn.prof"), exact, ["--compensate"])
+    ro = ["--no-samples"] if ref_hz else []
+    f = folded_shares(os.path.join(d, "full.prof"), opts=ro)
+    fc = folded_shares(os.path.join(d, "full.prof"), exact, ["--compensate"] + ro)
+    ff = folded_shares(os.path.join(d, "fullfn.prof"), exact, ["--compensate"] + ro)
     c = callgrind_shares(cg, exe["plain"])
     pf = perf_shares(d, src, size, reuse) if perf else None
     row = {
@@ -271,6 +282,8 @@ def main():
                     "made on a quiet machine, for one)")
     ap.add_argument("--perf", action="store_true",
                     help="also compare with the plain build under perf record (columns perf)")
+    ap.add_argument("--ref-sample", type=int, metavar="HZ",
+                    help="run the full references with SELINST_SAMPLE=HZ (see above)")
     ap.add_argument("--build-only", action="store_true",
                     help="with --keep: build the programs and stop")
     ap.add_argument("--report", help="this selinst-report instead of the tree's (with --reuse: "
@@ -294,7 +307,8 @@ def main():
             tmp = a.keep
         for wl in a.workloads.split(","):
             size = MEDIUM[wl] if a.size == "medium" else a.size.split()
-            row = measure(wl, size, a.hz, tmp, a.verbose, a.reuse, a.runs, a.build_only, a.perf)
+            row = measure(wl, size, a.hz, tmp, a.verbose, a.reuse, a.runs, a.build_only, a.perf,
+                          a.ref_sample)
             if row is None:
                 continue
             for c in cols:

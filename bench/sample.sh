@@ -4,7 +4,7 @@
 # SELINST_SAMPLE against full instrumentation and callgrind
 # (sample-accuracy.py), and its CPU-time cost (sample-overhead.py).
 # BENCH_SIZE (default medium), BENCH_WORKLOADS (default all), BENCH_RUNS
-# (pairs for the cost, default 11).  Needs valgrind for the callgrind
+# (pairs for the cost, default 15).  Needs valgrind for the callgrind
 # reference.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,4 +12,4 @@ wl=${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}
 echo "== hybrid sampling: accuracy (bench/sample-accuracy.py) =="
 python3 "$here/sample-accuracy.py" --workloads "$wl" --size "${BENCH_SIZE:-medium}"
 echo "== hybrid sampling: CPU-time cost (bench/sample-overhead.py) =="
-python3 "$here/sample-overhead.py" --workloads "$wl" --size "${BENCH_SIZE:-medium}" --runs "${BENCH_RUNS:-11}"
+python3 "$here/sample-overhead.py" --workloads "$wl" --size "${BENCH_SIZE:-medium}" --runs "${BENCH_RUNS:-15}"

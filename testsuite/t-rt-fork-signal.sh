@@ -5,6 +5,8 @@
 # exit-time write.  That deadlocked in the pthread_atfork handler (the
 # registry lock already held by the same thread).  Output and exit status
 # as the plain build's, no hang, both profiles whole with exact counts.
+# Run 3 again with SELINST_SAMPLE on (issue 14, point 4): the sample
+# timer's signal also lands in the dumps, the write and the forks.
 . "$(dirname "$0")/lib.sh"
 . "$T/rt/rt.sh"
 bash $T/programs/gen_funcs.sh 100 > funcs.c
@@ -12,9 +14,10 @@ F="-fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0"
 si_cc -O2 $F $T/programs/fork_in_handler.c funcs.c -o fih || fail "compile"
 gcc -O2 $T/programs/fork_in_handler.c funcs.c -o plain || fail "compile plain"
 ./plain 20 > plain.out; prc=$?
-for run in 1 2; do
+for run in 1 2 3; do
 	rm -f *.prof*
-	timeout 60 ./fih 20 > out.txt 2> err.txt; rc=$?
+	smp=; [ $run = 3 ] && smp=20000
+	SELINST_SAMPLE=$smp timeout 60 ./fih 20 > out.txt 2> err.txt; rc=$?
 	[ $rc = 124 ] && fail "run $run: hung (deadlock)"
 	[ $rc = $prc ] || { cat err.txt; fail "run $run: exit status $rc, plain build $prc"; }
 	cmp -s plain.out out.txt || fail "run $run: output differs: $(cat out.txt)"
@@ -29,6 +32,7 @@ fcalls = sum(n['calls'] for t in p['threads'] for n in t['nodes']
              if re.fullmatch(r'f[0-9]+', regions[n['region']]['name']))
 assert fcalls == 3 * 4000, fcalls
 assert len(p['threads']) == 1
+assert ($run == 3) == any(n.get('samples') for t in p['threads'] for n in t['nodes'])
 "
 	done
 done

@@ -8,7 +8,10 @@
 # a signal only at a library call, so there the program yields
 # (SW_YIELD=1) and the handlers run between hooks: siglongjmp out of a
 # handler, handlers that grow a thread's region stack; no report (errno
-# included: "signal handler spoils errno").
+# included: "signal handler spoils errno").  Under ASan the jumps and the
+# growing handlers once more with SELINST_SAMPLE=20000 (issue 14, point
+# 4: the sample handler in the same windows, touching only its thread's
+# memory).
 . "$(dirname "$0")/lib.sh"
 # Every call counted (the default throttle would switch the hot
 # regions off after 100,000 calls: t-rt-throttle.sh).
@@ -39,6 +42,13 @@ run address grow 10
 expect_eq "grow under address" "handled 10" "$out"
 run address growmain 0
 expect_eq "growmain under address" "handled 1" "$out"
+export SELINST_SAMPLE=20000
+run address jump 1000
+python3 "$T/rt/sigcheck.py" --jump "$out" address.prof || fail "jump under address, sampled"
+grep -q '^  samples: ' address.prof || fail "jump under address: no samples taken"
+run address grow 10
+expect_eq "grow under address, sampled" "handled 10" "$out"
+unset SELINST_SAMPLE
 echo "address: clean"
 
 sanbuild thread sw-thread || fail "compile (thread)"
