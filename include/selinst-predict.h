@@ -178,9 +178,8 @@ static inline int selinst_predict_at_floor(double time_ns, double hooks_ns)
 
 static inline double selinst_predict_run_without_hooks(double time_ns, double hooks_ns)
 {
-	double base = time_ns - hooks_ns;
-	if (base < time_ns / 10)
-		base = time_ns / 10;
+	double base = selinst_predict_at_floor(time_ns, hooks_ns) ? time_ns / 10
+							       : time_ns - hooks_ns;
 	return base > 1 ? base : 1;
 }
 

@@ -32,7 +32,7 @@
  * bt's run, 96% of zstd's) shares over the run with its hooks are too low
  * by that factor (bt: predicted 0.96%, measured +2.18%), and a pair 12%
  * dearer than calibrated made zstd's 5 times too low.  The same cost in
- * instructions (cost_insns) goes to the decision file's summary.
+ * instructions (region_insns) goes to the decision file's summary.
  *
  * The drop set depends on the profiles and the budget alone, so every
  * unit agrees on it:
@@ -99,7 +99,7 @@ struct fb_region {
 	double nodes;		/* call-tree nodes over threads and files */
 	double kept_nodes;	/* the same with the dropped regions' nodes merged */
 	double tree_nodes;	/* nodes in trees (not a merged JSON's) */
-	double entries;		/* regions-table entries: the files that ran it */
+	double entries;		/* regions-table entries: the processes that ran it */
 	double name_bytes;	/* its name, file and function as written */
 	bool throttled;
 	bool drop;
@@ -197,7 +197,7 @@ static const char *str(yaml_node_t *n)
 static bool num(fb_reader *r, yaml_node_t *n, const char *what, double *out)
 {
 	const char *s = str(n);
-	char *end = NULL;
+	char *end = (char *) s;	/* an empty value: end == s, no number */
 	double v = s && *s ? strtod(s, &end) : -1;
 	if (!s || end == s || *end || !(v >= 0)) {
 		fb_error(r, n, "expected a non-negative number for '%s'", what);
@@ -272,7 +272,7 @@ static fb_region *region_of(fb_reader *r, yaml_node_t *reg)
 static double thread_time(fb_reader *r, yaml_node_t *thread, double excl)
 {
 	const char *s = str(get(r, thread, "cpu_ns"));
-	char *end = NULL;
+	char *end = (char *) s;	/* an empty value: end == s, no number */
 	double cpu = s && *s ? strtod(s, &end) : -1;
 	if (!s || end == s || *end)
 		cpu = -1;
@@ -438,12 +438,19 @@ static void read_report_json(fb_reader *r, yaml_node_t *root)
 		if (get(r, reg, "iterations")
 		    && !num(r, get(r, reg, "iterations"), "iterations", &iters))
 			return;
+		/* Each process that ran it writes its regions-table entry:
+		 * region_of counted one for this file. */
+		double procs;
+		if (get(r, reg, "processes")
+		    && num(r, get(r, reg, "processes"), "processes", &procs) && procs > 1)
+			fr->entries += procs - 1;
+		if (!r->ok)
+			return;
 		fr->calls += calls;
 		json_calls += calls;
 		fr->excl_ns += excl * 1e9;
 		fr->iterations += iters;
 		fr->nodes += calls > 0;	/* the merged JSON has no nodes */
-		fr->kept_nodes = fr->nodes;
 	}
 }
 
@@ -739,7 +746,7 @@ bool selinst_feedback_read(const char *list, const char *base)
 
 bool selinst_feedback_budget(const char *value)
 {
-	char *end = NULL;
+	char *end = (char *) value;
 	double v = value && *value ? strtod(value, &end) : -1;
 	if (!value || end == value || *end || !(v >= 0) || v > 100) {
 		error("selinst: bad value %qs for argument %<budget%>: expected a "

@@ -4,11 +4,15 @@
  * the predicted cost fits a budget, as scorep-score -g does for Score-P.
  *
  * The prediction is the plugin's feedback's (plugin/feedback.cc), with
- * the constants of include/selinst-predict.h, so that one profile gives
- * one figure in both: a region costs its calls x the hook pair (the mean
+ * the rules and constants of include/selinst-predict.h, so that one
+ * profile gives the same figure per region and for the whole run
+ * (predicted_all) in both; the plugin's figure of what is kept also
+ * merges a kept region's nodes under dropped callers, which this does
+ * not.  A region costs its calls x the hook pair (the mean
  * of the files' hook_pair_ns, or SELINST_PREDICT_FALLBACK_PAIR_NS), a
  * function's calls x the out-of-line term, a loop's iterations x the
- * counter's, its call-tree nodes x the write at exit; every process
+ * counter's, its call-tree nodes and regions-table entries x the write
+ * at exit; every process
  * pays the start-up.  The share is over the run without the measured
  * hooks: per thread its CPU time (cpu_ns, at most its exclusive time;
  * else that), less its pairs (in situ from SELINST_SAMPLE's samples in

@@ -140,6 +140,14 @@ sed 's|^program: .*|program: /usr/bin/other|' a.prof >other.prof
 bad "two programs" a.prof:other.prof "other.prof: a profile of 'other', but a.prof is a profile of"
 echo "not: [a profile" >junk.prof
 bad "not YAML" junk.prof "junk.prof:[0-9]*: bad profile"
+# An empty value is no number (the reader once read past it: a crash
+# when the plugin is built without optimisation); an empty cpu_ns is no
+# CPU time (the wall clock then).
+sed 's/^hook_pair_ns: .*/hook_pair_ns:/' a.prof >empty.prof
+bad "empty number" empty.prof "empty.prof:[0-9]*: expected a non-negative number for 'hook_pair_ns'"
+sed 's/^\(  cpu_ns:\) .*/\1/' a.prof >emptycpu.prof
+build x x.yaml -fplugin-arg-selinst-profile=emptycpu.prof -fplugin-arg-selinst-budget=100 \
+	|| fail "empty cpu_ns: not a CPU time"
 build x x.yaml -fplugin-arg-selinst-profile=a.prof -fplugin-arg-selinst-budget=lots 2>err.txt \
 	&& fail "budget=lots compiled"
 grep -q "bad value 'lots' for argument 'budget'" err.txt || fail "budget=lots: $(cat err.txt)"
@@ -283,7 +291,7 @@ print("%.6g" % (100 * (cost + 25000) / max(run - hooks, run / 10)))
 PY
 }
 near() { # GOT WANT
-	python3 -c 'import sys; g, w = map(float, sys.argv[1:]); print(abs(g - w) <= 0.0004 * w or "%s, expected %s" % (g, w))' "$@"
+	python3 -c 'import sys; g, w = map(float, sys.argv[1:]); print(abs(g - w) <= 0.0006 * w or "%s, expected %s" % (g, w))' "$@"
 }
 got=$(python3 -c 'import yaml,sys; print(yaml.safe_load(open(sys.argv[1]))["feedback"]["predicted_all"])' ea.yaml)
 expect_eq "predicted_all counts every term" True "$(near "$got" "$(predict_all e0.prof)")"
@@ -337,7 +345,7 @@ cost = cost_of(d)
 want = 100 * (cost + 25000) / run(load(sys.argv[2]))
 fb = load(sys.argv[3])["feedback"]
 got = fb["predicted_all"]
-print(abs(got - want) <= 0.0004 * want and fb["profile_base"] == "es.prof"
+print(abs(got - want) <= 0.0006 * want and fb["profile_base"] == "es.prof"
       or "predicted_all %s, expected %.4g" % (got, want))
 PY
 )
