@@ -120,10 +120,10 @@ CXX=$WORK/bin/sel-g++
 make_inputs() {
 	# 12 MB of code-like text (lz4, zstd): identifiers from a Zipf-weighted
 	# vocabulary, nesting, comments, and recent lines repeated as code
-	# repeats itself (lz4 -1 about 2.7:1, zstd -3 about 4:1; C sources give
-	# 3:1 and 6:1).  12 MB: the runtime's fixed cost per process (start,
-	# writing the profile: about 0.3 to 0.8 million instructions) stays near
-	# 0.5%.
+	# repeats itself (lz4 -1 2.7:1, zstd -3 4.2:1; the 3 MB of C sources
+	# used before gave 3.2:1 and 6.7:1).  12 MB: the runtime's fixed cost
+	# per process (start, writing the profile: about 0.3 to 0.8 million
+	# instructions) stays near 0.5%.
 	[ -s "$WORK/in/words" ] || python3 - "$WORK/in/words" 12000000 <<'PY'
 import random, re, sys
 random.seed(10)
