@@ -30,6 +30,7 @@ printed under the table.
 """
 import json
 import os
+import random
 import subprocess
 import sys
 
@@ -140,6 +141,34 @@ def by_samples(regions, samples):
     return out
 
 
+def share_error(runs_profs, regions):
+    """Sampling error of the largest exclusive share of the pooled runs:
+    the standard deviation of that region's share over 2,000 resamples of
+    the runs (with replacement, a fixed seed), in points of percent.  The
+    runs are the units resampled, not the samples: one run's samples share
+    its timing (a preemption, the cache), so they are not independent.
+    None with fewer than 3 runs or without samples."""
+    if len(runs_profs) < 3 or not regions or not regions[0].get("all_samples"):
+        return None
+    big = max(regions, key=lambda r: r["exclusive_seconds"])
+    key = (big["kind"], big["name"])
+    per_run = []
+    for profs in runs_profs:
+        excl, _, total = cpu_samples([profs])
+        per_run.append((excl.get(key, 0), total))
+    rng = random.Random(10)
+    shares = []
+    for _ in range(2000):
+        pick = [per_run[rng.randrange(len(per_run))] for _ in per_run]
+        total = sum(t for _, t in pick)
+        if total:
+            shares.append(sum(x for x, _ in pick) / total)
+    if len(shares) < 2:
+        return None
+    mean = sum(shares) / len(shares)
+    return 100 * (sum((x - mean) ** 2 for x in shares) / (len(shares) - 1)) ** 0.5
+
+
 def top(regions, n):
     funcs = [r for r in regions if r["kind"] == "function"]
     funcs.sort(key=lambda r: -r["inclusive_seconds"])
@@ -174,7 +203,7 @@ def project_table(res, report, p, variants):
     print("  %-8s %18s %14s %10s %11s %26s  %s" % ("variant", "instrumented/total",
           "instructions", "vs plain", "w/o write", "max exclusive share",
           "top regions by inclusive time"))
-    profiles, spread = {}, {}
+    profiles, spread, errors = {}, {}, {}
     for v in variants:
         name = "%s-%s" % (p, v)
         fc = functions(res, name)
@@ -185,11 +214,14 @@ def project_table(res, report, p, variants):
         regs = (by_samples(every[0], cpu_samples(runs(res, name))) or every[0]) if every else None
         profiles[v] = regs
         share, who = max_exclusive_share(regs) if regs else (None, None)
+        err = share_error(runs(res, name), regs) if share is not None else None
+        if err is not None:
+            errors[v] = (err, who, len(runs(res, name)))
         med, _, shares = median_share([max_exclusive_share(g) for g in every])
         if len(shares) > 1:
             spread[v] = (shares, med, regs[0].get("all_samples", 0) if regs else 0)
         SUMMARY.setdefault(p, {})[v] = (fc, total_of(res, name, base), share, who,
-                                        [r["name"] for r in top(regs, 5)] if regs else [])
+                                        [r["name"] for r in top(regs, 5)] if regs else [], err)
         tops = ", ".join(short(r["name"], 24) for r in top(regs, 3)) if regs else ""
         total, write = ir(res, name), ir(res, name, ".write")
         print("  %-8s %18s %14s %10s %11s %26s  %s" % (
@@ -205,6 +237,9 @@ def project_table(res, report, p, variants):
               " (median %.0f%%); shown: %s"
               % (v, len(shares), ", ".join("%.0f%%" % (100 * x) for x in shares), 100 * med,
                  shown))
+    for v, (err, who, n) in errors.items():
+        print("  %s: sampling error of the largest share (%s): %.1f points"
+              " (standard deviation over 2,000 resamples of the %d runs)" % (v, who, err, n))
     PROFILES_T0[p] = profiles.get("t0")
     if profiles.get("default") is not None and profiles.get("t0") is not None:
         full = top(profiles["t0"], 10 ** 6)
@@ -228,7 +263,7 @@ def total_of(res, name, base):
 def markdown(projects):
     """bench/README.md's table: the default beside threshold 0."""
     print("\n| project | functions instrumented / total | instructions over plain "
-          "| largest exclusive share, default (threshold 0) "
+          "| largest exclusive share ± sampling error in points, default (threshold 0) "
           "| top 5 by inclusive time, default (rank at threshold 0) | top 5 at threshold 0 |")
     print("|---|---|---:|---|---|---|")
     for p in projects:
@@ -237,7 +272,8 @@ def markdown(projects):
             continue
         full = [r["name"] for r in top(PROFILES_T0.get(p) or [], 10 ** 6)]
         rank = {n: i + 1 for i, n in enumerate(full)}
-        share = lambda x: "%.0f%% `%s`" % (100 * x[2], x[3]) if x[2] is not None else "-"
+        share = lambda x: "%.0f%%%s `%s`" % (100 * x[2], " ±%.0f" % x[5] if x[5] is not None else "",
+                                             x[3]) if x[2] is not None else "-"
         print("| %s | %s | %s | %s (%s) | %s | %s |" % (
             p, "%d / %d" % d[0] if d[0] else "-", d[1], share(d), share(z),
             ", ".join("`%s` #%s" % (n, rank.get(n, "-")) for n in d[4]),

@@ -19,7 +19,7 @@
 # Variables:
 #   WORK      scratch folder (default /tmp/selinst-real); sources in $WORK/src
 #             unless REALSRC names a folder with them already unpacked
-#   PROJECTS  default "lz4 cjson lua zstd yaml-cpp sqlite"
+#   PROJECTS  default "lz4 cjson lua zstd yaml-cpp sqlite libxml2"
 #   VARIANTS  default "plain paper default sites t0": paper is -fplugin-
 #             arg-selinst-model=paper (the formula alone, the default before
 #             issue 10); sites is the default built SITES_ROUNDS + 1 times,
@@ -61,7 +61,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=$ROOT/build
 WORK=${WORK:-/tmp/selinst-real}
 SRC=${REALSRC:-$WORK/src}
-PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp sqlite}
+PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp sqlite libxml2}
 VARIANTS=${VARIANTS:-plain paper default sites t0}
 DIAL_PROJECT=${DIAL_PROJECT:-lua}
 SITES_ROUNDS=${SITES_ROUNDS:-2}
@@ -119,15 +119,91 @@ done
 CC=$WORK/bin/sel-gcc
 CXX=$WORK/bin/sel-g++
 
-# Inputs, made once from text at hand (deterministic).
+# Inputs, made once, deterministic: each from a fixed-seed generator, so
+# every checkout and machine measures the same bytes.
 make_inputs() {
-	# 12 MB: the runtime's fixed cost per process (start, writing the
-	# profile: about 0.3 to 0.8 million instructions) stays near 0.5%.
-	if [ ! -s "$WORK/in/text" ]; then
-		find "$ROOT" "$SRC" -name '*.[ch]' | sort | xargs cat 2>/dev/null |
-			head -c 3000000 > "$WORK/in/text1"
-		cat "$WORK/in/text1" "$WORK/in/text1" "$WORK/in/text1" "$WORK/in/text1" > "$WORK/in/text"
-	fi
+	# 12 MB of code-like text (lz4, zstd): identifiers from a Zipf-weighted
+	# vocabulary, nesting, comments, and recent lines repeated as code
+	# repeats itself (lz4 -1 2.7:1, zstd -3 4.2:1; the 3 MB of C sources
+	# used before gave 3.2:1 and 6.7:1).  12 MB: the runtime's fixed cost
+	# per process (start, writing the profile: about 0.3 to 0.8 million
+	# instructions) stays near 0.5%.
+	[ -s "$WORK/in/words" ] || python3 - "$WORK/in/words" 12000000 <<'PY'
+import random, re, sys
+random.seed(10)
+syl = ["ba", "ce", "di", "fo", "gu", "ha", "je", "ki", "lo", "mu", "na", "pe", "qi", "ro",
+       "su", "ta", "ve", "wi", "xo", "yu", "ze", "st", "tr", "pl", "ch", "sh", "th", "in", "er", "on"]
+def word():
+    return "".join(random.choice(syl) for _ in range(random.randint(1, 4)))
+vocab = sorted(set(word() for _ in range(1500)))
+random.shuffle(vocab)
+cum, acc = [], 0.0
+for r in range(len(vocab)):
+    acc += 1.0 / (r + 1)
+    cum.append(acc)
+def words(n):
+    return random.choices(vocab, cum_weights=cum, k=n)
+kw = ["if", "for", "while", "return", "static", "int", "size_t", "const", "char", "unsigned"]
+ops = [" = ", " + ", " - ", " * ", " < ", " == ", " != ", " & ", " >> ", " += "]
+out, size, depth = [], 0, 0
+while size < int(sys.argv[2]):
+    if random.random() < 0.45 and len(out) > 50:
+        line = re.sub(r"[0-9]+", str(random.randint(0, 99)), out[-random.randint(1, 50)], count=1)
+        out.append(line)
+        size += len(line)
+        continue
+    k = random.random()
+    ind = "\t" * depth
+    if k < 0.15:
+        line = ind + "/* " + " ".join(words(random.randint(4, 14))) + " */"
+    elif k < 0.25 and depth < 4:
+        line = ind + "%s (%s%s%d) {" % (random.choice(kw[:3]), words(1)[0], random.choice(ops),
+                                        random.randint(0, 999))
+        depth += 1
+    elif k < 0.35 and depth > 0:
+        depth -= 1
+        line = "\t" * depth + "}"
+    elif k < 0.45:
+        a, b, c = words(3)
+        line = "%s%s %s_%s(%s *%s, %s n);" % (ind, random.choice(kw[4:]), a, b,
+                                             random.choice(kw[5:]), c, random.choice(kw[5:]))
+    else:
+        a, b, c = words(3)
+        line = "%s%s->%s%s%s(%s, %d);" % (ind, a, b, random.choice(ops), c,
+                                          ", ".join(words(random.randint(0, 3))), random.randint(0, 4096))
+    out.append(line + "\n")
+    size += len(line) + 1
+open(sys.argv[1], "w").write("".join(out)[:int(sys.argv[2])])
+PY
+	# 3.3 MB of XML (libxml2): 9,000 records with attributes, an internal
+	# entity, character references, comments, CDATA and mixed content.
+	[ -s "$WORK/in/data.xml" ] || python3 - "$WORK/in/data.xml" <<'PY'
+import random, sys
+random.seed(10)
+words = ["alpha", "beta", "gamma", "delta", "omega", "north", "south", "river", "stone", "light",
+         "paper", "glass", "iron", "cloud", "field", "green", "quick", "brown", "lazy", "amber"]
+def text(n):
+    return " ".join(random.choice(words) for _ in range(n))
+out = ['<?xml version="1.0" encoding="UTF-8"?>\n',
+       '<!DOCTYPE catalog [\n<!ENTITY co "Example &amp; Sons">\n]>\n', '<catalog version="2">\n']
+for i in range(9000):
+    out.append('  <item id="i%05d" tag="t%d" ok="%s">\n'
+               % (i, random.randint(0, 40), "yes" if i % 3 == 0 else "no"))
+    out.append("    <name>item %05d &amp; %s</name>\n" % (i, text(2)))
+    out.append('    <price cur="EUR">%.2f</price><qty>%d</qty>\n'
+               % (random.random() * 1000, random.randint(1, 99)))
+    out.append("    <maker>&co;</maker>\n" if i % 11 == 0 else "")
+    out.append('    <desc lang="en">%s <b>%s</b> %s</desc>\n'
+               % (text(random.randint(3, 12)), text(1), text(random.randint(2, 8))))
+    if i % 5 == 0:
+        out.append("    <!-- revised %d -->\n    <note><![CDATA[a < b && c > d, %s]]></note>\n"
+                   % (i, text(3)))
+    out.append("    <parts>%s</parts>\n" % "".join('<part n="%d" w="%d"/>' % (k, random.randint(1, 500))
+                                                  for k in range(random.randint(1, 6))))
+    out.append("  </item>\n")
+out.append("</catalog>\n")
+open(sys.argv[1], "w").write("".join(out))
+PY
 	[ -s "$WORK/in/data.json" ] || python3 - "$WORK/in/data.json" <<'PY'
 import json, random, sys
 random.seed(10)
@@ -205,6 +281,13 @@ build() {
 	# amalgamation (sqlite3.c, made by the build from src/): two units.
 	sqlite) (cd "$d" && ./configure -q --disable-tcl --disable-readline \
 			--disable-shared CC="$CC") && make -C "$d" -j"$JOBS" sqlite3 ;;
+	# xmllint linked with the static library (libtool), optional parts off;
+	# no maintainer mode: Debian's patches touch Makefile.am, and the
+	# tarball's automake (1.16.1) is not the one installed.
+	libxml2) (cd "$d" && ./configure -q --disable-maintainer-mode \
+			--disable-shared --enable-static --without-python --without-zlib \
+			--without-lzma --without-icu --without-readline --without-history \
+			--without-http --without-ftp CC="$CC") && make -C "$d" -j"$JOBS" xmllint ;;
 	esac
 }
 
@@ -213,14 +296,18 @@ build() {
 workload() {
 	local p=$1 d=$2 i=$WORK/in
 	case $p in
-	lz4) echo "$d/lz4 -1 -f -q $i/text $d/w.lz4"
+	lz4) echo "$d/lz4 -1 -f -q $i/words $d/w.lz4"
 	     echo "$d/lz4 -d -f -q $d/w.lz4 $d/w.out" ;;
-	zstd) echo "$d/programs/zstd -3 -f -q $i/text -o $d/w.zst"
+	zstd) echo "$d/programs/zstd -3 -f -q $i/words -o $d/w.zst"
 	      echo "$d/programs/zstd -d -f -q $d/w.zst -o $d/w.out" ;;
 	lua) echo "$d/src/lua $i/work.lua" ;;
 	cjson) echo "$d/cjson-run $i/data.json yes" ;;
 	yaml-cpp) echo "$d/_b/util/parse $i/data.yaml" ;;
 	sqlite) echo "$d/sqlite3 -init $i/work.sql :memory: .quit" ;;
+	# Parse only; parse and serialize indented; parse and an XPath query.
+	libxml2) echo "$d/xmllint --noout $i/data.xml"
+	         echo "$d/xmllint --format $i/data.xml"
+	         echo "$d/xmllint --xpath sum(//item[@tag='t7']/parts/part/@w) $i/data.xml" ;;
 	esac
 }
 
