@@ -590,10 +590,14 @@ static void indirect_edges(std::vector<selinst_function> &fns,
 			   const std::vector<indirect_site> &indirect,
 			   std::vector<cm_call_edge> &out)
 {
-	for (size_t i = 0; i < fns.size() && !indirect.empty(); i++) {
+	for (size_t i = 0; i < fns.size(); i++) {
 		cgraph_node *node = cgraph_node::get(fns[i].decl);
-		if (TREE_PUBLIC(fns[i].decl) || !node || !node->address_taken)
+		if (!node || !node->address_taken)
 			continue;
+		if (TREE_PUBLIC(fns[i].decl)) {
+			fns[i].cm.stored_handler = !lang_GNU_CXX() && !passed_to_a_call(node);
+			continue;
+		}
 		fns[i].cm.callback = passed_to_a_call(node);
 		tree type = TREE_TYPE(fns[i].decl);
 		for (size_t k = 0; k < indirect.size(); k++)

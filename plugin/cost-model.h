@@ -271,6 +271,10 @@ struct cm_function {
 	int callback;			/* its address is passed as an argument
 					   of a call in view (refinement
 					   indirect-context leaves it be) */
+	int stored_handler;		/* C, external linkage, its address
+					   taken and passed to no call in view
+					   (stored in a handler struct or a
+					   table; refinement handler-depth) */
 	int pointer_depth;		/* -1, or the deepest matching indirect
 					   call (refinement indirect-depth;
 					   default model) */
