@@ -577,6 +577,20 @@ static bool passed_to_a_call(cgraph_node *node)
 	return false;
 }
 
+/* Whether NODE's address is stored by a statement in view (a handler
+ * struct filled in at run time: libxml2's xmlSAXVersion sets
+ * hdlr->startElementNs), rather than only in a variable's initializer
+ * (SQLite's sqlite3Apis, a table of its whole API, which other units
+ * also call by name): refinement handler-depth. */
+static bool stored_by_code(cgraph_node *node)
+{
+	ipa_ref *ref;
+	for (unsigned r = 0; node->iterate_referring(r, ref); r++)
+		if (ref->use == IPA_REF_ADDR && ref->stmt && is_gimple_assign(ref->stmt))
+			return true;
+	return false;
+}
+
 /* Refinement indirect-depth: a static function whose address is taken is
  * called through pointers; the indirect calls in view whose type matches
  * its own are its call sites (SQLite's sorter comparators, called 660,000
@@ -595,8 +609,14 @@ static void indirect_edges(std::vector<selinst_function> &fns,
 		if (!node || !node->address_taken)
 			continue;
 		if (TREE_PUBLIC(fns[i].decl)) {
-			fns[i].cm.stored_handler = !lang_GNU_CXX() && !passed_to_a_call(node);
-			continue;
+			/* XCAND: measurement switch, to be removed. */
+			const char *xc = getenv("SELINST_XCAND");
+			int cand = xc ? atoi(xc) : 2;
+			fns[i].cm.stored_handler = (cand & 2) && !lang_GNU_CXX()
+				&& !passed_to_a_call(node)
+				&& ((cand & 8) || stored_by_code(node));
+			if (!(cand & 1) || lang_GNU_CXX())
+				continue;
 		}
 		fns[i].cm.callback = passed_to_a_call(node);
 		tree type = TREE_TYPE(fns[i].decl);
