@@ -609,14 +609,11 @@ static void indirect_edges(std::vector<selinst_function> &fns,
 		if (!node || !node->address_taken)
 			continue;
 		if (TREE_PUBLIC(fns[i].decl)) {
-			/* XCAND: measurement switch, to be removed. */
-			const char *xc = getenv("SELINST_XCAND");
-			int cand = xc ? atoi(xc) : 2;
-			fns[i].cm.stored_handler = (cand & 2) && !lang_GNU_CXX()
-				&& !passed_to_a_call(node)
-				&& ((cand & 8) || stored_by_code(node));
-			if (!(cand & 1) || lang_GNU_CXX())
-				continue;
+			/* Refinement handler-depth: C only (C++ methods
+			 * and vtables are other units' calls too). */
+			fns[i].cm.stored_handler = !lang_GNU_CXX()
+				&& !passed_to_a_call(node) && stored_by_code(node);
+			continue;
 		}
 		fns[i].cm.callback = passed_to_a_call(node);
 		tree type = TREE_TYPE(fns[i].decl);
