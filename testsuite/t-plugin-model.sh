@@ -412,15 +412,13 @@ long table_item(const char *t, long n)
 {
 	long c = 0;
 	for (long i = 0; i < n; i++) {
-		switch (t[i]) {
-		case ',': c ^= i; break;
-		case ' ': c -= 5; break;
-		case '0': case '2': case '4': case '6': case '8': c += 3 * i; break;
-		case '1': case '3': case '5': case '7': case '9': c += i / 5; break;
-		case '-': c = -c; break;
-		case '.': c >>= 2; break;
-		default: c += t[i] & 3;
-		}
+		long w = t[i] & 15;
+		for (long j = 0; j < w; j++)
+			c += (j ^ i) & 5;
+		if (t[i] == ',') c ^= i * 3;
+		else if (t[i] == '-') c = -c;
+		else if (t[i] == '.') c >>= 2;
+		else if (t[i] == ' ') c += 17;
 		if (c > 1000000) c %= 1000033;
 		if (c < -1000000) c = -(-c % 1000033);
 	}
