@@ -51,6 +51,10 @@
 #             (default 1): zstd's threads poll each other, and one binary's
 #             compression measured 232.5, 233.3 and 234.6 million
 #             instructions in three runs (a 1% budget is 3.3 million)
+#   DECISIONS_ONLY=1  build each variant and keep its decision files
+#             ($WORK/res/PROJECT-VARIANT.dec), run nothing, print functions
+#             instrumented / total (to compare a cost-model change's
+#             decisions with another build's before measuring)
 #   REUSE=1   keep results already in $WORK/res (measure only what is missing)
 #   REUSE_BUILDS=1  run again, without building, what an earlier run built
 #   NATIVE_ONLY=1  with REUSE_BUILDS: only the native runs (the profiles)
@@ -396,6 +400,11 @@ measure() {
 		return 1
 	fi
 	touch "$d/.built"
+	if [ -n "${DECISIONS_ONLY:-}" ]; then
+		cat "$d"/dec/*.yaml > "$r.dec" 2>/dev/null
+		echo "  $p $v: $(grep -c '^  instrument: true' "$r.dec") / $(grep -c '^- name:' "$r.dec") functions instrumented"
+		return 0
+	fi
 	run_workload "$p" "$v" "$d" "$r"
 }
 
@@ -459,6 +468,7 @@ echo "== building and running (results in $WORK/res)"
 for p in $PROJECTS; do
 	for v in $VARIANTS; do measure "$p" "$v"; done
 done
+[ -n "${DECISIONS_ONLY:-}" ] && exit 0
 if [ -n "$DIAL" ]; then
 	for t in $DIAL; do
 		[ -f "$WORK/res/$DIAL_PROJECT-t$t.ir" ] && [ "$t" = 0 ] && continue

@@ -577,6 +577,20 @@ static bool passed_to_a_call(cgraph_node *node)
 	return false;
 }
 
+/* Whether NODE's address is stored by a statement in view (a handler
+ * struct filled in at run time: libxml2's xmlSAXVersion sets
+ * hdlr->startElementNs), rather than only in a variable's initializer
+ * (SQLite's sqlite3Apis, a table of its whole API, which other units
+ * also call by name): refinement handler-depth. */
+static bool stored_by_code(cgraph_node *node)
+{
+	ipa_ref *ref;
+	for (unsigned r = 0; node->iterate_referring(r, ref); r++)
+		if (ref->use == IPA_REF_ADDR && ref->stmt && is_gimple_assign(ref->stmt))
+			return true;
+	return false;
+}
+
 /* Refinement indirect-depth: a static function whose address is taken is
  * called through pointers; the indirect calls in view whose type matches
  * its own are its call sites (SQLite's sorter comparators, called 660,000
@@ -590,10 +604,17 @@ static void indirect_edges(std::vector<selinst_function> &fns,
 			   const std::vector<indirect_site> &indirect,
 			   std::vector<cm_call_edge> &out)
 {
-	for (size_t i = 0; i < fns.size() && !indirect.empty(); i++) {
+	for (size_t i = 0; i < fns.size(); i++) {
 		cgraph_node *node = cgraph_node::get(fns[i].decl);
-		if (TREE_PUBLIC(fns[i].decl) || !node || !node->address_taken)
+		if (!node || !node->address_taken)
 			continue;
+		if (TREE_PUBLIC(fns[i].decl)) {
+			/* Refinement handler-depth: C only (C++ methods
+			 * and vtables are other units' calls too). */
+			fns[i].cm.stored_handler = !lang_GNU_CXX()
+				&& !passed_to_a_call(node) && stored_by_code(node);
+			continue;
+		}
 		fns[i].cm.callback = passed_to_a_call(node);
 		tree type = TREE_TYPE(fns[i].decl);
 		for (size_t k = 0; k < indirect.size(); k++)

@@ -176,6 +176,21 @@ static int internal_helper(const struct cm_function *fn)
 	return fn->unseen_small && fn->unseen == CM_UNSEEN_INTERNAL;
 }
 
+/* Refinement handler-depth: an exported C function whose address a
+ * statement in view stores (a handler struct filled in at run time:
+ * libxml2's xmlSAXVersion sets hdlr->startElementNs) and that no call in
+ * view names is called through that pointer by other units, per element
+ * for all this unit can tell (libxml2's parser calls its SAX handlers per
+ * element and per text node): it runs at depth CM_HELPER_DEPTH, and so
+ * do the functions it calls in view below it.  A large body still
+ * qualifies there. */
+static int stored_handler(const struct cm_constants *c, const struct cm_function *fn)
+{
+	return c->refined && mpz_sgn(c->threshold) != 0 && fn->stored_handler
+		&& fn->deepest_call_depth < 0 && fn->external_depth < 0
+		&& !fn->program_entry && !fn->recursive && fn->force == CM_FORCE_NONE;
+}
+
 /* An exported accessor of unseen-small: its loops, if any, are small
  * (a library function whose loop would be a region of its own, called
  * once from another unit's main, is an entry point), the functions it
@@ -766,7 +781,8 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 		for (size_t j = k->start[ci]; j < k->start[ci + 1]; j++) {
 			if (fns[k->order[j]]->external_depth > outside)
 				outside = fns[k->order[j]]->external_depth;
-			if (internal_helper(fns[k->order[j]]) && outside < CM_HELPER_DEPTH)
+			if ((internal_helper(fns[k->order[j]]) || stored_handler(c, fns[k->order[j]]))
+			    && outside < CM_HELPER_DEPTH)
 				outside = CM_HELPER_DEPTH;
 		}
 		long d = (long) outside + (inside > 0 ? inside : 0);

@@ -31,7 +31,7 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus fourteen refinements (indirect-depth
+ * CM_MODEL_DEFAULT is the formula plus fifteen refinements (indirect-depth
  * and indirect-context at cm_decide_indirect below), each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
@@ -135,6 +135,12 @@
  *                  project's own helper): no region, and it runs at depth
  *                  CM_HELPER_DEPTH (2), and so do the functions it calls
  *                  in view (context-depth).
+ *   handler-depth  An exported C function that no call in view names,
+ *                  whose address a statement in view stores (not only a
+ *                  variable's initializer) and no call receives, is a
+ *                  handler other units call through the pointer: it runs
+ *                  at depth CM_HELPER_DEPTH, and so do the functions it
+ *                  calls in view (context-depth).
  *   loop-free      A function with no loop, not recursive, whose callees
  *                  in view run no loop body of weight CM_SMALL_BODY or
  *                  more (library code aside), with fewer than
@@ -271,6 +277,11 @@ struct cm_function {
 	int callback;			/* its address is passed as an argument
 					   of a call in view (refinement
 					   indirect-context leaves it be) */
+	int stored_handler;		/* C, external linkage, its address
+					   stored by a statement in view and
+					   passed to no call (a handler struct
+					   filled in at run time; refinement
+					   handler-depth) */
 	int pointer_depth;		/* -1, or the deepest matching indirect
 					   call (refinement indirect-depth;
 					   default model) */

@@ -226,6 +226,10 @@ static void emit_function(emitter *em, const selinst_function *fn)
 		scalar(em, "pointer_call_depth");
 		num_ul(em, fn->cm.pointer_depth);
 	}
+	if (fn->cm.stored_handler && fn->cm.deepest_call_depth < 0) {
+		scalar(em, "stored_handler");
+		scalar(em, "true");
+	}
 	if (fn->cm.external_depth >= 0) {
 		scalar(em, "other_units_depth");
 		num_ul(em, fn->cm.external_depth);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # model=default|paper (issue 10): the default model's refinements
 # (straight-line, depth-through, recursion, pull-depth, context-depth,
-# unseen-small, leaf-loop, loop-free, indirect-depth, whole-body, hand-off;
+# unseen-small, leaf-loop, loop-free, indirect-depth, whole-body, hand-off,
+# handler-depth;
 # pull-depth's shallow chain; small-body and always_inline loops), the
 # paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to
@@ -372,6 +373,110 @@ p, s = fs("lexpaper.yaml"), fs("lexsites.yaml")
 for n in ["lexer", "set_top"]:
     assert p[n]["instrument"], ("paper", p[n])
     assert s[n]["instrument"], ("sites", s[n])
+PY
+# handler-depth: an exported C function that no call in view names and
+# whose address a statement stores (a SAX-style handler struct filled in
+# at run time) is called per element through the pointer by other units:
+# it runs at depth 2 with what it calls (no region, its helper's loop
+# neither), at every -O level; one stored only in a variable's
+# initializer (SQLite's API table) keeps the formula's depth 0 and stays
+# a region, and so does the handler with model=paper.
+cat >hlib.c <<'C'
+struct handler { long (*item)(const char *, long); long (*table)(const char *, long); };
+static long digits(const char *t, long n)
+{
+	long v = 0;
+	for (long i = 0; i < n && t[i] >= '0' && t[i] <= '9'; i++)
+		v = v * 10 + (t[i] - '0');
+	return v;
+}
+long on_item(const char *t, long n)
+{
+	long s = 0;
+	for (long i = 0; i < n; i++) {
+		switch (t[i]) {
+		case ',': s ^= i; break;
+		case ' ': s -= 3; break;
+		case '0': case '2': case '4': case '6': case '8': s += 2 * i; break;
+		case '1': case '3': case '5': case '7': case '9': s += i / 3; break;
+		case '-': s = -s; break;
+		case '.': s >>= 1; break;
+		default: s += t[i] & 7;
+		}
+		if (s > 1000000) s %= 1000003;
+		if (s < -1000000) s = -(-s % 1000003);
+	}
+	return s + digits(t, n);
+}
+long table_item(const char *t, long n)
+{
+	long c = 0;
+	for (long i = 0; i < n; i++) {
+		long w = t[i] & 15;
+		for (long j = 0; j < w; j++)
+			c += (j ^ i) & 5;
+		if (t[i] == ',') c ^= i * 3;
+		else if (t[i] == '-') c = -c;
+		else if (t[i] == '.') c >>= 2;
+		else if (t[i] == ' ') c += 17;
+		if (c > 1000000) c %= 1000033;
+		if (c < -1000000) c = -(-c % 1000033);
+	}
+	return c;
+}
+const struct handler table_handler = { 0, table_item };
+void init_handler(struct handler *h)
+{
+	h->item = on_item;
+	h->table = 0;
+}
+C
+cat >hmain.c <<'C'
+#include <stdio.h>
+#include <string.h>
+struct handler { long (*item)(const char *, long); long (*table)(const char *, long); };
+void init_handler(struct handler *h);
+extern const struct handler table_handler;
+int main(void)
+{
+	struct handler h;
+	char buf[32];
+	long acc = 0;
+	init_handler(&h);
+	for (int i = 0; i < 20000; i++) {
+		int n = snprintf(buf, sizeof buf, "%d, %d", i * 7, i);
+		acc += h.item(buf, n) + table_handler.table(buf, (long)strlen(buf));
+	}
+	printf("%ld\n", acc);
+	return 0;
+}
+C
+gcc -O2 hmain.c hlib.c -o hplain && ./hplain > hplain.txt || fail "handler plain"
+for O in -O0 -O1 -O2 -O3 -Os; do
+	si_cc $O hmain.c hlib.c -fplugin-arg-selinst-decisions=h%u$O.yaml -o hsel ||
+		fail "handler build $O"
+	SELINST_OUTPUT=h$O.prof ./hsel > hsel.txt && cmp -s hsel.txt hplain.txt ||
+		fail "handler $O: output differs"
+done
+si_cc -O2 -c hlib.c -fplugin-arg-selinst-model=paper -fplugin-arg-selinst-decisions=hpaper.yaml ||
+	fail "handler paper"
+python3 - <<'PY' || fail "handler-depth decisions"
+import glob, yaml
+def fs(path):
+    return {x["name"]: x for x in yaml.safe_load(open(path))["functions"]}
+ref = None
+for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+    f = fs(glob.glob("hhlib*%s.yaml" % O)[0])
+    row = sorted((n, x["instrument"], x["reason"], x["loop_depth"]) for n, x in f.items())
+    assert ref is None or row == ref, (O, set(row) ^ set(ref))
+    ref = row
+    o = f["on_item"]
+    assert not o["instrument"] and o["loop_depth"] == 2 and o.get("stored_handler"), (O, o)
+    assert not f["digits"]["instrument"] and f["digits"]["context_depth"] >= 2, (O, f["digits"])
+    t = f["table_item"]
+    assert t["instrument"] and t["loop_depth"] == 0 and "stored_handler" not in t, (O, t)
+p = fs("hpaper.yaml")
+assert p["on_item"]["instrument"], ("paper", p["on_item"])
 PY
 # straight-line, outside main's view: a loop-free C++ function whose
 # only loops are the standard library's (std::vector, std::string) is no
