@@ -585,9 +585,32 @@ static bool passed_to_a_call(cgraph_node *node)
 static bool stored_by_code(cgraph_node *node)
 {
 	ipa_ref *ref;
-	for (unsigned r = 0; node->iterate_referring(r, ref); r++)
-		if (ref->use == IPA_REF_ADDR && ref->stmt && is_gimple_assign(ref->stmt))
+	for (unsigned r = 0; node->iterate_referring(r, ref); r++) {
+		if (ref->use != IPA_REF_ADDR || !ref->stmt
+		    || !gimple_assign_single_p(ref->stmt))
+			continue;
+		/* A store of the address into memory or a variable (libxml2's
+		 * axis selector: next = xmlXPathNext...), not a comparison or
+		 * a copy into a temporary only returned. */
+		tree lhs = gimple_assign_lhs(ref->stmt);
+		if (TREE_CODE(gimple_assign_rhs1(ref->stmt)) != ADDR_EXPR)
+			continue;
+		if (handled_component_p(lhs) || TREE_CODE(lhs) == MEM_REF
+		    || (VAR_P(lhs) && !DECL_ARTIFICIAL(lhs)))
 			return true;
+		/* A register: a pointer to call later, unless all it does is
+		 * return the address or compare it. */
+		use_operand_p use;
+		gimple *user;
+		if (TREE_CODE(lhs) == SSA_NAME
+		    && !(single_imm_use(lhs, &use, &user)
+			 && (gimple_code(user) == GIMPLE_RETURN
+			     || gimple_code(user) == GIMPLE_COND
+			     || (is_gimple_assign(user)
+				 && TREE_CODE_CLASS(gimple_assign_rhs_code(user))
+				    == tcc_comparison))))
+			return true;
+	}
 	return false;
 }
 

@@ -885,8 +885,14 @@ void cm_decide_indirect(const struct cm_constants *c, struct cm_function *const 
 		memcpy(all, edges, nedges * sizeof *all);
 	if (nindirect)
 		memcpy(all + nedges, indirect, nindirect * sizeof *all);
+	for (size_t i = 0; i < nfns && !c->refined; i++)
+		fns[i]->stored_handler = 0;
 	if (c->refined) {
 		classify_work(fns, &a, &k);
+		/* The decision file names handler-depth where it holds only
+		 * (not for main, recursion, forced decisions, threshold 0). */
+		for (size_t i = 0; i < nfns; i++)
+			fns[i]->stored_handler = stored_handler(c, fns[i]);
 		mark_from_main(fns, nfns, &a);
 		mark_unseen_small(c, fns, nfns, &a);
 		component_depths(c, fns, all, nall, nindirect, &k, 0, NULL);

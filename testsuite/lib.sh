@@ -30,6 +30,9 @@ expect_eq() { [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"; }
 # Tests query YAML and JSON with python3 and PyYAML (installed by the
 # README's set-up command): yget FILE EXPR evaluates EXPR with d = the
 # parsed document and prints the result.
+# samples_total PROFILE...: the threads' samples, added up over the
+# profiles (a sampled thread writes "samples: 0" when none landed).
+samples_total() { cat "$@" | sed -n 's/^  samples: \([0-9][0-9]*\).*/\1/p' | awk '{s += $1} END {print s + 0}'; }
 yget() { python3 -c 'import sys,yaml; d=yaml.safe_load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$@"; }
 jget() { python3 -c 'import sys,json; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$@"; }
 

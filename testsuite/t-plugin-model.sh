@@ -380,7 +380,8 @@ PY
 # it runs at depth 2 with what it calls (no region, its helper's loop
 # neither), at every -O level; one stored only in a variable's
 # initializer (SQLite's API table) keeps the formula's depth 0 and stays
-# a region, and so does the handler with model=paper.
+# a region, and so does the handler with model=paper or threshold 0;
+# an address only returned or compared is no stored handler.
 cat >hlib.c <<'C'
 struct handler { long (*item)(const char *, long); long (*table)(const char *, long); };
 static long digits(const char *t, long n)
@@ -430,6 +431,37 @@ void init_handler(struct handler *h)
 	h->item = on_item;
 	h->table = 0;
 }
+/* Addresses only returned or compared: no handler stored. */
+long worker(const char *t, long n)
+{
+	long w = 0, q = 5;
+	for (long i = 0; i < n; i++) {
+		w = w * 31 + (t[i] ^ (w >> 7));
+		if (t[i] == ',') q += w & 3;
+		else if (t[i] == ' ') q -= 2;
+		else if (t[i] > '5') q ^= i;
+		else if (t[i] > '2') q += i * 5;
+		if (q > 100000) q %= 99991;
+		if (w > 1000000) w %= 1000081;
+	}
+	return (w ^ q) & 0xffff;
+}
+long (*get_worker(void))(const char *, long) { return worker; }
+long other(const char *t, long n)
+{
+	long w = 1, z = 0;
+	for (long i = 0; i < n; i++) {
+		w += (t[i] * i) % 13;
+		if (t[i] == '9') z += 4;
+		else if (t[i] == '0') z -= w & 7;
+		else if (t[i] < '4') z ^= 3 * i;
+		else if (t[i] == ',') z += w >> 2;
+		if (z > 50000) z %= 49999;
+		if (z < -50000) z = -(-z % 49999);
+	}
+	return w + z;
+}
+int is_other(long (*p)(const char *, long)) { return p == other; }
 C
 cat >hmain.c <<'C'
 #include <stdio.h>
@@ -437,6 +469,9 @@ cat >hmain.c <<'C'
 struct handler { long (*item)(const char *, long); long (*table)(const char *, long); };
 void init_handler(struct handler *h);
 extern const struct handler table_handler;
+long (*get_worker(void))(const char *, long);
+int is_other(long (*p)(const char *, long));
+long other(const char *t, long n);
 int main(void)
 {
 	struct handler h;
@@ -446,6 +481,8 @@ int main(void)
 	for (int i = 0; i < 20000; i++) {
 		int n = snprintf(buf, sizeof buf, "%d, %d", i * 7, i);
 		acc += h.item(buf, n) + table_handler.table(buf, (long)strlen(buf));
+		if (i % 1000 == 0)
+			acc += get_worker()(buf, n) + is_other(h.item) + (is_other(other) ? other(buf, n) : 0);
 	}
 	printf("%ld\n", acc);
 	return 0;
@@ -460,6 +497,8 @@ for O in -O0 -O1 -O2 -O3 -Os; do
 done
 si_cc -O2 -c hlib.c -fplugin-arg-selinst-model=paper -fplugin-arg-selinst-decisions=hpaper.yaml ||
 	fail "handler paper"
+si_cc -O2 -c hlib.c -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=ht0.yaml ||
+	fail "handler threshold 0"
 python3 - <<'PY' || fail "handler-depth decisions"
 import glob, yaml
 def fs(path):
@@ -475,8 +514,12 @@ for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
     assert not f["digits"]["instrument"] and f["digits"]["context_depth"] >= 2, (O, f["digits"])
     t = f["table_item"]
     assert t["instrument"] and t["loop_depth"] == 0 and "stored_handler" not in t, (O, t)
+    for n in ("worker", "other"):
+        assert f[n]["instrument"] and "stored_handler" not in f[n], (O, f[n])
 p = fs("hpaper.yaml")
-assert p["on_item"]["instrument"], ("paper", p["on_item"])
+assert p["on_item"]["instrument"] and "stored_handler" not in p["on_item"], ("paper", p["on_item"])
+t0 = fs("ht0.yaml")
+assert t0["on_item"]["instrument"] and "stored_handler" not in t0["on_item"], ("t0", t0["on_item"])
 PY
 # straight-line, outside main's view: a loop-free C++ function whose
 # only loops are the standard library's (std::vector, std::string) is no
