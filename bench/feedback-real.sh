@@ -7,7 +7,9 @@
 # (variants fb and fb0; fb0b: fb0 again with profile-base= fb0's own
 # profiles, the run's length from a light run), and run with
 # SELINST_THROTTLE=off.  Prints per
-# project and feedback build: regions dropped/added (decision files),
+# project and feedback build: the first build's instructions over plain
+# ("measured first": default for fb, t0 for fb0 and fb0b), regions
+# dropped/added (decision files),
 # the instructions over plain (callgrind, all processes), the same less
 # the runtime writing the profile at exit, the plugin's predicted
 # overhead (predicted_kept + the units' predicted_added less their
@@ -19,20 +21,22 @@
 # in situ (hook_pair_in_run_ns; the first run is sampled: FIRST_SAMPLE).
 #   WORK=/tmp/me REALSRC=/tmp/real-sel/src bash bench/feedback-real.sh
 # Variables: those of real-projects.sh (PROJECTS, WORK, REALSRC, REUSE,
-# BUDGET); VARIANTS is "plain default fb t0 fb0 fb0b" (order matters:
-# each feedback variant after its first build) and DIAL is empty.
+# BUDGET); PROJECTS defaults to all seven; VARIANTS is "plain default fb
+# t0 fb0 fb0b" (order matters: each feedback variant after its first
+# build; the table shows the fb variants named) and DIAL is empty.
 # TABLE_ONLY=1 prints the table from $WORK/res without running anything.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${WORK:-/tmp/selinst-real}
-PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp}
-export WORK PROJECTS
-[ -n "${TABLE_ONLY:-}" ] || VARIANTS=${VARIANTS:-plain default fb t0 fb0 fb0b} DIAL='' \
-	bash "$ROOT/bench/real-projects.sh" >&2
-python3 - "$WORK/res" "$PROJECTS" <<'PY'
+PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp sqlite libxml2}
+VARIANTS=${VARIANTS:-plain default fb t0 fb0 fb0b}
+export WORK PROJECTS VARIANTS
+[ -n "${TABLE_ONLY:-}" ] || DIAL='' bash "$ROOT/bench/real-projects.sh" >&2
+python3 - "$WORK/res" "$PROJECTS" "$VARIANTS" <<'PY'
 import os, sys, yaml
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 res, projects = sys.argv[1], sys.argv[2].split()
+fb_variants = [v for v in ("fb", "fb0", "fb0b") if v in sys.argv[3].split()]
 
 def num(path):
     try:
@@ -64,10 +68,10 @@ def summary(name):
         for f in fbs)
     return len(drop), len(add), pred, fbs[0]["predicted_all"], insns, fbs[0].get("hook_pair_in_run_ns")
 
-print("project\tbuild\tdropped/added\tpair in run\tpred first\tpred feedback\tpred instr\tmeasured\tmeasured less write\tratio\tratio instr")
+print("project\tbuild\tmeasured first\tdropped/added\tpair in run\tpred first\tpred feedback\tpred instr\tmeasured\tmeasured less write\tratio\tratio instr")
 for p in projects:
     plain = num(os.path.join(res, p + "-plain.ir"))
-    for v in ("fb", "fb0", "fb0b"):
+    for v in fb_variants:
         s = summary(p + "-" + v)
         ir, wr = num(os.path.join(res, "%s-%s.ir" % (p, v))), num(os.path.join(res, "%s-%s.write" % (p, v)))
         if not s or not ir or not plain:
@@ -78,6 +82,9 @@ for p in projects:
         pi = 100.0 * s[4] / plain
         ratio = "%.2f" % (s[2] / m) if m > 0 and s[2] > 0 else "-"
         ratio_i = "%.2f" % (pi / m) if m > 0 and pi > 0 else "-"
-        print("%s\t%s\t%d/%d\t%s\t%.2f%%\t%.2f%%\t%.2f%%\t%+.2f%%\t%+.2f%%\t%s\t%s"
-              % (p, v, s[0], s[1], s[5], s[3], s[2], pi, m, ml, ratio, ratio_i))
+        # the first build's own overhead (default for fb, t0 for fb0 and fb0b)
+        fir = num(os.path.join(res, "%s-%s.ir" % (p, "default" if v == "fb" else "t0")))
+        first = "%+.2f%%" % (100.0 * (fir / plain - 1)) if fir else "-"
+        print("%s\t%s\t%s\t%d/%d\t%s\t%.2f%%\t%.2f%%\t%.2f%%\t%+.2f%%\t%+.2f%%\t%s\t%s"
+              % (p, v, first, s[0], s[1], s[5], s[3], s[2], pi, m, ml, ratio, ratio_i))
 PY
