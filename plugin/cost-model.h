@@ -236,6 +236,8 @@ struct cm_function {
 					   being a constructor or destructor
 					   itself (refinement hand-off) */
 	int has_loops;			/* a loop in its own body */
+	int loop_nest;			/* how deep its own loops nest (0: none;
+					   refinement nest-depth) */
 	unsigned long largest_loop;	/* weight of its heaviest loop body */
 	unsigned long inlined_loop;	/* the heaviest loop body of the
 					   always_inline functions it calls
@@ -411,6 +413,15 @@ int cm_whole_body_excludes(const struct cm_constants *c, const mpz_t weight,
  * (builds_other_unit_object), keeps its score against straight-line,
  * small-body and loop-free. */
 #define CM_HAND_OFF 2
+/* Refinement nest-depth: a function (not recursive, not main) whose own
+ * loops nest deeper than the loop depth it runs at below the nearest
+ * region (LOOP_NEST > depth >= 1) is scored at depth 0 (default model,
+ * threshold not 0): each call runs at least one loop level more than the
+ * loops around its calls repeat it, a "significant, infrequently called,
+ * large body" (the paper).  SQLite's vdbeSorterSort (a merge sort: 3
+ * calls, 20% of the run) runs at depth 1 below the byte-code loop. */
+#define CM_NEST_DEPTH_REASON "its loops nest deeper than the loops it is called " \
+	"in below the nearest region: scored at depth 0 (refinement nest-depth)"
 #define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
 	"through callers that are not regions (refinement context-depth)"
 /* Refinement unseen-small: a function no call site in view reaches, of
