@@ -31,7 +31,7 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus fifteen refinements (indirect-depth
+ * CM_MODEL_DEFAULT is the formula plus sixteen refinements (indirect-depth
  * and indirect-context at cm_decide_indirect below), each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
@@ -166,6 +166,13 @@
  *                  walk and Emit, 28% of a run.  The emitter's per-scalar
  *                  steps, which call other units but build nothing,
  *                  stay to loop-free.
+ *   nest-depth     A function whose own loops nest deeper than the depth
+ *                  it runs at below the nearest region (loop_nest >
+ *                  depth >= 1; not recursive, not main) is scored at
+ *                  depth 0: each call runs a loop level more than its
+ *                  callers repeat it.  An innermost loop of bounded work
+ *                  under CM_LEAF_LOOP adds no level (loops.cc,
+ *                  selinst_loop_nest).
  *   whole-body     (loops.cc) An outermost loop of CM_WHOLE_BODY_PCT (90)
  *                  percent or more of its function's weight, with no
  *                  instrumented call site, in a function that is a region
