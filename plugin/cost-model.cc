@@ -95,11 +95,15 @@ static void adjacency_build(struct adjacency *a, size_t nfns,
 
 /* The depth F's loop score is taken at when it runs at DEPTH: 0 where
  * refinement nest-depth holds (its own loops nest deeper than DEPTH, from
- * depth 1 on; default model, threshold not 0), else DEPTH. */
+ * depth 1 on, main not in view; default model, threshold not 0), else
+ * DEPTH.  Reached from main, the depths are the program's and the
+ * paper's decisions stand: FT's cffz, three loops deep at depth 2, is
+ * no region in the paper. */
 static int scored_depth(const struct cm_constants *c, const struct cm_function *fn, int depth)
 {
 	if (c->refined && mpz_sgn(c->threshold) != 0 && fn->force == CM_FORCE_NONE
-	    && !fn->recursive && !fn->program_entry && depth >= 1 && fn->loop_nest > depth)
+	    && !fn->recursive && !fn->program_entry && !fn->from_main
+	    && depth >= 1 && fn->loop_nest > depth)
 		return 0;
 	return depth;
 }

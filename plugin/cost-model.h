@@ -168,9 +168,12 @@
  *                  stay to loop-free.
  *   nest-depth     A function whose own loops nest deeper than the depth
  *                  it runs at below the nearest region (loop_nest >
- *                  depth >= 1; not recursive, not main) is scored at
- *                  depth 0: each call runs a loop level more than its
- *                  callers repeat it.  An innermost loop of bounded work
+ *                  depth >= 1; not recursive, not main, main not in
+ *                  view) is scored at depth 0: each call runs a loop
+ *                  level more than its callers repeat it (SQLite's
+ *                  merge sort below the byte-code loop); reached from
+ *                  main, the paper's FT keeps cffz out.  An innermost
+ *                  loop of bounded work
  *                  under CM_LEAF_LOOP adds no level (loops.cc,
  *                  selinst_loop_nest).
  *   whole-body     (loops.cc) An outermost loop of CM_WHOLE_BODY_PCT (90)
@@ -422,8 +425,10 @@ int cm_whole_body_excludes(const struct cm_constants *c, const mpz_t weight,
 #define CM_HAND_OFF 2
 /* Refinement nest-depth: a function (not recursive, not main) whose own
  * loops nest deeper than the loop depth it runs at below the nearest
- * region (LOOP_NEST > depth >= 1) is scored at depth 0 (default model,
- * threshold not 0): each call runs at least one loop level more than the
+ * region (LOOP_NEST > depth >= 1), and that main does not reach in view,
+ * is scored at depth 0 (default model, threshold not 0; reached from
+ * main, the paper's decisions stand: FT's cffz, three loops deep at depth
+ * 2, is no region): each call runs at least one loop level more than the
  * loops around its calls repeat it, a "significant, infrequently called,
  * large body" (the paper).  SQLite's vdbeSorterSort (a merge sort: 3
  * calls, 20% of the run) runs at depth 1 below the byte-code loop. */
