@@ -173,9 +173,8 @@
  *                  level more than its callers repeat it (SQLite's
  *                  merge sort below the byte-code loop); reached from
  *                  main, the paper's FT keeps cffz out.  An innermost
- *                  loop of bounded work
- *                  under CM_LEAF_LOOP adds no level (loops.cc,
- *                  selinst_loop_nest).
+ *                  loop of bounded work under CM_LEAF_LOOP adds no
+ *                  level (loops.cc, selinst_loop_nest).
  *   whole-body     (loops.cc) An outermost loop of CM_WHOLE_BODY_PCT (90)
  *                  percent or more of its function's weight, with no
  *                  instrumented call site, in a function that is a region
