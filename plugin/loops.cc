@@ -679,6 +679,36 @@ static bool straight_leaf(const struct selinst_function *fn, const struct selins
 	return true;
 }
 
+/* Refinement nest-depth's input: how deep FN's loops nest, counting a
+ * level only where it does more than bounded work an iteration.  An
+ * innermost loop of weight under CM_LEAF_LOOP whose calls all go to
+ * functions in view that have no loop adds no level (leaf-loop's shape,
+ * before the decisions: a few steps of address arithmetic; SQLite's
+ * fillInCell skips pointer-map pages in one, nested in its loop over
+ * overflow pages, and runs once per row).  A loop holding another loop,
+ * or calling a function in view that has a loop (a merge inside a merge
+ * sort's loop), or calling out of view or through a pointer, does. */
+void selinst_loop_nest(struct selinst_function *fn, const struct selinst_function *all,
+		       size_t nall)
+{
+	fn->cm.loop_nest = 0;
+	for (unsigned i = 0; i < fn->nloops; i++) {
+		const struct selinst_loop *l = &fn->loops[i];
+		bool counts = l->callees.length() != l->call_sites;
+		for (unsigned j = 0; j < fn->nloops && !counts; j++)
+			counts = fn->loops[j].outer_header == l->header;
+		unsigned long w = 5 * l->basic_blocks + l->statements + l->call_sites;
+		counts |= w >= CM_LEAF_LOOP;
+		for (unsigned k = 0; k < l->callees.length() && !counts; k++) {
+			const struct selinst_function *callee =
+				selinst_function_of(l->callees[k], all, nall);
+			counts = !callee || callee->cm.has_loops;
+		}
+		if (counts && l->nest > fn->cm.loop_nest)
+			fn->cm.loop_nest = l->nest;
+	}
+}
+
 void selinst_decide_loops(struct selinst_function *fn,
 			  const struct selinst_function *all, size_t nall)
 {
