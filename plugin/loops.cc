@@ -847,14 +847,15 @@ static void instrument_body_starts(class loop *loop, bool test_header, tree desc
 }
 
 /* May LOOP's hooks sit behind the throttle test (the flag loaded at each
- * entry, a PHI in the header)?  Not when the enter hook's cell is needed
- * (a loop holding a call stores its count there: a skipped enter has no
- * cell of this thread to give), not when a statement in it can throw
- * (count_eh_exits' shared pads hold several loops' exits), and not where
- * control comes back abnormally (setjmp, non-local labels). */
+ * entry, a PHI in the header)?  Not when a statement in it can throw
+ * (count_eh_exits' shared pads hold several loops' exits, called
+ * unguarded), and not where control comes back abnormally (setjmp,
+ * non-local labels).  A loop holding a call stores its count in a cell
+ * at each body start; a skipped enter gives it one of the function's
+ * stack instead (skipped_enter_cell). */
 static bool loop_guardable(class loop *loop)
 {
-	if (cfun->calls_setjmp || cfun->has_nonlocal_label || holds_real_call(loop))
+	if (cfun->calls_setjmp || cfun->has_nonlocal_label)
 		return false;
 	basic_block *body = get_loop_body(loop);
 	bool throws = false;
@@ -875,13 +876,53 @@ struct pending_entry {
 	gcall *enter;
 };
 
+/* A guarded enter whose result is a loop's cell: once the enter has its
+ * branch, the cell becomes PHI <CELL (enter called), the skipped enter's
+ * cell (skipped)> (merge_skipped_cells). */
+struct guarded_cell {
+	gcall *enter;
+	tree cell;
+};
+
 /* The queues instrument_loop fills for selinst_instrument_loops. */
 struct loop_queues {
 	auto_vec<counted_loop> counted;
 	auto_vec<pending_entry> entries;
 	auto_vec<guarded_call> guarded;		/* behind the throttle test */
 	auto_vec<guarded_call> iterations;	/* behind the iterate test */
+	auto_vec<guarded_cell> cells;		/* guarded enters giving a cell */
 };
+
+/* The loop hooks' pieces on one entry edge E of a loop: the counter's 0;
+ * the enter hook, queued (behind the throttle test FLAG_PHI's argument
+ * when FLAG_PHI, giving the cell CELL_PHI's argument when CELL_PHI). */
+static void queue_entry(edge e, tree descriptor, location_t loc, gphi *phi, gphi *flag_phi,
+			gphi *cell_phi, loop_queues *q)
+{
+	tree type = uint64_type_node;
+	add_phi_arg(phi, build_int_cst(type, 0), e, UNKNOWN_LOCATION);
+	gcall *enter = gimple_build_call(selinst_hook_decl(HOOK_LOOP_ENTER), 1,
+					 build_fold_addr_expr(descriptor));
+	gimple_set_location(enter, loc);
+	pending_entry p = { e, NULL, enter };
+	if (flag_phi) {
+		tree flag_e = selinst_throttle_flag(descriptor, &p.flag_seq);
+		add_phi_arg(flag_phi, flag_e, e, UNKNOWN_LOCATION);
+		guarded_call gc = { enter, flag_e };
+		q->guarded.safe_push(gc);
+	}
+	if (cell_phi) {
+		tree entry_cell = make_temp_ssa_name(TREE_TYPE(gimple_phi_result(cell_phi)),
+						     NULL, "selinst_cell");
+		gimple_call_set_lhs(enter, entry_cell);
+		add_phi_arg(cell_phi, entry_cell, e, UNKNOWN_LOCATION);
+		if (flag_phi) {
+			guarded_cell gc = { enter, entry_cell };
+			q->cells.safe_push(gc);
+		}
+	}
+	q->entries.safe_push(p);
+}
 
 static void instrument_loop(class loop *loop, struct selinst_loop *l,
 			    const char *function_name, loop_queues *q)
@@ -891,7 +932,6 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 	tree descriptor = selinst_region_descriptor(SELINST_KIND_LOOP, l->name, l->file, l->line,
 						    function_name,
 						    iterable ? SELINST_REGION_ITERABLE : 0);
-	tree addr = build_fold_addr_expr(descriptor);
 	tree type = uint64_type_node;
 	location_t loc = loop_location(loop);
 	basic_block header = loop->header;
@@ -908,39 +948,27 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 	gimple_stmt_iterator gsi = gsi_after_labels(header);
 	gsi_insert_before(&gsi, inc, GSI_NEW_STMT);
 	/* The entry's cell (from the enter hook): PHI <cell_e (each entry),
-	 * itself (each latch)>; dead, and removed, when nothing stores.
-	 * A guarded loop stores nothing; its switched-off flag, loaded at
+	 * itself (each latch)>; dead, and removed, when nothing stores (a
+	 * call-free loop).  A guarded loop's switched-off flag, loaded at
 	 * each entry, is PHI <flag_e (each entry), itself (each latch)>. */
 	bool guard = loop_guardable(loop);
-	tree cell_type = build_pointer_type(type);
-	tree cell = guard ? NULL_TREE : make_temp_ssa_name(cell_type, NULL, "selinst_cell");
-	gphi *cell_phi = guard ? NULL : create_phi_node(cell, header);
+	tree cell = guard && !iterable ? NULL_TREE
+		: make_temp_ssa_name(build_pointer_type(type), NULL, "selinst_cell");
+	gphi *cell_phi = cell ? create_phi_node(cell, header) : NULL;
 	tree flag = guard ? make_temp_ssa_name(unsigned_type_node, NULL, "selinst_off") : NULL_TREE;
 	gphi *flag_phi = guard ? create_phi_node(flag, header) : NULL;
 	edge e;
 	edge_iterator ei;
 	FOR_EACH_EDGE(e, ei, header->preds) {
-		if (flow_bb_inside_loop_p(loop, e->src)) {
-			add_phi_arg(phi, next, e, UNKNOWN_LOCATION);
-			add_phi_arg(guard ? flag_phi : cell_phi, guard ? flag : cell, e,
-				    UNKNOWN_LOCATION);
+		if (!flow_bb_inside_loop_p(loop, e->src)) {
+			queue_entry(e, descriptor, loc, phi, flag_phi, cell_phi, q);
 			continue;
 		}
-		add_phi_arg(phi, build_int_cst(type, 0), e, UNKNOWN_LOCATION);
-		gcall *enter = gimple_build_call(selinst_hook_decl(HOOK_LOOP_ENTER), 1, addr);
-		gimple_set_location(enter, loc);
-		pending_entry p = { e, NULL, enter };
-		if (guard) {
-			tree flag_e = selinst_throttle_flag(descriptor, &p.flag_seq);
-			add_phi_arg(flag_phi, flag_e, e, UNKNOWN_LOCATION);
-			guarded_call gc = { enter, flag_e };
-			q->guarded.safe_push(gc);
-		} else {
-			tree entry_cell = make_temp_ssa_name(cell_type, NULL, "selinst_cell");
-			gimple_call_set_lhs(enter, entry_cell);
-			add_phi_arg(cell_phi, entry_cell, e, UNKNOWN_LOCATION);
-		}
-		q->entries.safe_push(p);
+		add_phi_arg(phi, next, e, UNKNOWN_LOCATION);
+		if (flag_phi)
+			add_phi_arg(flag_phi, flag, e, UNKNOWN_LOCATION);
+		if (cell_phi)
+			add_phi_arg(cell_phi, cell, e, UNKNOWN_LOCATION);
 	}
 
 	counted_loop c = { loop, descriptor, next, l->test_header };
@@ -1143,6 +1171,34 @@ static void count_eh_exits(vec<counted_loop> &counted)
 	}
 }
 
+/* Give each guarded enter in CELLS, now behind its branch, the cell of a
+ * skipped enter: the address of a variable in this function's frame.
+ * The loop's count is stored there, in this thread's own stack, touching
+ * nothing shared; nobody reads it: the runtime reads a loop's cell only
+ * for a frame it pushed (closing loops left without their exit hook), and
+ * a skipped enter pushes none.  One variable serves all the function's
+ * loops and recursion gives each activation its own. */
+static void merge_skipped_cells(vec<guarded_cell> &cells)
+{
+	if (cells.is_empty())
+		return;
+	tree var = create_tmp_var(uint64_type_node, "selinst_skipped_cell");
+	TREE_ADDRESSABLE(var) = 1;
+	for (unsigned i = 0; i < cells.length(); i++) {
+		basic_block call_bb = gimple_bb(cells[i].enter);
+		edge from_call = single_succ_edge(call_bb);
+		basic_block join = from_call->dest;
+		gcc_assert(EDGE_COUNT(join->preds) == 2);
+		edge skip = EDGE_PRED(join, 0) == from_call ? EDGE_PRED(join, 1) : EDGE_PRED(join, 0);
+		tree cell = cells[i].cell;
+		tree merged = copy_ssa_name(cell);
+		replace_uses_by(cell, merged);		/* the header's PHI */
+		gphi *phi = create_phi_node(merged, join);
+		add_phi_arg(phi, cell, from_call, UNKNOWN_LOCATION);
+		add_phi_arg(phi, build_fold_addr_expr(var), skip, UNKNOWN_LOCATION);
+	}
+}
+
 /* Can hooks go on every edge into LOOP's header from outside? */
 static bool entries_are_normal(class loop *loop)
 {
@@ -1200,6 +1256,7 @@ void selinst_instrument_loops(struct selinst_function *fn)
 	 * loaded just before it, the header's PHI dominates the loop. */
 	for (unsigned i = 0; i < q.guarded.length(); i++)
 		selinst_guard_call(q.guarded[i].call, q.guarded[i].flag);
+	merge_skipped_cells(q.cells);
 	if (!q.guarded.is_empty())
 		free_dominance_info(CDI_DOMINATORS);
 	count_eh_exits(q.counted);
