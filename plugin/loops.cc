@@ -753,6 +753,10 @@ struct counted_loop {
 	tree descriptor;
 	tree next;		/* header executions so far, this entry */
 	bool test_header;
+	tree flag;		/* the throttle test's PHI (loop_guardable), or null */
+	location_t loc;		/* the hooks' (loop_location, taken before any
+				   guard split blocks and freed the dominators
+				   get_loop_body needs) */
 };
 
 /* "*CELL = COUNT" (the cell comes from the enter hook: it never traps). */
@@ -848,25 +852,16 @@ static void instrument_body_starts(class loop *loop, bool test_header, tree desc
 	free(body);
 }
 
-/* May LOOP's hooks sit behind the throttle test (the flag loaded at each
- * entry, a PHI in the header)?  Not when a statement in it can throw
- * (count_eh_exits' shared pads hold several loops' exits, called
- * unguarded), and not where control comes back abnormally (setjmp,
- * non-local labels).  A loop holding a call stores its count in a cell
- * at each body start; a skipped enter gives it one of the function's
- * stack instead (skipped_enter_cell). */
-static bool loop_guardable(class loop *loop)
+/* May the loops' hooks sit behind the throttle test (the flag loaded at
+ * each entry, a PHI in the header)?  Not where control comes back
+ * abnormally (setjmp, non-local labels), whose edges new blocks must not
+ * split.  A loop holding a call stores its count in a cell at each body
+ * start; a skipped enter gives it one in the function's frame instead
+ * (merge_skipped_cells).  An exception leaving the loop runs its exit
+ * behind the same flag in count_eh_exits' pad (build_eh_exit_pad). */
+static bool loop_guardable(void)
 {
-	if (cfun->calls_setjmp || cfun->has_nonlocal_label)
-		return false;
-	basic_block *body = get_loop_body(loop);
-	bool throws = false;
-	for (unsigned i = 0; i < loop->num_nodes && !throws; i++)
-		for (gimple_stmt_iterator gsi = gsi_start_bb(body[i]); !gsi_end_p(gsi) && !throws;
-		     gsi_next(&gsi))
-			throws = stmt_could_throw_p(cfun, gsi_stmt(gsi));
-	free(body);
-	return !throws;
+	return !cfun->calls_setjmp && !cfun->has_nonlocal_label;
 }
 
 /* An enter hook waiting for its edge: enters are queued after every
@@ -891,7 +886,7 @@ struct loop_queues {
 	auto_vec<counted_loop> counted;
 	auto_vec<pending_entry> entries;
 	auto_vec<guarded_call> guarded;		/* behind the throttle test */
-	auto_vec<guarded_call> iterations;	/* behind the iterate test */
+	auto_vec<guarded_call> iterations;	/* behind the iterate test; pads' exits */
 	auto_vec<guarded_cell> cells;		/* guarded enters giving a cell */
 };
 
@@ -953,7 +948,7 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 	 * itself (each latch)>; dead, and removed, when nothing stores (a
 	 * call-free loop).  A guarded loop's switched-off flag, loaded at
 	 * each entry, is PHI <flag_e (each entry), itself (each latch)>. */
-	bool guard = loop_guardable(loop);
+	bool guard = loop_guardable();
 	tree cell = guard && !iterable ? NULL_TREE
 		: make_temp_ssa_name(build_pointer_type(type), NULL, "selinst_cell");
 	gphi *cell_phi = cell ? create_phi_node(cell, header) : NULL;
@@ -973,7 +968,7 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 			add_phi_arg(cell_phi, cell, e, UNKNOWN_LOCATION);
 	}
 
-	counted_loop c = { loop, descriptor, next, l->test_header };
+	counted_loop c = { loop, descriptor, next, l->test_header, flag, loc };
 	q->counted.safe_push(c);
 
 	/* Exits walked by hand: recorded exits may be stale or absent in the
@@ -1034,14 +1029,14 @@ static basic_block landing_block(int lp_nr)
 	return label_to_block(cfun, get_eh_landing_pad_from_number(lp_nr)->post_landing_pad);
 }
 
-static void build_eh_exit_pad(eh_exit_group *grp, vec<counted_loop> &counted)
+static void build_eh_exit_pad(eh_exit_group *grp, vec<counted_loop> &counted,
+			      vec<guarded_call> *guarded)
 {
 	basic_block old_pad = grp->old_lp > 0 ? landing_block(grp->old_lp) : NULL;
 	eh_region outer = grp->old_lp > 0 ? get_eh_region_from_lp_number(grp->old_lp) : NULL;
 	eh_region region = gen_eh_region_cleanup(outer);
 	eh_landing_pad lp = gen_eh_landing_pad(region);
-	const counted_loop &first = counted[grp->innermost];
-	location_t loc = loop_location(first.loop);
+	location_t loc = counted[grp->innermost].loc;
 	tree label = create_artificial_label(loc);
 	lp->post_landing_pad = label;
 	EH_LANDING_PAD_NR(label) = lp->index;
@@ -1070,6 +1065,12 @@ static void build_eh_exit_pad(eh_exit_group *grp, vec<counted_loop> &counted)
 						build_fold_addr_expr(c.descriptor), count);
 		gimple_set_location(exit, loc);
 		gsi_insert_after(&gsi, exit, GSI_NEW_STMT);
+		/* A guarded loop's flag: its header's PHI, which dominates S
+		 * and so the pad, reached from such statements only. */
+		if (c.flag) {
+			guarded_call gc = { exit, c.flag };
+			guarded->safe_push(gc);
+		}
 	}
 	gresx *resx = gimple_build_resx(region->index);
 	gimple_set_location(resx, loc);
@@ -1123,7 +1124,7 @@ static void build_eh_exit_pad(eh_exit_group *grp, vec<counted_loop> &counted)
 	}
 }
 
-static void count_eh_exits(vec<counted_loop> &counted)
+static void count_eh_exits(vec<counted_loop> &counted, vec<guarded_call> *guarded)
 {
 	if (counted.is_empty() || !cfun->eh)
 		return;
@@ -1168,7 +1169,7 @@ static void count_eh_exits(vec<counted_loop> &counted)
 		}
 	}
 	for (unsigned j = 0; j < groups.length(); j++) {
-		build_eh_exit_pad(groups[j], counted);
+		build_eh_exit_pad(groups[j], counted, guarded);
 		delete groups[j];
 	}
 }
@@ -1261,9 +1262,11 @@ void selinst_instrument_loops(struct selinst_function *fn)
 	merge_skipped_cells(q.cells);
 	if (!q.guarded.is_empty())
 		free_dominance_info(CDI_DOMINATORS);
-	count_eh_exits(q.counted);
-	/* After count_eh_exits, which walks the loops' blocks as they were
-	 * (splitting them first made GCC fail on a C++ loop with cleanups). */
+	/* The pads' exits of guarded loops go behind their flags with the
+	 * iteration marks: after count_eh_exits, which walks the loops'
+	 * blocks as they were (splitting them first made GCC fail on a C++
+	 * loop with cleanups). */
+	count_eh_exits(q.counted, &q.iterations);
 	for (unsigned i = 0; i < q.iterations.length(); i++)
 		selinst_guard_call(q.iterations[i].call, q.iterations[i].flag);
 	if (!q.iterations.is_empty())

@@ -9,7 +9,9 @@
 # at -O0 and -O2 with -fchecking: the output is the plain build's, with
 # two threads, and with a longjmp out of the loop before and after the
 # switch; the profile keeps the loop's counts up to the switch; a call of
-# exit() inside the switched-off loop still writes the profile.
+# exit() inside the switched-off loop still writes the profile.  In C++,
+# an exception leaving the loop before the switch runs its exit hook in
+# the plugin's pad, and after the switch skips it too.
 . "$(dirname "$0")/lib.sh"
 cat > shim.c <<'C'
 #define _GNU_SOURCE
@@ -21,7 +23,7 @@ cat > shim.c <<'C'
 static unsigned long enters, exits;
 static int ours(const struct selinst_region *r)
 {
-	return r->file && strcmp(r->file, "lc.c") == 0;
+	return r->file && (strcmp(r->file, "lc.c") == 0 || strcmp(r->file, "lx.cc") == 0);
 }
 uint64_t *__selinst_loop_enter(const struct selinst_region *r)
 {
@@ -115,8 +117,44 @@ __attribute__((no_instrument_function)) int main(int argc, char **argv)
 	return 0;
 }
 C
+cat > lx.cc <<'C'
+#include <cstdio>
+#include <cstdlib>
+static long throw_at[2], calls;
+__attribute__((noinline, no_instrument_function)) int g(int x)
+{
+	if (x == 3 && (calls == throw_at[0] || calls == throw_at[1]))
+		throw calls;
+	return x * 3 + 1;
+}
+__attribute__((noinline)) long work(const int *a, int n)
+{
+	long s = 0;
+	for (int i = 0; i < n; i++)
+		s += g(a[i]);
+	return s;
+}
+__attribute__((no_instrument_function)) int main(int argc, char **argv)
+{
+	long n = atol(argv[1]), t = 0;
+	throw_at[0] = atol(argv[2]);
+	throw_at[1] = atol(argv[3]);
+	int a[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	for (calls = 0; calls < n; calls++) {
+		a[calls & 7 & ~2] = (int)calls;
+		try {
+			t += work(a, 8);
+		} catch (long c) {
+			t -= c;
+		}
+	}
+	printf("%ld\n", t);
+	return 0;
+}
+C
 gcc -O2 -shared -fPIC -I"$SELINST_ROOT/include" shim.c -o shim.so -ldl || fail "shim build"
 gcc -O2 lc.c -o plain -pthread || fail "plain build"
+g++ -O2 lx.cc -o plainx || fail "plain build (C++)"
 N=100000
 export SELINST_THROTTLE=1000:1000000000
 for O in -O0 -O2; do
@@ -159,4 +197,27 @@ else:
 assert sum(trips.values()) == calls and trips.get("8") >= 1000, trips
 PY
 	done
+	si_cxx $O -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0 \
+		lx.cc -o instx || fail "$O: instrumented build (C++)"
+	./plainx $N 500 50000 > plain.out || fail "$O: plain run (C++)"
+	SHIM_OUT=$PWD/hooks LD_PRELOAD=$PWD/shim.so SELINST_OUTPUT=$PWD/lx.prof \
+		./instx $N 500 50000 > inst.out || fail "$O: instrumented run (C++)"
+	cmp -s plain.out inst.out || fail "$O: output differs from plain (C++)"
+	read -r enters exits < hooks || fail "$O: no hook counts (C++)"
+	echo "$O C++, throws at 500 and 50000: $enters loop enters, $exits loop exits"
+	[ "$enters" = 1001 ] && [ "$exits" = 1001 ] ||
+		fail "$O: C++: $enters loop enters, $exits exits (want 1001 each)"
+	python3 - lx.prof <<'PY' || fail "$O: profile (C++)"
+import sys, yaml
+p = yaml.safe_load(open(sys.argv[1]))
+r = [r for r in p["regions"] if r["kind"] == "loop" and r["name"] == "lx.cc:13"][0]
+assert r["throttled"]["calls"] == 1001, r
+ns = [n for t in p["threads"] for n in t["nodes"] if n["region"] == r["id"]]
+trips = {}
+for n in ns:
+    for k, v in (n.get("trip_counts") or {}).items():
+        trips[k] = trips.get(k, 0) + v
+# the run that threw is counted by the pad: two iterations begun
+assert trips == {"8": 1000, "3": 1}, trips
+PY
 done
