@@ -37,9 +37,9 @@
  * count_eh_exits).  A loop left without its exit hook (longjmp, exit, a
  * fatal signal, a thread still running at exit) is closed by the runtime
  * with the count the loop stores in a cell once an iteration (see
- * instrument_body_starts).  A loop that cannot throw tests its
- * descriptor's switched-off bit (the throttle) at each entry and skips
- * both hooks when it is set (loop_guardable); one holding a call then
+ * instrument_body_starts).  A loop tests its descriptor's switched-off
+ * bit (the throttle) at each entry and skips its hooks, exception pads'
+ * included, when it is set (loop_guardable); one holding a call then
  * stores its count in a variable of the function's frame instead of the
  * enter hook's cell (merge_skipped_cells).  Loops are named by their keyword's line,
  * remembered from the front end before lowering (remember_loop).
