@@ -1037,23 +1037,35 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 {
 	*n = 0;
 	const struct si_samples *t = s->samples;
-	/* Read once: a live thread's handler goes on adding slots while this
-	 * runs (re-reading it let the copy run past the rows allocated:
-	 * heap corruption, seen as an abort in libdw's dwfl_end). */
-	uint32_t used = t ? __atomic_load_n(&t->used, __ATOMIC_RELAXED) : 0;
-	if (!used)
+	/* A live thread's handler goes on adding slots while this runs, at
+	 * any index: every slot is looked at (stopping after the count read
+	 * first left out the last slots whenever a new one had come in below
+	 * them: the main thread's write at exit lost a slot of 131 samples
+	 * to one taken in pthread_sigmask meanwhile), and the rows grow as
+	 * needed (writing past them was heap corruption, seen as an abort in
+	 * libdw's dwfl_end). */
+	size_t cap = t ? __atomic_load_n(&t->used, __ATOMIC_RELAXED) : 0;
+	if (!cap)
 		return NULL;
-	struct si_sample_row *r = malloc(used * sizeof *r);
+	struct si_sample_row *r = malloc(cap * sizeof *r);
 	if (!r)
 		return NULL;
 	size_t k = 0;
-	for (uint32_t i = 0; i < SAMPLE_SLOTS && k < used; i++) {
+	for (uint32_t i = 0; i < SAMPLE_SLOTS; i++) {
 		const struct si_sample_slot *x = &t->slot[i];
-		if (!x->pc || x->node >= s->nn)
+		uintptr_t pc = __atomic_load_n(&x->pc, __ATOMIC_ACQUIRE);	/* then the rest */
+		if (!pc || x->node >= s->nn)
 			continue;	/* a node the copy does not have yet */
+		if (k == cap) {
+			struct si_sample_row *more = realloc(r, 2 * cap * sizeof *r);
+			if (!more)
+				break;
+			r = more;
+			cap *= 2;
+		}
 		r[k].node = x->node ? omap[x->node] : 0;
-		r[k].function = pc_name(x->pc);
-		r[k].loop = pc_loop(x->pc, table_of(s, x->node));
+		r[k].function = pc_name(pc);
+		r[k].loop = pc_loop(pc, table_of(s, x->node));
 		r[k].caller = slot_caller(x);
 		r[k].count = x->count;
 		k++;
