@@ -579,7 +579,6 @@ int si_sample_signal(void) { return sample_signo; }
 	X(const char *, dwfl_module_info, (Dwfl_Module *, void ***,	\
 		Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *,	\
 		const char **, const char **))				\
-	X(Dwfl_Line *, dwfl_module_getsrc, (Dwfl_Module *, Dwarf_Addr))	\
 	X(Dwarf_Die *, dwfl_module_addrdie, (Dwfl_Module *, Dwarf_Addr,	\
 		Dwarf_Addr *))						\
 	X(int, dwarf_child, (Dwarf_Die *, Dwarf_Die *))			\
@@ -587,17 +586,17 @@ int si_sample_signal(void) { return sample_signo; }
 	X(int, dwarf_haspc, (Dwarf_Die *, Dwarf_Addr))			\
 	X(int, dwarf_tag, (Dwarf_Die *))				\
 	X(const char *, dwarf_diename, (Dwarf_Die *))			\
-	X(const char *, dwfl_lineinfo, (Dwfl_Line *, Dwarf_Addr *, int *, \
-		int *, Dwarf_Word *, Dwarf_Word *))
-/* For the plugin's loop tables (SELINST_LOOP_SECTION): libelf, which
- * libdw loads; without them loops of uninstrumented functions go unnamed. */
+	X(int, dwfl_module_build_id, (Dwfl_Module *, const unsigned char **, \
+		GElf_Addr *))
+/* Whether a module has the plugin's loop tables (SELINST_LOOP_SECTION):
+ * libelf, which libdw loads; without them no sample gets an address for
+ * selinst-report to name its loop by. */
 #define ELF_FUNCS(X)							\
 	X(Elf *, dwfl_module_getelf, (Dwfl_Module *, GElf_Addr *))	\
 	X(int, elf_getshdrstrndx, (Elf *, size_t *))			\
 	X(Elf_Scn *, elf_nextscn, (Elf *, Elf_Scn *))			\
 	X(GElf_Shdr *, gelf_getshdr, (Elf_Scn *, GElf_Shdr *))		\
-	X(char *, elf_strptr, (Elf *, size_t, size_t))			\
-	X(Elf_Data *, elf_getdata, (Elf_Scn *, Elf_Data *))
+	X(char *, elf_strptr, (Elf *, size_t, size_t))
 #define DW_MEMBER(ret, name, args) ret (*name) args;
 static struct { DW_FUNCS(DW_MEMBER) } dw;
 static struct { ELF_FUNCS(DW_MEMBER) } el;
@@ -647,9 +646,12 @@ static int load_libdw(void)
 
 /* The writer holds the registry lock: one write at a time. */
 static struct si_map *names;	/* pc -> malloc'd name */
-static struct si_map *loops;	/* (pc, function descriptor) -> malloc'd "file:LINE", or 0;
-				   (pc, 1): from the module's loop table */
-static struct si_map *tables;	/* (module, 2) -> struct loop_table *, or 0 */
+static struct si_map *tables;	/* (module, 2) -> its index in lmods + 1, or 0: no loop table */
+#define SAMPLE_LOOP_MODULES 64
+#ifndef SI_STATIC
+static struct loop_module { Dwfl_Module *mod; GElf_Addr bias; } lmods[SAMPLE_LOOP_MODULES];
+#endif
+static uint32_t nlmods;
 
 void si_sample_write_begin(void)
 {
@@ -684,8 +686,9 @@ static void free_strings(struct si_map **m)
 void si_sample_write_end(void)
 {
 	free_strings(&names);
-	free_strings(&loops);
-	free_strings(&tables);	/* each table is one block */
+	si_map_free(tables);
+	tables = NULL;
+	nlmods = 0;
 #ifndef SI_STATIC
 	if (dwfl)
 		dw.dwfl_end(dwfl);
@@ -785,198 +788,82 @@ static const char *pc_name(uintptr_t pc)
 	return (const char *)si_map_find(names, pc, 1, NULL, NULL)->value;
 }
 
-/* PC's source line in its module's DWARF line table (innermost inlined
- * code's), with its file's base name; 0 when unknown. */
-static int pc_line(uintptr_t pc, const char **base)
-{
 #ifndef SI_STATIC
-	Dwfl_Module *mod = dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
-	Dwfl_Line *l = mod ? dw.dwfl_module_getsrc(mod, (Dwarf_Addr)pc) : NULL;
-	int line = 0;
-	const char *file = l ? dw.dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-	if (!file)
-		return 0;
-	const char *slash = strrchr(file, '/');
-	*base = slash ? slash + 1 : file;
-	return line;
-#else
-	(void)pc;
-	(void)base;
-	return 0;
-#endif
-}
-
-/* The uninstrumented loop of function F (a descriptor with a loop table)
- * that PC's source line lies in, innermost (the narrowest range), as a
- * "file:LINE" string; NULL when none.  Lines are matched in F's own file
- * (base names compared), so code of another file inlined into a loop
- * stays F's own. */
-static char *find_loop(uintptr_t pc, const struct selinst_region *f)
+/* Whether MOD's file has a loop table (SELINST_LOOP_SECTION), and its
+ * bias (runtime address - file address). */
+static int has_loop_table(Dwfl_Module *mod, GElf_Addr *bias)
 {
-	const char *file, *fbase = strrchr(f->file, '/');
-	fbase = fbase ? fbase + 1 : f->file;
-	int line = pc_line(pc, &file);
-	if (!line || strcmp(file, fbase))
-		return NULL;
-	long best = 0, best_len = -1;
-	for (const char *p = f->function; *p;) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (end == p)
-			break;	/* not a table this runtime reads */
-		if (a <= line && line <= b && (best_len < 0 || b - a < best_len)) {
-			best = a;
-			best_len = b - a;
-		}
-		p = end + strspn(end, " ");
-	}
-	if (best_len < 0)
-		return NULL;
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s:%ld", fbase, best);
-	return strdup(buf);
-}
-
-#ifndef SI_STATIC
-/* One module's loop table (SELINST_LOOP_SECTION), parsed: ranges of
- * lines, each with its file's base name (pointing into the text that
- * follows the ranges in the same block). */
-struct loop_range { const char *base; int line, last; };
-struct loop_table { size_t n; struct loop_range r[]; };
-
-/* The lines "LINE LAST FILE\n" of TEXT (LEN bytes) as a table; lines it
- * cannot read are left out. */
-static struct loop_table *parse_table(const char *text, size_t len)
-{
-	size_t lines = 0;
-	for (size_t i = 0; i < len; i++)
-		lines += text[i] == '\n';
-	struct loop_table *t = malloc(sizeof *t + lines * sizeof t->r[0] + len + 1);
-	if (!t)
-		return NULL;
-	char *copy = (char *)&t->r[lines];
-	memcpy(copy, text, len);
-	copy[len] = 0;
-	t->n = 0;
-	for (char *p = copy, *nl; t->n < lines && (nl = strchr(p, '\n')); p = nl + 1) {
-		*nl = 0;
-		char *e1, *e2;
-		long a = strtol(p, &e1, 10), b = strtol(e1, &e2, 10);
-		if (e1 == p || e2 == e1 || *e2 != ' ' || a <= 0 || b < a || b > 0x7fffffff)
-			continue;
-		const char *file = e2 + 1, *slash = strrchr(file, '/');
-		t->r[t->n++] = (struct loop_range){ slash ? slash + 1 : file, (int)a, (int)b };
-	}
-	return t;
-}
-
-/* MOD's loop table from its file's sections; NULL when it has none. */
-static struct loop_table *read_table(Dwfl_Module *mod)
-{
-	GElf_Addr bias;
-	Elf *elf = el.dwfl_module_getelf(mod, &bias);
+	Elf *elf = el.dwfl_module_getelf(mod, bias);
 	size_t shstr;
 	if (!elf || el.elf_getshdrstrndx(elf, &shstr) != 0)
-		return NULL;
-	char *text = NULL;
-	size_t len = 0;
+		return 0;
 	for (Elf_Scn *scn = NULL; (scn = el.elf_nextscn(elf, scn)) != NULL;) {
 		GElf_Shdr sh;
 		const char *name = el.gelf_getshdr(scn, &sh)
 			? el.elf_strptr(elf, shstr, sh.sh_name) : NULL;
-		if (!name || strcmp(name, SELINST_LOOP_SECTION))
-			continue;
-		Elf_Data *d = el.elf_getdata(scn, NULL);
-		char *more = d && d->d_buf && d->d_size ? realloc(text, len + d->d_size) : NULL;
-		if (!more)
-			continue;
-		memcpy(more + len, d->d_buf, d->d_size);
-		text = more;
-		len += d->d_size;
+		if (name && !strcmp(name, SELINST_LOOP_SECTION) && sh.sh_size)
+			return 1;
 	}
-	struct loop_table *t = text ? parse_table(text, len) : NULL;
-	free(text);
-	return t;
+	return 0;
 }
+#endif
 
-/* The loop of PC's module's table that PC's source line lies in,
- * innermost, as "file:LINE"; NULL when none. */
-static char *find_module_loop(uintptr_t pc)
+/* The index among the profile's sample modules of PC's module, with PC's
+ * file address in *AT, when the module has a loop table; -1 otherwise.
+ * Which loop holds PC needs the line table of PC's unit, which costs a
+ * short process most of its profile write (lz4.c: 17 million
+ * instructions): selinst-report names the loop from the file instead. */
+static int32_t loop_module(uintptr_t pc, uint64_t *at)
 {
+#ifndef SI_STATIC
 	Dwfl_Module *mod = el_loaded && dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
 	if (!mod)
-		return NULL;
+		return -1;
 	struct si_mslot *x = si_map_find(tables, (uintptr_t)mod, 2, NULL, NULL);
-	const struct loop_table *t = x ? (const struct loop_table *)x->value : NULL;
 	if (!x) {
-		struct loop_table *nt = read_table(mod);
-		if (!si_map_add(&tables, (uintptr_t)mod, 2, (uintptr_t)nt, 0)) {
-			free(nt);
-			return NULL;
+		GElf_Addr bias = 0;
+		uintptr_t v = 0;
+		if (nlmods < SAMPLE_LOOP_MODULES && has_loop_table(mod, &bias)) {
+			lmods[nlmods] = (struct loop_module){ mod, bias };
+			v = ++nlmods;
 		}
-		t = nt;
+		if (!si_map_add(&tables, (uintptr_t)mod, 2, v, 0))
+			return -1;
+		x = si_map_find(tables, (uintptr_t)mod, 2, NULL, NULL);
 	}
-	const char *file;
-	int line = t ? pc_line(pc, &file) : 0;
-	const struct loop_range *best = NULL;
-	for (size_t i = 0; line && i < t->n; i++) {
-		const struct loop_range *r = &t->r[i];
-		if (r->line <= line && line <= r->last && !strcmp(r->base, file) &&
-		    (!best || r->last - r->line < best->last - best->line))
-			best = r;
-	}
-	if (!best)
-		return NULL;
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s:%d", best->base, best->line);
-	return strdup(buf);
-}
-#endif
-
-/* PC's loop: by F's own table (F: the node's function descriptor with a
- * loop table, or NULL), else by the module's loop table (a loop of an
- * uninstrumented function, or of one inlined into the node's). */
-static const char *pc_loop(uintptr_t pc, const struct selinst_region *f)
-{
-	for (int pass = f ? 0 : 1; pass < 2; pass++) {
-		uintptr_t key = pass ? 1 : (uintptr_t)f;
-		struct si_mslot *x = si_map_find(loops, pc, key, NULL, NULL);
-		char *l = x ? (char *)x->value : NULL;
-		if (!x) {
-#ifndef SI_STATIC
-			l = pass ? find_module_loop(pc) : find_loop(pc, f);
+	if (!x->value)
+		return -1;
+	*at = pc - lmods[x->value - 1].bias;
+	return (int32_t)x->value - 1;
 #else
-			l = pass ? NULL : find_loop(pc, f);
+	(void)pc, (void)at;
+	return -1;
 #endif
-			if (!si_map_add(&loops, pc, key, (uintptr_t)l, 0)) {
-				free(l);
-				l = NULL;
-			}
-		}
-		if (l)
-			return l;
-	}
-	return NULL;
 }
 
-/* The function descriptor with a loop table whose code node ID's samples
- * run in: the node's own function, or for a loop node the function node
- * above it that the loop belongs to; NULL when none (the root, manual
- * and other regions, a function without a table). */
-static const struct selinst_region *table_of(const struct si_snap *s, uint64_t id)
+size_t si_sample_modules(void)
 {
-	const struct selinst_region *r = id && id < s->nn ? s->nodes[id].region : NULL;
-	const char *want = r && r->kind == SELINST_KIND_LOOP ? r->function : NULL;
-	while (r && r->kind == SELINST_KIND_LOOP) {
-		id = s->nodes[id].parent;
-		r = id && id < s->nn ? s->nodes[id].region : NULL;
-	}
-	if (!r || r->kind != SELINST_KIND_FUNCTION || !(r->reserved & SELINST_REGION_LOOP_TABLE) ||
-	    !r->function || (want && strcmp(want, r->name)))
-		return NULL;
-	return r;
+	return nlmods;
+}
+
+/* Module I of the sample modules: its path, and its GNU build-id in hex
+ * into ID (empty when it has none). */
+const char *si_sample_module(size_t i, char *id, size_t len)
+{
+	id[0] = 0;
+#ifndef SI_STATIC
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n = dw.dwfl_module_build_id(lmods[i].mod, &bits, &vaddr);
+	for (int k = 0; k < n && 2 * (size_t)k + 2 < len; k++)
+		snprintf(id + 2 * k, 3, "%02x", bits[k]);
+	const char *path = dw.dwfl_module_info(lmods[i].mod, NULL, NULL, NULL, NULL, NULL, NULL,
+					       NULL);
+	return path ? path : "";
+#else
+	(void)i, (void)len;
+	return "";
+#endif
 }
 
 static int strcmp0(const char *a, const char *b)
@@ -991,8 +878,12 @@ static int row_cmp(const void *pa, const void *pb)
 		return a->node < b->node ? -1 : 1;
 	int c = strcmp(a->function, b->function);
 	if (!c)
-		c = strcmp0(a->loop, b->loop);
-	return c ? c : strcmp0(a->caller, b->caller);
+		c = strcmp0(a->caller, b->caller);
+	if (!c && a->module != b->module)
+		c = a->module < b->module ? -1 : 1;
+	if (!c && a->address != b->address)
+		c = a->address < b->address ? -1 : 1;
+	return c;
 }
 
 /* Whether RET, a word found on the stack, is a return address: it lies
@@ -1065,7 +956,8 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 		}
 		r[k].node = x->node ? omap[x->node] : 0;
 		r[k].function = pc_name(pc);
-		r[k].loop = pc_loop(pc, table_of(s, x->node));
+		r[k].address = 0;
+		r[k].module = loop_module(pc, &r[k].address);
 		r[k].caller = slot_caller(x);
 		r[k].count = x->count;
 		k++;
