@@ -575,7 +575,6 @@ int si_sample_signal(void) { return sample_signo; }
 	X(int, dwfl_linux_proc_find_elf, (Dwfl_Module *, void **, const char *, \
 		Dwarf_Addr, char **, Elf **))				\
 	X(Dwfl_Module *, dwfl_addrmodule, (Dwfl *, Dwarf_Addr))		\
-	X(const char *, dwfl_module_addrname, (Dwfl_Module *, GElf_Addr)) \
 	X(const char *, dwfl_module_info, (Dwfl_Module *, void ***,	\
 		Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *,	\
 		const char **, const char **))				\
@@ -755,9 +754,12 @@ static char *dwarf_function(Dwfl_Module *mod, uintptr_t pc)
 /* A module's function symbols by address, for naming PCs without DWARF
  * (libc's, a program built without -g): dwfl_module_addrname walks every
  * symbol of the module for each address (Lua's program, without -g: 21
- * million instructions for 30 PCs at exit).  Aliases at one address are
- * ordered global, weak, local, as dwfl_module_addrname prefers them. */
-struct sym { GElf_Addr lo, hi; const char *name; int rank; };
+ * million instructions for 30 PCs at exit).  A PC is named as
+ * dwfl_module_addrname names it: by the function symbol whose extent
+ * holds it (of aliases at one address: global, then weak, then local),
+ * else by the nearest symbol without a size below it when no symbol
+ * starts in between (hand-written assembly); none: NULL. */
+struct sym { GElf_Addr lo, hi; const char *name; int rank; };	/* hi == lo: no size */
 struct symtab { size_t n; struct sym s[]; };
 
 static int sym_cmp(const void *pa, const void *pb)
@@ -768,7 +770,7 @@ static int sym_cmp(const void *pa, const void *pb)
 	return a->rank - b->rank;
 }
 
-/* MOD's sized function symbols, sorted; NULL when it has none. */
+/* MOD's function symbols, sorted; NULL when it has none. */
 static struct symtab *read_symtab(Dwfl_Module *mod)
 {
 	int n = dw.dwfl_module_getsymtab(mod);
@@ -785,17 +787,18 @@ static struct symtab *read_symtab(Dwfl_Module *mod)
 		const char *name = dw.dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf,
 							      &bias);
 		int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
-		if (!name || !*name || !sym.st_size || shndx == SHN_UNDEF ||
-		    (type != STT_FUNC && type != STT_GNU_IFUNC))
+		if (!name || !*name || shndx == SHN_UNDEF || shndx == SHN_ABS ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE))
 			continue;
+		/* sized symbols first among aliases: rank 0-2, sizeless 3-5 */
 		t->s[t->n++] = (struct sym){ addr, addr + sym.st_size, name,
-			bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2 };
+			(bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2) + (sym.st_size ? 0 : 3) };
 	}
 	qsort(t->s, t->n, sizeof t->s[0], sym_cmp);
 	return t;
 }
 
-/* The name of MOD's function symbol that holds PC; NULL when none. */
+/* The name of MOD's function symbol at PC (see above); NULL when none. */
 static const char *symbol_at(Dwfl_Module *mod, uintptr_t pc)
 {
 	struct si_mslot *x = si_map_find(symtabs, (uintptr_t)mod, 3, NULL, NULL);
@@ -818,10 +821,22 @@ static const char *symbol_at(Dwfl_Module *mod, uintptr_t pc)
 	}
 	if (!lo)
 		return NULL;
-	size_t i = lo - 1;
-	while (i > 0 && t->s[i - 1].lo == t->s[i].lo)
-		i--;	/* the first of its aliases */
-	return pc < t->s[i].hi ? t->s[i].name : NULL;
+	/* A sized symbol that holds PC: the one starting nearest below, or
+	 * one of the few before it (PC past a label inside a function). */
+	const struct sym *best = NULL;
+	for (size_t k = lo; k-- > 0 && lo - k <= 16;)
+		if (pc < t->s[k].hi && (!best || t->s[k].lo == best->lo))
+			best = &t->s[k];	/* going down: an alias of better rank */
+	if (best)
+		return best->name;
+	/* Else a symbol without size that starts nearest below. */
+	const char *name = NULL;
+	for (size_t i = lo - 1;; i--) {
+		if (t->s[i].hi == t->s[i].lo)
+			name = t->s[i].name;
+		if (i == 0 || t->s[i - 1].lo != t->s[i].lo)
+			return name;
+	}
 }
 #endif
 
@@ -839,8 +854,6 @@ static char *name_pc(uintptr_t pc)
 		return src;
 	if (mod) {
 		const char *fn = symbol_at(mod, pc);
-		if (!fn)	/* a symbol without size, say */
-			fn = dw.dwfl_module_addrname(mod, (GElf_Addr)pc);
 		if (fn)
 			return strdup(fn);
 		const char *mname = dw.dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL,
