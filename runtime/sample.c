@@ -586,10 +586,7 @@ int si_sample_signal(void) { return sample_signo; }
 	X(int, dwarf_tag, (Dwarf_Die *))				\
 	X(const char *, dwarf_diename, (Dwarf_Die *))			\
 	X(int, dwfl_module_build_id, (Dwfl_Module *, const unsigned char **, \
-		GElf_Addr *))						\
-	X(int, dwfl_module_getsymtab, (Dwfl_Module *))			\
-	X(const char *, dwfl_module_getsym_info, (Dwfl_Module *, int,	\
-		GElf_Sym *, GElf_Addr *, GElf_Word *, Elf **, Dwarf_Addr *))
+		GElf_Addr *))
 /* Whether a module has the plugin's loop tables (SELINST_LOOP_SECTION):
  * libelf, which libdw loads; without them no sample gets an address for
  * selinst-report to name its loop by. */
@@ -598,7 +595,9 @@ int si_sample_signal(void) { return sample_signo; }
 	X(int, elf_getshdrstrndx, (Elf *, size_t *))			\
 	X(Elf_Scn *, elf_nextscn, (Elf *, Elf_Scn *))			\
 	X(GElf_Shdr *, gelf_getshdr, (Elf_Scn *, GElf_Shdr *))		\
-	X(char *, elf_strptr, (Elf *, size_t, size_t))
+	X(char *, elf_strptr, (Elf *, size_t, size_t))			\
+	X(Elf_Data *, elf_getdata, (Elf_Scn *, Elf_Data *))		\
+	X(GElf_Sym *, gelf_getsym, (Elf_Data *, int, GElf_Sym *))
 #define DW_MEMBER(ret, name, args) ret (*name) args;
 static struct { DW_FUNCS(DW_MEMBER) } dw;
 static struct { ELF_FUNCS(DW_MEMBER) } el;
@@ -751,16 +750,22 @@ static char *dwarf_function(Dwfl_Module *mod, uintptr_t pc)
 #endif
 
 #ifndef SI_STATIC
-/* A module's function symbols by address, for naming PCs without DWARF
- * (libc's, a program built without -g): dwfl_module_addrname walks every
- * symbol of the module for each address (Lua's program, without -g: 21
- * million instructions for 30 PCs at exit).  A PC is named as
- * dwfl_module_addrname names it: by the function symbol whose extent
- * holds it (of aliases at one address: global, then weak, then local),
- * else by the nearest symbol without a size below it when no symbol
- * starts in between (hand-written assembly); none: NULL. */
+/* A module's function symbols, for naming PCs without DWARF (libc's, a
+ * program built without -g), read once per module and write from its
+ * .symtab, else its .dynsym.  dwfl_module_addrname, used before, walks
+ * every symbol of the module for each address (Lua's program, without
+ * -g: 21 million instructions for 30 PCs at exit), and
+ * dwfl_module_getsym_info costs about 280 instructions a symbol (libc's
+ * 3,000: 0.9 million).  A PC is named as dwfl_module_addrname names it:
+ * by the function symbol whose extent holds it (of aliases at one
+ * address: global, then weak, then local), else by the nearest symbol
+ * without a size below it when no symbol starts in between (hand-written
+ * assembly); none: NULL.  The first lookups scan the symbols; a module
+ * looked up more often is sorted (libc's: 2 million instructions) and
+ * searched. */
+#define SYM_SCANS 16
 struct sym { GElf_Addr lo, hi; const char *name; int rank; };	/* hi == lo: no size */
-struct symtab { size_t n; struct sym s[]; };
+struct symtab { size_t n, lookups; struct sym s[]; };
 
 static int sym_cmp(const void *pa, const void *pb)
 {
@@ -770,32 +775,100 @@ static int sym_cmp(const void *pa, const void *pb)
 	return a->rank - b->rank;
 }
 
-/* MOD's function symbols, sorted; NULL when it has none. */
-static struct symtab *read_symtab(Dwfl_Module *mod)
+/* The symbols of section SCN (a symbol table) of ELF, BIAS added, into T
+ * (room for all). */
+static void add_symbols(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+			GElf_Addr bias)
 {
-	int n = dw.dwfl_module_getsymtab(mod);
-	struct symtab *t = n > 0 ? malloc(sizeof *t + (size_t)n * sizeof t->s[0]) : NULL;
-	if (!t)
-		return NULL;
-	t->n = 0;
-	for (int i = 1; i < n; i++) {
+	Elf_Data *d = el.elf_getdata(scn, NULL);
+	size_t n = d && sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	for (size_t i = 1; i < n && i <= INT32_MAX; i++) {
 		GElf_Sym sym;
-		GElf_Addr addr;
-		GElf_Word shndx;
-		Elf *elf;
-		Dwarf_Addr bias;
-		const char *name = dw.dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf,
-							      &bias);
+		if (!el.gelf_getsym(d, (int)i, &sym))
+			continue;
 		int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
-		if (!name || !*name || shndx == SHN_UNDEF || shndx == SHN_ABS ||
+		const char *name = el.elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
 		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE))
 			continue;
 		/* sized symbols first among aliases: rank 0-2, sizeless 3-5 */
-		t->s[t->n++] = (struct sym){ addr, addr + sym.st_size, name,
-			(bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2) + (sym.st_size ? 0 : 3) };
+		t->s[t->n++] = (struct sym){ sym.st_value + bias, sym.st_value + bias + sym.st_size,
+			name, (bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2) +
+			(sym.st_size ? 0 : 3) };
 	}
-	qsort(t->s, t->n, sizeof t->s[0], sym_cmp);
+}
+
+/* MOD's function symbols; NULL when it has none. */
+static struct symtab *read_symtab(Dwfl_Module *mod)
+{
+	GElf_Addr bias;
+	Elf *elf = el_loaded ? el.dwfl_module_getelf(mod, &bias) : NULL;
+	Elf_Scn *best = NULL;
+	GElf_Shdr sh, bsh = { 0 };
+	for (Elf_Scn *scn = NULL; elf && (scn = el.elf_nextscn(elf, scn)) != NULL;)
+		if (el.gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB ||
+		    (sh.sh_type == SHT_DYNSYM && !best))) {
+			best = scn;
+			bsh = sh;
+		}
+	size_t n = best && bsh.sh_entsize ? bsh.sh_size / bsh.sh_entsize : 0;
+	struct symtab *t = n ? malloc(sizeof *t + n * sizeof t->s[0]) : NULL;
+	if (!t)
+		return NULL;
+	t->n = t->lookups = 0;
+	add_symbols(t, elf, best, &bsh, bias);
 	return t;
+}
+
+/* The symbol of T at PC (see above), scanning all of T. */
+static const struct sym *sym_scan(const struct symtab *t, uintptr_t pc)
+{
+	const struct sym *best = NULL, *sizeless = NULL;
+	GElf_Addr nearest = 0;	/* the highest start at or below PC */
+	for (size_t i = 0; i < t->n; i++) {
+		const struct sym *x = &t->s[i];
+		if (x->lo > pc)
+			continue;
+		if (pc < x->hi && (!best || x->lo > best->lo ||
+				   (x->lo == best->lo && x->rank < best->rank)))
+			best = x;
+		if (x->lo > nearest) {
+			nearest = x->lo;
+			sizeless = NULL;
+		}
+		if (x->lo == nearest && x->hi == x->lo && (!sizeless || x->rank < sizeless->rank))
+			sizeless = x;
+	}
+	return best ? best : sizeless;
+}
+
+/* The same in T sorted: only the symbols starting just below PC. */
+static const struct sym *sym_search(const struct symtab *t, uintptr_t pc)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {	/* the first symbol starting above PC */
+		size_t mid = (lo + hi) / 2;
+		if (t->s[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* A sized symbol that holds PC: the one starting nearest below, or
+	 * one of the few before it (PC past a label inside a function). */
+	const struct sym *best = NULL;
+	for (size_t k = lo; k-- > 0 && lo - k <= 16;)
+		if (pc < t->s[k].hi && (!best || t->s[k].lo == best->lo))
+			best = &t->s[k];	/* going down: an alias of better rank */
+	if (best || !lo)
+		return best;
+	/* Else a symbol without size that starts nearest below. */
+	const struct sym *sizeless = NULL;
+	for (size_t i = lo - 1;; i--) {
+		if (t->s[i].hi == t->s[i].lo)
+			sizeless = &t->s[i];
+		if (i == 0 || t->s[i - 1].lo != t->s[i].lo)
+			return sizeless;
+	}
 }
 
 /* The name of MOD's function symbol at PC (see above); NULL when none. */
@@ -810,33 +883,13 @@ static const char *symbol_at(Dwfl_Module *mod, uintptr_t pc)
 		}
 		x = si_map_find(symtabs, (uintptr_t)mod, 3, NULL, NULL);
 	}
-	const struct symtab *t = (const struct symtab *)x->value;
-	size_t lo = 0, hi = t ? t->n : 0;
-	while (lo < hi) {	/* the first symbol starting above PC */
-		size_t mid = (lo + hi) / 2;
-		if (t->s[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
+	struct symtab *t = (struct symtab *)x->value;
+	if (!t)
 		return NULL;
-	/* A sized symbol that holds PC: the one starting nearest below, or
-	 * one of the few before it (PC past a label inside a function). */
-	const struct sym *best = NULL;
-	for (size_t k = lo; k-- > 0 && lo - k <= 16;)
-		if (pc < t->s[k].hi && (!best || t->s[k].lo == best->lo))
-			best = &t->s[k];	/* going down: an alias of better rank */
-	if (best)
-		return best->name;
-	/* Else a symbol without size that starts nearest below. */
-	const char *name = NULL;
-	for (size_t i = lo - 1;; i--) {
-		if (t->s[i].hi == t->s[i].lo)
-			name = t->s[i].name;
-		if (i == 0 || t->s[i - 1].lo != t->s[i].lo)
-			return name;
-	}
+	if (++t->lookups == SYM_SCANS)
+		qsort(t->s, t->n, sizeof t->s[0], sym_cmp);
+	const struct sym *s = t->lookups < SYM_SCANS ? sym_scan(t, pc) : sym_search(t, pc);
+	return s ? s->name : NULL;
 }
 #endif
 
