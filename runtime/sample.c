@@ -583,6 +583,8 @@ int si_sample_signal(void) { return sample_signo; }
 	X(int, dwarf_child, (Dwarf_Die *, Dwarf_Die *))			\
 	X(int, dwarf_siblingof, (Dwarf_Die *, Dwarf_Die *))		\
 	X(int, dwarf_haspc, (Dwarf_Die *, Dwarf_Addr))			\
+	X(ptrdiff_t, dwarf_ranges, (Dwarf_Die *, ptrdiff_t, Dwarf_Addr *,	\
+		Dwarf_Addr *, Dwarf_Addr *))					\
 	X(int, dwarf_tag, (Dwarf_Die *))				\
 	X(const char *, dwarf_diename, (Dwarf_Die *))			\
 	X(int, dwfl_module_build_id, (Dwfl_Module *, const unsigned char **, \
@@ -648,6 +650,10 @@ static int load_libdw(void)
 /* The writer holds the registry lock: one write at a time. */
 static struct si_map *names;	/* pc -> malloc'd name */
 static struct si_map *symtabs;	/* (module, 3) -> malloc'd struct symtab *, or 0 */
+#ifndef SI_STATIC
+static struct si_map *units;	/* (unit DIE, 4) -> malloc'd struct unit_index * */
+static void free_units(void);
+#endif
 static struct si_map *tables;	/* (module, 2) -> its index in lmods + 1, or 0: no loop table */
 #define SAMPLE_LOOP_MODULES 64
 #ifndef SI_STATIC
@@ -689,6 +695,9 @@ void si_sample_write_end(void)
 {
 	free_strings(&names);
 	free_strings(&symtabs);	/* each table is one block */
+#ifndef SI_STATIC
+	free_units();
+#endif
 	si_map_free(tables);
 	tables = NULL;
 	nlmods = 0;
@@ -700,6 +709,16 @@ void si_sample_write_end(void)
 }
 
 #ifndef SI_STATIC
+/* Whether DIEs of kind TAG, common in a function's body, never have code
+ * of their own: their PC ranges need not be read (about half the scope
+ * walk's work in lz4's inlined-heavy lz4.c). */
+static int no_code(int tag)
+{
+	return tag == DW_TAG_formal_parameter || tag == DW_TAG_variable ||
+	       tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site || tag == DW_TAG_label ||
+	       tag == DW_TAG_unspecified_parameters;
+}
+
 /* The innermost function (subprogram or inlined instance) below PARENT
  * whose code holds PC, into *FN; 0 when none.  Only the scopes that hold
  * PC are entered (and namespaces, which have no code of their own): one
@@ -721,7 +740,7 @@ static int scope_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *fn, int depth)
 				return 1;
 			continue;
 		}
-		if (dw.dwarf_haspc(&c, pc) != 1)
+		if (no_code(tag) || dw.dwarf_haspc(&c, pc) != 1)
 			continue;
 		if (scope_at(&c, pc, fn, depth + 1))
 			return 1;
@@ -733,6 +752,66 @@ static int scope_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *fn, int depth)
 	return 0;
 }
 
+/* A unit's functions with code, by address range: the top of the scope
+ * walk, made once per unit and write.  Each PC walked all the unit's
+ * top-level DIEs before (types and declarations too): lz4's lz4.c, about
+ * 300,000 instructions a PC. */
+struct unit_fn { Dwarf_Addr lo, hi; Dwarf_Die die; };
+struct unit_index { size_t n, cap; struct unit_fn *f; };
+
+static void index_scope(struct unit_index *u, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die c;
+	if (depth > 64 || dw.dwarf_child(parent, &c) != 0)
+		return;
+	do {
+		int tag = dw.dwarf_tag(&c);
+		if (tag == DW_TAG_namespace || tag == DW_TAG_module)
+			index_scope(u, &c, depth + 1);
+		if (tag != DW_TAG_subprogram)
+			continue;
+		Dwarf_Addr base, lo, hi;
+		for (ptrdiff_t off = 0; (off = dw.dwarf_ranges(&c, off, &base, &lo, &hi)) > 0;) {
+			if (u->n == u->cap) {
+				size_t cap = u->cap ? 2 * u->cap : 64;
+				struct unit_fn *more = realloc(u->f, cap * sizeof *more);
+				if (!more)
+					return;
+				u->f = more;
+				u->cap = cap;
+			}
+			u->f[u->n++] = (struct unit_fn){ lo, hi, c };
+		}
+	} while (dw.dwarf_siblingof(&c, &c) == 0);
+}
+
+/* CU's index (made on first use); NULL when memory ran out. */
+static const struct unit_index *unit_index(Dwarf_Die *cu)
+{
+	struct si_mslot *x = si_map_find(units, (uintptr_t)cu->addr, 4, NULL, NULL);
+	if (x)
+		return (const struct unit_index *)x->value;
+	struct unit_index *u = calloc(1, sizeof *u);
+	if (u)
+		index_scope(u, cu, 0);
+	if (!u || !si_map_add(&units, (uintptr_t)cu->addr, 4, (uintptr_t)u, 0)) {
+		if (u)
+			free(u->f);
+		free(u);
+		return NULL;
+	}
+	return u;
+}
+
+static void free_units(void)
+{
+	if (units)
+		for (size_t i = 0; i <= units->mask; i++)
+			if (units->slot[i].a)
+				free(((struct unit_index *)units->slot[i].value)->f);
+	free_strings(&units);
+}
+
 /* The source function whose code PC is, from the module's DWARF: the
  * innermost inlined function there, else the function (its source name:
  * a clone such as x_solve.constprop.0 is x_solve, as its region is).
@@ -741,9 +820,17 @@ static char *dwarf_function(Dwfl_Module *mod, uintptr_t pc)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = dw.dwfl_module_addrdie(mod, (Dwarf_Addr)pc, &bias);
+	const struct unit_index *u = cu ? unit_index(cu) : NULL;
+	Dwarf_Addr at = (Dwarf_Addr)pc - bias;
 	Dwarf_Die fn;
-	if (!cu || !scope_at(cu, (Dwarf_Addr)pc - bias, &fn, 0))
+	size_t i = 0;
+	while (u && i < u->n && !(u->f[i].lo <= at && at < u->f[i].hi))
+		i++;
+	if (!u || i == u->n)
 		return NULL;
+	fn = u->f[i].die;
+	if (!scope_at(&u->f[i].die, at, &fn, 1))
+		fn = u->f[i].die;	/* in no inlined instance: the function's own code */
 	const char *d = dw.dwarf_diename(&fn);
 	return d ? strdup(d) : NULL;
 }
