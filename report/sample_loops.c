@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* One module file's loop table: ranges of lines, each with its file's
  * base name (pointing into the text that follows the ranges in the same
@@ -114,12 +115,15 @@ static void hex(const unsigned char *bits, int n, char *out)
  * functions, without loops). */
 static void open_module(struct lmodule *m)
 {
-	m->dwfl = dwfl_begin(&callbacks);
-	if (!m->dwfl)
-		return;
-	dwfl_report_begin(m->dwfl);
-	m->mod = dwfl_report_elf(m->dwfl, m->path, m->path, -1, 0, false);
-	dwfl_report_end(m->dwfl, NULL, NULL);
+	/* Only a regular file (a profile could name /dev/stdin). */
+	struct stat st;
+	if (stat(m->path, &st) == 0 && S_ISREG(st.st_mode))
+		m->dwfl = dwfl_begin(&callbacks);
+	if (m->dwfl) {
+		dwfl_report_begin(m->dwfl);
+		m->mod = dwfl_report_elf(m->dwfl, m->path, m->path, -1, 0, false);
+		dwfl_report_end(m->dwfl, NULL, NULL);
+	}
 	const char *why = NULL;
 	char found[2 * 64 + 1] = "";
 	const unsigned char *bits;
@@ -138,7 +142,8 @@ static void open_module(struct lmodule *m)
 		fprintf(stderr, "selinst-report: %s %s (build-id %s in the profile, %s in the file): "
 			"its sampled loops are not named, only their functions\n", m->path, why,
 			m->build_id ? m->build_id : "none", found[0] ? found : "none");
-		dwfl_end(m->dwfl);
+		if (m->dwfl)
+			dwfl_end(m->dwfl);
 		m->dwfl = NULL;
 		return;
 	}
