@@ -103,6 +103,8 @@ $(B)/libselinst-mpif.so: $(B)/mpi/fwrappers.o $(B)/mpi/layer.o $(B)/libselinst.s
 $(B)/libselinst-mpif.a: $(B)/mpi/fwrappers.o $(B)/mpi/layer.o
 	rm -f $@; ar rcs $@ $^
 
+# libdw and libelf: selinst-report names sampled loops from the sampled
+# modules' files (report/sample_loops.c).
 $(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) VERSION | $(B)
 	$(CC) $(REPORT_CFLAGS) -DSELINST_VERSION='"$(VERSION)"' -o $@ $(REPORT_SRC) -lyaml -lotf2 -ldw -lelf -lz -lm
 
