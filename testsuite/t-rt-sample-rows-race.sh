@@ -14,6 +14,7 @@
 	echo '#include <pthread.h>'
 	echo '#include <stdio.h>'
 	echo '#include <time.h>'
+	echo '#include <unistd.h>'
 	echo '#include <selinst.h>'
 	echo 'static volatile int stop;'
 	for i in $(seq 0 511); do
@@ -38,10 +39,17 @@ int main(void)
 {
 	pthread_t t;
 	pthread_create(&t, 0, work, 0);
+	clockid_t wc;
+	if (pthread_getcpuclockid(t, &wc) != 0)
+		return 1;
 	char path[64];
 	for (int k = 0; k < 40; k++) {
-		struct timespec d = { 0, 40 * 1000 * 1000 };
-		nanosleep(&d, 0);
+		struct timespec c0, c;
+		clock_gettime(wc, &c0);
+		do {
+			usleep(2000);
+			clock_gettime(wc, &c);
+		} while ((c.tv_sec - c0.tv_sec) * 1000000000L + c.tv_nsec - c0.tv_nsec < 40000000L);
 		snprintf(path, sizeof path, "d%02d.prof", k);
 		if (selinst_dump(path) != 0)
 			return 1;
