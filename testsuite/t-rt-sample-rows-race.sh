@@ -7,8 +7,13 @@
 # one out of the profile (t-rt-sample-only once wrote a main thread with
 # samples: 658 and rows of 527).  A slot's count only grows, so over
 # successive dumps of a running thread no function's count may go down.
-# The worker walks 512 functions (-O0: each loop has a dozen addresses) so that new slots keep coming; the
-# main thread dumps 40 times (each dump names the samples, a few ms).
+# The worker walks 1024 functions (-O0: each loop has some 60 addresses)
+# so that nearly every sample is a new slot; the main thread dumps 100
+# times, each after 15 ms of the worker's CPU time (its CPU clock: load
+# does not thin the samples out).  A dump's copy is fast, so a slot comes
+# in during one only now and then: three rounds, of which the old code
+# failed at least one in 2 runs of the test out of 3 (this code: 6 of 6
+# passed).
 . "$(dirname "$0")/lib.sh"
 {
 	echo '#include <pthread.h>'
@@ -17,11 +22,11 @@
 	echo '#include <unistd.h>'
 	echo '#include <selinst.h>'
 	echo 'static volatile int stop;'
-	for i in $(seq 0 511); do
-		echo "__attribute__((noinline)) double f$i(double x) { for (int i = 0; i < 2000; i++) x = x * 1.0000001 + 1e-9 * $i; return x; }"
+	for i in $(seq 0 1023); do
+		echo "__attribute__((noinline)) double f$i(double x) { for (int i = 0; i < 500; i++) { x = x * 1.0000001 + 1e-9 * $i; x = x * 0.9999999 + 2e-9; x = x * 1.0000002 - 1e-9; x = x * 0.9999998 + 3e-9; x = x * 1.0000003 - 2e-9; } return x; }"
 	done
 	echo 'static double (*const fs[])(double) = {'
-	for i in $(seq 0 511); do echo "f$i,"; done
+	for i in $(seq 0 1023); do echo "f$i,"; done
 	echo '};'
 	cat <<'C'
 static void *work(void *a)
@@ -43,14 +48,14 @@ int main(void)
 	if (pthread_getcpuclockid(t, &wc) != 0)
 		return 1;
 	char path[64];
-	for (int k = 0; k < 40; k++) {
+	for (int k = 0; k < 100; k++) {
 		struct timespec c0, c;
 		clock_gettime(wc, &c0);
 		do {
 			usleep(2000);
 			clock_gettime(wc, &c);
-		} while ((c.tv_sec - c0.tv_sec) * 1000000000L + c.tv_nsec - c0.tv_nsec < 40000000L);
-		snprintf(path, sizeof path, "d%02d.prof", k);
+		} while ((c.tv_sec - c0.tv_sec) * 1000000000L + c.tv_nsec - c0.tv_nsec < 15000000L);
+		snprintf(path, sizeof path, "d%03d.prof", k);
 		if (selinst_dump(path) != 0)
 			return 1;
 	}
@@ -61,9 +66,11 @@ int main(void)
 C
 } >race.c
 gcc -O0 -g -pthread -I"$SELINST_ROOT/include" race.c -o race $SI_LIBS || fail "compile"
-SELINST_SAMPLE=1000 ./race 2>err.txt || fail "run: $(cat err.txt)"
-[ -s err.txt ] && fail "stderr: $(cat err.txt)"
-python3 - d*.prof <<'PY' || fail "a dump lost samples of the running thread"
+for round in 1 2 3; do
+	rm -f d*.prof
+	SELINST_SAMPLE=1000 ./race 2>err.txt || fail "run: $(cat err.txt)"
+	[ -s err.txt ] && fail "stderr: $(cat err.txt)"
+	python3 - d*.prof <<'PY' || fail "round $round: a dump lost samples of the running thread"
 import sys, yaml
 prev, grew = {}, 0
 for f in sys.argv[1:]:
@@ -80,4 +87,5 @@ for f in sys.argv[1:]:
     prev = cur
 assert grew >= 10 and len(prev) >= 100, (grew, len(prev))
 PY
+done
 exit 0
