@@ -35,6 +35,11 @@
 #             run's length from a light run; measure fb0 before)
 #             any of them with "-noinline" appended (t0-noinline) adds
 #             inline=off
+#             any of them with "-thrCALLS" or "-thrCALLS-NS" appended
+#             (default-thr3000) is that variant's build run with
+#             SELINST_THROTTLE=CALLS:NS (NS default 10000; -throff: off):
+#             with REUSE_BUILDS, a copy of the variant's build measured
+#             at several throttles without rebuilding (bench/throttle-dial.sh)
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
 #             the project they are measured on (default lua); DIAL= skips it
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
@@ -318,6 +323,8 @@ workload() {
 flags_of() {
 	local plug="-fplugin=$B/selinst.so -I$ROOT/include -L$B -lselinst -Wl,-rpath,$B"
 	case $1 in
+	# VARIANT-thrCALLS[-NS]: VARIANT's build (the throttle is run time).
+	*-thr*) flags_of "${1%-thr*}" ;;
 	# VARIANT-noinline: VARIANT with inline=off (instrumented bodies kept
 	# out of line, the default before inline=on).
 	*-noinline) echo "$(flags_of "${1%-noinline}") -fplugin-arg-selinst-inline=off" ;;
@@ -414,7 +421,13 @@ measure() {
 # process that depends on the profile's size, not on the calls made).
 run_workload() {
 	local p=$1 v=$2 d=$3 r=$4 ir=0 wr=0 cmd n w k
-	case $v in fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;; esac
+	case $v in
+	fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;;
+	*-throff) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;;
+	*-thr*-*) local SELINST_THROTTLE=${v##*-thr}; SELINST_THROTTLE=${SELINST_THROTTLE/-/:}
+		export SELINST_THROTTLE ;;
+	*-thr*) local SELINST_THROTTLE=${v##*-thr}:10000; export SELINST_THROTTLE ;;
+	esac
 	# The native runs (the profiles): NATIVE_RUNS times the whole
 	# workload, each run's profiles in prof/K/, with CPU-time samples; the
 	# table adds the samples of all runs up (one run's elapsed time on a
