@@ -37,7 +37,9 @@
 #             inline=off
 #             any of them with "-thrCALLS" or "-thrCALLS-NS" appended
 #             (default-thr3000) is that variant's build run with
-#             SELINST_THROTTLE=CALLS:NS (NS default 10000; -throff: off):
+#             SELINST_THROTTLE=CALLS:NS (NS default 10000; every "-" a
+#             ":", so -thr1000-200,100000-10000 gives two rules; -throff:
+#             off; -thrdefault: SELINST_THROTTLE unset, the runtime's own):
 #             with REUSE_BUILDS, a copy of the variant's build measured
 #             at several throttles without rebuilding (bench/throttle-dial.sh)
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
@@ -415,6 +417,16 @@ measure() {
 	run_workload "$p" "$v" "$d" "$r"
 }
 
+# scale_ns SETTING S: SELINST_THROTTLE SETTING (empty: the runtime's
+# default, as the profile names it) with every NS times S.
+scale_ns() {
+	local set=$1 out= rule
+	[ -n "$set" ] || set=$(sed -n 's/^#define DEFAULT_SETTING "\(.*\)"$/\1/p' "$ROOT/runtime/throttle.c")
+	[ "$set" = off ] && { echo off; return; }
+	for rule in ${set//,/ }; do out="$out,${rule%%:*}:$(( ${rule#*:} * $2 ))"; done
+	echo "${out#,}"
+}
+
 # run_workload PROJECT VARIANT DIR RESULT (stdin: nothing): natively (the profile), then
 # under callgrind: all instructions, and those spent writing the profile at
 # exit (inclusive cost of the runtime's si_write_profile, a fixed cost per
@@ -424,7 +436,8 @@ run_workload() {
 	case $v in
 	fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;;
 	*-throff) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;;
-	*-thr*-*) local SELINST_THROTTLE=${v##*-thr}; SELINST_THROTTLE=${SELINST_THROTTLE/-/:}
+	*-thrdefault) local SELINST_THROTTLE; unset SELINST_THROTTLE ;;
+	*-thr*-*) local SELINST_THROTTLE=${v##*-thr}; SELINST_THROTTLE=${SELINST_THROTTLE//-/:}
 		export SELINST_THROTTLE ;;
 	*-thr*) local SELINST_THROTTLE=${v##*-thr}:10000; export SELINST_THROTTLE ;;
 	esac
@@ -448,11 +461,22 @@ run_workload() {
 		echo "  $p $v: $NATIVE_RUNS native runs again, $(cat "$r.ir") instructions kept"
 		return 0
 	fi
+	# CALLGRIND_NS_SCALE=S: the callgrind runs take every NS of the
+	# throttle setting times S (valgrind's clock: a region takes some 20
+	# to 300 times its native time there, so a time rule would switch
+	# off other regions than natively) and write their profiles to
+	# prof-cg/, so the regions switched off can be compared.
+	local cg_out=/dev/null cg_env=()
+	if [ -n "${CALLGRIND_NS_SCALE:-}" ]; then
+		rm -rf "$d/prof-cg"; mkdir -p "$d/prof-cg"
+		cg_out=$d/prof-cg/%p.prof
+		cg_env=(SELINST_THROTTLE="$(scale_ns "${SELINST_THROTTLE-}" "$CALLGRIND_NS_SCALE")")
+	fi
 	while read -r cmd; do
 		local runs=() k
 		for k in $(seq 1 "${CALLGRIND_RUNS:-1}"); do
 			rm -f "$d"/callgrind.out
-			(cd "$d" && SELINST_OUTPUT=/dev/null valgrind --tool=callgrind \
+			(cd "$d" && env "${cg_env[@]}" SELINST_OUTPUT="$cg_out" valgrind --tool=callgrind \
 				--callgrind-out-file="$d/callgrind.out" $cmd < /dev/null > /dev/null 2>>"$r.run.log")
 			n=$(awk '/^(summary|totals):/ {print $2; exit}' "$d/callgrind.out")
 			w=$(callgrind_annotate --inclusive=yes --threshold=100 "$d/callgrind.out" 2>/dev/null |

@@ -17,9 +17,16 @@
 #   WORK      scratch folder (default /tmp/selinst-throttle)
 #   REALSRC   the projects' sources (default FROM/src; only looked at)
 #   PROJECTS  default "lz4 cjson lua zstd yaml-cpp sqlite libxml2"
-#   CALLS     the CALLS values measured (default "100000 30000 10000 3000")
-#   NS        NS of each setting (default 10000); "off" in CALLS: no throttle
+#   CALLS     the CALLS values measured (default "100000 30000 10000 3000
+#             default"): "off" no throttle, "default" SELINST_THROTTLE
+#             unset (the runtime's default), a value with a colon a whole
+#             setting (1000:200,100000:10000)
+#   NS        NS of each setting given as CALLS alone (default 10000)
 #   NATIVE_RUNS  native runs of each setting (profiles; default 5)
+#   CALLGRIND_NS_SCALE  NS times this under callgrind (default 90: the
+#             workloads run some 90 times slower there, and a time rule
+#             must switch off the regions it switches off natively; the
+#             table's off/cg column compares the two), empty: unscaled
 # The builds' libselinst.so is this checkout's build/ (LD_LIBRARY_PATH),
 # so a runtime change is measured on the same builds.
 set -u
@@ -27,13 +34,17 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FROM=${FROM:-/tmp/selinst-real}
 WORK=${WORK:-/tmp/selinst-throttle}
 PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp sqlite libxml2}
-CALLS=${CALLS:-100000 30000 10000 3000}
+CALLS=${CALLS:-100000 30000 10000 3000 default}
 NS=${NS:-10000}
 mkdir -p "$WORK/build" "$WORK/res" "$WORK/in"
 cp -n "$FROM"/in/* "$WORK/in/" 2>/dev/null
 variants=
 for c in $CALLS; do
-	if [ "$c" = off ]; then v=default-throff; else v=default-thr$c-$NS; fi
+	case $c in
+	off|default) v=default-thr$c ;;
+	*:*) v=default-thr${c//:/-} ;;
+	*) v=default-thr$c-$NS ;;
+	esac
 	variants="$variants $v"
 done
 for p in $PROJECTS; do
@@ -48,6 +59,6 @@ for p in $PROJECTS; do
 done
 LD_LIBRARY_PATH=$ROOT/build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
 WORK=$WORK REALSRC=${REALSRC:-$FROM/src} PROJECTS=$PROJECTS VARIANTS=$variants DIAL= \
-REUSE=1 REUSE_BUILDS=1 NATIVE_RUNS=${NATIVE_RUNS:-5} \
+REUSE=1 REUSE_BUILDS=1 NATIVE_RUNS=${NATIVE_RUNS:-5} CALLGRIND_NS_SCALE=${CALLGRIND_NS_SCALE-90} \
 	bash "$ROOT/bench/real-projects.sh" > "$WORK/real-projects.out" || exit
 python3 "$ROOT/bench/throttle-table.py" "$WORK/res" "$ROOT/build/selinst-report" "$PROJECTS" "$variants"

@@ -14,6 +14,7 @@ threshold 0's top 5 and their ranks there, and the regions switched off
 in the first native run (union over its processes) with the latest
 switch's time.  Then the markdown table of bench/README.md.
 """
+import glob
 import importlib.util
 import os
 import sys
@@ -34,11 +35,11 @@ def sampled(res, report, name):
     return rpt.by_samples(first, rpt.cpu_samples(every)) if first else None
 
 
-def switched_off(res, name):
-    """(regions switched off, latest switch in seconds) in the first run."""
-    every = rpt.runs(res, name)
+def switched_off(paths):
+    """(regions switched off, latest switch in seconds) in the profiles
+    PATHS (one run of the workload)."""
     names, latest = set(), 0.0
-    for path in every[0] if every else []:
+    for path in paths:
         try:
             with open(path) as f:
                 doc = yaml.load(f, Loader=Loader)
@@ -52,9 +53,19 @@ def switched_off(res, name):
     return len(names), latest
 
 
+def runs_of(res, name):
+    """The profiles of the first native run and of the callgrind run
+    (prof-cg/, with CALLGRIND_NS_SCALE; empty without)."""
+    every = rpt.runs(res, name)
+    first = every[0] if every else []
+    build = os.path.dirname(os.path.dirname(os.path.dirname(first[0]))) if first else ""
+    cg = sorted(glob.glob(os.path.join(build, "prof-cg", "*.prof"))) if build else []
+    return first, cg
+
+
 def setting(v):
-    tail = v.split("-thr", 1)[1] if "-thr" in v else ""
-    return tail.replace("-", ":") if tail else "default"
+    tail = v.split("-thr", 1)[1] if "-thr" in v else "default"
+    return tail.replace("-", ":") if tail != "default" else "(default)"
 
 
 def main():
@@ -65,8 +76,8 @@ def main():
         full = rpt.top(sampled(res, report, p + "-t0") or [], 10 ** 6)
         rank = {r["name"]: i + 1 for i, r in enumerate(full)}
         print("\n%s (threshold 0's top 5: %s)" % (p, ", ".join(r["name"] for r in full[:5])))
-        print("  %-14s %9s %9s %26s %5s %4s %7s  %s" % ("SELINST_THROTTLE", "vs plain", "w/o write",
-              "largest exclusive share", "top5", "off", "last s", "top 5 (rank at threshold 0)"))
+        print("  %-14s %9s %9s %26s %5s %7s %7s  %s" % ("SELINST_THROTTLE", "vs plain", "w/o write",
+              "largest exclusive share", "top5", "off/cg", "last s", "top 5 (rank at threshold 0)"))
         for v in variants.split():
             name = "%s-%s" % (p, v)
             regs = sampled(res, report, name)
@@ -74,24 +85,27 @@ def main():
             share, who = rpt.max_exclusive_share(regs) if regs else (None, None)
             top5 = [r["name"] for r in rpt.top(regs, 5)] if regs else []
             agree = sum(1 for n in top5 if rank.get(n, 99) <= 5)
-            off, last = switched_off(res, name)
+            native, cg = runs_of(res, name)
+            off, last = switched_off(native)
+            cg_off = switched_off(cg)[0] if cg else None
             over = rpt.pct(total, base)
-            print("  %-14s %9s %9s %26s %5s %4d %7.3f  %s" % (
+            print("  %-14s %9s %9s %26s %5s %7s %7.3f  %s" % (
                 setting(v), over, rpt.pct(total - write, base) if total and write else "-",
                 "%.0f%% %s" % (100 * share, rpt.short(who, 20)) if share is not None else "-",
-                "%d/5" % agree, off, last,
+                "%d/5" % agree, "%d/%s" % (off, "-" if cg_off is None else cg_off), last,
                 ", ".join("%s #%s" % (rpt.short(n, 22), rank.get(n, "-")) for n in top5)))
-            rows.append((p, setting(v), over, share, who, agree, off))
+            rows.append((p, setting(v), over, share, who, agree, off, cg_off))
         t0 = sampled(res, report, p + "-t0")
         s0, w0 = rpt.max_exclusive_share(t0) if t0 else (None, None)
         print("  %-14s %9s %9s %26s" % ("threshold 0", rpt.pct(rpt.ir(res, p + "-t0"), base), "",
               "%.0f%% %s" % (100 * s0, rpt.short(w0, 20)) if s0 is not None else "-"))
     print("\n| project | SELINST_THROTTLE | instructions over plain | largest exclusive share "
-          "| top 5 in threshold 0's top 5 | regions switched off |")
+          "| top 5 in threshold 0's top 5 | regions switched off, native (callgrind) |")
     print("|---|---|---:|---|---:|---:|")
-    for p, s, over, share, who, agree, off in rows:
-        print("| %s | %s | %s | %s | %d/5 | %d |" % (
-            p, s, over, "%.0f%% `%s`" % (100 * share, who) if share is not None else "-", agree, off))
+    for p, s, over, share, who, agree, off, cg_off in rows:
+        print("| %s | %s | %s | %s | %d/5 | %d%s |" % (
+            p, s, over, "%.0f%% `%s`" % (100 * share, who) if share is not None else "-", agree, off,
+            "" if cg_off is None else " (%d)" % cg_off))
 
 
 if __name__ == "__main__":
