@@ -465,12 +465,15 @@ run_workload() {
 	# throttle setting times S (valgrind's clock: a region takes some 20
 	# to 300 times its native time there, so a time rule would switch
 	# off other regions than natively) and write their profiles to
-	# prof-cg/, so the regions switched off can be compared.
+	# prof-cg/, so the regions switched off can be compared;
+	# CALLGRIND_THROTTLE: the callgrind runs' setting itself (valgrind
+	# translates code at its first run, so a region's first calls take
+	# far longer there: an early rule may need more than S).
 	local cg_out=/dev/null cg_env=()
 	if [ -n "${CALLGRIND_NS_SCALE:-}" ]; then
 		rm -rf "$d/prof-cg"; mkdir -p "$d/prof-cg"
 		cg_out=$d/prof-cg/%p.prof
-		cg_env=(SELINST_THROTTLE="$(scale_ns "${SELINST_THROTTLE-}" "$CALLGRIND_NS_SCALE")")
+		cg_env=(SELINST_THROTTLE="${CALLGRIND_THROTTLE:-$(scale_ns "${SELINST_THROTTLE-}" "$CALLGRIND_NS_SCALE")}")
 	fi
 	while read -r cmd; do
 		local runs=() k

@@ -26,7 +26,10 @@
 #   CALLGRIND_NS_SCALE  NS times this under callgrind (default 90: the
 #             workloads run some 90 times slower there, and a time rule
 #             must switch off the regions it switches off natively; the
-#             table's off/cg column compares the two), empty: unscaled
+#             table's off/cg column compares the two), empty: unscaled;
+#             CALLGRIND_THROTTLE=SETTING: the callgrind runs' setting
+#             itself (the first calls of a region take far longer under
+#             valgrind, which translates code on first use)
 # The builds' libselinst.so is this checkout's build/ (LD_LIBRARY_PATH),
 # so a runtime change is measured on the same builds.
 set -u
