@@ -111,6 +111,9 @@ expect_eq "default setting" "$default" "$(yq thr.prof "d['throttle']")"
 expect_eq "tiny calls (default)" 1001 "$(calls thr.prof tiny)"
 expect_eq "medium calls (default: over 200 ns, too few calls for 10 us)" 2000 "$(calls thr.prof medium)"
 expect_eq "medium throttled (default)" None "$(throttled thr.prof medium)"
+# The report reads the setting's nested early: map.
+"$REPORT" thr.prof >view.txt && grep -q "^  func tiny at 1001 calls" view.txt ||
+	{ cat view.txt; fail "report of a default profile"; }
 
 # 3b. The later rule after the early one: given in either order, medium
 # passes 1000:200 and is switched off by 1500:1000000 at its 1501st call.
