@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * throttle.c - switching off, for the rest of the run, regions that are
- * called often and cost little per call (SELINST_THROTTLE=CALLS:NS|off).
+ * called often and cost little per call (SELINST_THROTTLE=CALLS:NS[,CALLS:NS]|off).
  *
  * The decision is taken out of line: each close counts down the region's
  * tally in this thread (struct si_tally: one per region and thread, shared
