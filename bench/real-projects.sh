@@ -35,6 +35,13 @@
 #             run's length from a light run; measure fb0 before)
 #             any of them with "-noinline" appended (t0-noinline) adds
 #             inline=off
+#             any of them with "-thrCALLS" or "-thrCALLS-NS" appended
+#             (default-thr3000) is that variant's build run with
+#             SELINST_THROTTLE=CALLS:NS (NS default 10000; every "-" a
+#             ":", so -thr1000-200,100000-10000 gives two rules; -throff:
+#             off; -thrdefault: SELINST_THROTTLE unset, the runtime's own):
+#             with REUSE_BUILDS, a copy of the variant's build measured
+#             at several throttles without rebuilding (bench/throttle-dial.sh)
 #   DIAL, DIAL_PROJECT  thresholds for the dial table (default model) and
 #             the project they are measured on (default lua); DIAL= skips it
 #   SITES_ROUNDS  recording builds before the measured sites build (2)
@@ -318,6 +325,8 @@ workload() {
 flags_of() {
 	local plug="-fplugin=$B/selinst.so -I$ROOT/include -L$B -lselinst -Wl,-rpath,$B"
 	case $1 in
+	# VARIANT-thrCALLS[-NS]: VARIANT's build (the throttle is run time).
+	*-thr*) flags_of "${1%-thr*}" ;;
 	# VARIANT-noinline: VARIANT with inline=off (instrumented bodies kept
 	# out of line, the default before inline=on).
 	*-noinline) echo "$(flags_of "${1%-noinline}") -fplugin-arg-selinst-inline=off" ;;
@@ -408,13 +417,30 @@ measure() {
 	run_workload "$p" "$v" "$d" "$r"
 }
 
+# scale_ns SETTING S: SELINST_THROTTLE SETTING (empty: the runtime's
+# default, as the profile names it) with every NS times S.
+scale_ns() {
+	local set=$1 out= rule
+	[ -n "$set" ] || set=$(sed -n 's/^#define DEFAULT_SETTING "\(.*\)"$/\1/p' "$ROOT/runtime/throttle.c")
+	[ "$set" = off ] && { echo off; return; }
+	for rule in ${set//,/ }; do out="$out,${rule%%:*}:$(( ${rule#*:} * $2 ))"; done
+	echo "${out#,}"
+}
+
 # run_workload PROJECT VARIANT DIR RESULT (stdin: nothing): natively (the profile), then
 # under callgrind: all instructions, and those spent writing the profile at
 # exit (inclusive cost of the runtime's si_write_profile, a fixed cost per
 # process that depends on the profile's size, not on the calls made).
 run_workload() {
 	local p=$1 v=$2 d=$3 r=$4 ir=0 wr=0 cmd n w k
-	case $v in fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;; esac
+	case $v in
+	fb*) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;;
+	*-throff) local SELINST_THROTTLE=off; export SELINST_THROTTLE ;;
+	*-thrdefault) local SELINST_THROTTLE; unset SELINST_THROTTLE ;;
+	*-thr*-*) local SELINST_THROTTLE=${v##*-thr}; SELINST_THROTTLE=${SELINST_THROTTLE//-/:}
+		export SELINST_THROTTLE ;;
+	*-thr*) local SELINST_THROTTLE=${v##*-thr}:10000; export SELINST_THROTTLE ;;
+	esac
 	# The native runs (the profiles): NATIVE_RUNS times the whole
 	# workload, each run's profiles in prof/K/, with CPU-time samples; the
 	# table adds the samples of all runs up (one run's elapsed time on a
@@ -435,11 +461,25 @@ run_workload() {
 		echo "  $p $v: $NATIVE_RUNS native runs again, $(cat "$r.ir") instructions kept"
 		return 0
 	fi
+	# CALLGRIND_NS_SCALE=S: the callgrind runs take every NS of the
+	# throttle setting times S (valgrind's clock: a region takes some 20
+	# to 300 times its native time there, so a time rule would switch
+	# off other regions than natively) and write their profiles to
+	# prof-cg/, so the regions switched off can be compared;
+	# CALLGRIND_THROTTLE: the callgrind runs' setting itself (valgrind
+	# translates code at its first run, so a region's first calls take
+	# far longer there: an early rule may need more than S).
+	local cg_out=/dev/null cg_env=()
+	if [ -n "${CALLGRIND_NS_SCALE:-}" ]; then
+		rm -rf "$d/prof-cg"; mkdir -p "$d/prof-cg"
+		cg_out=$d/prof-cg/%p.prof
+		cg_env=(SELINST_THROTTLE="${CALLGRIND_THROTTLE:-$(scale_ns "${SELINST_THROTTLE-}" "$CALLGRIND_NS_SCALE")}")
+	fi
 	while read -r cmd; do
 		local runs=() k
 		for k in $(seq 1 "${CALLGRIND_RUNS:-1}"); do
 			rm -f "$d"/callgrind.out
-			(cd "$d" && SELINST_OUTPUT=/dev/null valgrind --tool=callgrind \
+			(cd "$d" && env "${cg_env[@]}" SELINST_OUTPUT="$cg_out" valgrind --tool=callgrind \
 				--callgrind-out-file="$d/callgrind.out" $cmd < /dev/null > /dev/null 2>>"$r.run.log")
 			n=$(awk '/^(summary|totals):/ {print $2; exit}' "$d/callgrind.out")
 			w=$(callgrind_annotate --inclusive=yes --threshold=100 "$d/callgrind.out" 2>/dev/null |

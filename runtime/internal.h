@@ -62,6 +62,7 @@ struct si_tally {
 	int64_t left;			/* closes until the throttle looks; below 0:
 					   each exit checks (si_throttle_check) */
 	uint64_t incl;			/* ticks: the nodes' incl, summed */
+	uint32_t rule;			/* the throttle rule counted to (throttle.c) */
 };
 
 /* One open region on a thread's stack: 32 bytes.  Self time needs no
@@ -201,7 +202,7 @@ static inline void si_set_depth(struct si_thread *t, uint32_t depth)
 #define SI_GATE_PAUSE 4
 struct si_hot {
 	int gate;
-	uint64_t throttle_calls;	/* throttle.c: exits check nodes past this */
+	uint64_t throttle_calls;	/* throttle.c: the first rule's CALLS */
 } __attribute__((aligned(64)));
 SI_HIDDEN extern struct si_hot si_hot;
 #define si_clock_tsc (!(__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) & SI_GATE_SLOW))
@@ -471,7 +472,11 @@ struct si_throttle_event {
 	uint64_t ticks;			/* since the runtime started */
 	int ready;			/* fields above written */
 };
-extern uint64_t si_throttle_ns;
+struct si_throttle_rule {
+	uint64_t calls, ns;		/* more than CALLS closes at under NS each */
+};
+/* The rules in force, fewest calls first (none: the throttle is off). */
+SI_HIDDEN unsigned si_throttle_rules(const struct si_throttle_rule **rules);
 SI_HIDDEN void si_throttle_init(void);
 SI_HIDDEN int64_t si_throttle_countdown(void);	/* a new tally's left */
 SI_HIDDEN void si_throttle_check(struct si_node *n);

@@ -645,17 +645,27 @@ static int emit_thread(struct em *m, const struct si_snap *s, struct rtab *rt,
 	return m->ok ? 0 : -1;
 }
 
-/* throttle: {calls: N, ns: T}, or off (SELINST_THROTTLE). */
+/* throttle: {calls: N, ns: T}, or off (SELINST_THROTTLE): the rule with
+ * the most calls; a second rule, with fewer, as early: {calls, ns}. */
 static void emit_throttle_setting(struct em *m)
 {
+	const struct si_throttle_rule *r;
+	unsigned n = si_throttle_rules(&r);
 	plain(m, "throttle");
-	if (si_hot.throttle_calls == UINT64_MAX) {
+	if (!n) {
 		quoted(m, "off");	/* plain off is false in YAML 1.1 */
 		return;
 	}
 	map_start(m, 1);
-	kint(m, "calls", si_hot.throttle_calls);
-	kint(m, "ns", si_throttle_ns);
+	kint(m, "calls", r[n - 1].calls);
+	kint(m, "ns", r[n - 1].ns);
+	if (n > 1) {
+		plain(m, "early");
+		map_start(m, 1);
+		kint(m, "calls", r[0].calls);
+		kint(m, "ns", r[0].ns);
+		map_end(m);
+	}
 	map_end(m);
 }
 

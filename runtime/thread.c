@@ -338,6 +338,7 @@ static struct si_thread *new_thread(void)
 	t->max_nodes = max_nodes;
 	t->spare_tally.left = INT64_MAX;
 	t->spare_tally.incl = 0;
+	t->spare_tally.rule = 0;
 	t->root.tally = &t->spare_tally;
 	t->paused.tally = &t->spare_tally;
 	t->root.id = 0;
@@ -450,6 +451,7 @@ static struct si_tally *tally_of(struct si_thread *t, const struct selinst_regio
 	if (!y)
 		return &t->spare_tally;
 	y->left = si_throttle_countdown();
+	y->rule = 0;
 	if (!si_map_add(&t->hash, 1, (uintptr_t)r, (uintptr_t)y, 0))
 		return &t->spare_tally;
 	return y;

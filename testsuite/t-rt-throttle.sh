@@ -5,13 +5,15 @@
 # calls in one thread (all its calling contexts together) at a mean
 # inclusive time below NS; its calls so
 # far stay in the profile, later ones are not counted.  off disables it;
-# the default is 100000:10000; a bad value is reported once and the
-# default used.  Every report view names the throttled regions.
+# two rules (CALLS:NS,CALLS:NS): the one with fewer calls is checked once,
+# at its CALLS + 1st exit, then the other; the default is
+# 1000:200,100000:10000; a bad value is reported once and the default
+# used.  Every report view names the throttled regions.
 . "$(dirname "$0")/lib.sh"
 si_cc -O2 -pthread -fplugin-arg-selinst-threshold=0 "$T/programs/throttle.c" -o thr || fail "compile"
-# ./thr N HEAVY: tiny() N times, costly() (>= 100 us) HEAVY times, then
-# rows(N) (a 3-trip inner loop and tiny() per row), then a thread calling
-# tiny() 1000 times.
+# ./thr N HEAVY [MID]: tiny() N times, costly() (>= 100 us) HEAVY times,
+# medium() (>= 2 us) MID times, then rows(N) (a 3-trip inner loop and
+# tiny() per row), then a thread calling tiny() 1000 times.
 yq() { yget "$@" || fail "reading $1: $2"; }
 # calls of region NAME summed over the threads of PROFILE
 calls() {
@@ -93,30 +95,48 @@ expect_eq "nothing throttled (off)" 0 "$(yq thr.prof "sum('throttled' in r for r
 grep -q "^note: throttled in new" diff.txt && ! grep -q "throttled in base" diff.txt \
 	|| { cat diff.txt; fail "diff does not say which side throttled"; }
 
-# 3. The default, 100000:10000: tiny (150000 calls in main's loop) is
-# switched off at its 100001st call, the inner loop too.
+# 3. The default, 1000:200,100000:10000 (bench/README.md, "Throttle
+# dial"): tiny and the inner loop (ns per call) are switched off at their
+# 1001st call by the early rule (at the 100001st with TAU's rule alone,
+# the default before); medium (2 us per call) passes the early rule's one
+# check, and at 2000 calls never reaches TAU's.
 for try in 1 2 3; do
 	rm -f thr.prof
-	env -u SELINST_THROTTLE ./thr 150000 0 2>err.txt || fail "run (default)"
-	[ "$(throttled thr.prof tiny)" = 100001 ] && break
-	[ $try = 3 ] && fail "default: tiny throttled at '$(throttled thr.prof tiny)', not 100001"
+	env -u SELINST_THROTTLE ./thr 150000 0 2000 2>err.txt || fail "run (default)"
+	[ "$(throttled thr.prof tiny)" = 1001 ] && [ "$(throttled thr.prof throttle.c:30)" = 1001 ] && break
+	[ $try = 3 ] && fail "default: tiny, inner loop throttled at '$(throttled thr.prof tiny)', '$(throttled thr.prof throttle.c:30)', not 1001"
 done
-expect_eq "default setting" "{'calls': 100000, 'ns': 10000}" "$(yq thr.prof "d['throttle']")"
-expect_eq "tiny calls (default)" 100001 "$(calls thr.prof tiny)"
-expect_eq "inner loop (default)" 100001 "$(throttled thr.prof throttle.c:30)"
+default="{'calls': 100000, 'ns': 10000, 'early': {'calls': 1000, 'ns': 200}}"
+expect_eq "default setting" "$default" "$(yq thr.prof "d['throttle']")"
+expect_eq "tiny calls (default)" 1001 "$(calls thr.prof tiny)"
+expect_eq "medium calls (default: over 200 ns, too few calls for 10 us)" 2000 "$(calls thr.prof medium)"
+expect_eq "medium throttled (default)" None "$(throttled thr.prof medium)"
+# The report reads the setting's nested early: map.
+"$REPORT" thr.prof >view.txt && grep -q "^  func tiny at 1001 calls" view.txt ||
+	{ cat view.txt; fail "report of a default profile"; }
+
+# 3b. The later rule after the early one: given in either order, medium
+# passes 1000:200 and is switched off by 1500:1000000 at its 1501st call.
+SELINST_THROTTLE=1500:1000000,1000:200 ./thr 10 0 2000 2>err.txt || fail "run (two rules)"
+[ ! -s err.txt ] || { cat err.txt; fail "stderr not empty with two rules"; }
+expect_eq "two rules: setting" "{'calls': 1500, 'ns': 1000000, 'early': {'calls': 1000, 'ns': 200}}" \
+	"$(yq thr.prof "d['throttle']")"
+expect_eq "two rules: medium switched off by the later rule" 1501 "$(throttled thr.prof medium)"
+expect_eq "two rules: medium calls" 1501 "$(calls thr.prof medium)"
 
 SELINST_THROTTLE= ./thr 10 0 2>err.txt || fail "run (empty SELINST_THROTTLE)"
 [ ! -s err.txt ] || { cat err.txt; fail "empty SELINST_THROTTLE (unset) reported"; }
-expect_eq "setting (empty)" "{'calls': 100000, 'ns': 10000}" "$(yq thr.prof "d['throttle']")"
+expect_eq "setting (empty)" "$default" "$(yq thr.prof "d['throttle']")"
 
 # 4. Bad values: one line on stderr (the program has two threads), the
 # default used.
-for bad in abc 100 0:5 5:0 5: :5 1:-3 -1:5 " 5:5" 5:5x 18446744073709551616:1 1:2:3; do
+for bad in abc 100 0:5 5:0 5: :5 1:-3 -1:5 " 5:5" 5:5x 18446744073709551616:1 1:2:3 \
+	1:2,3:4,5:6 1:2, ,1:2 "1:2, 3:4" 1:2,,3:4 off,1:2; do
 	rm -f thr.prof
 	SELINST_THROTTLE=$bad ./thr 150000 0 2>err.txt || fail "run (SELINST_THROTTLE='$bad')"
 	expect_eq "stderr lines for '$bad'" 1 "$(wc -l <err.txt)"
 	grep -q "^selinst: SELINST_THROTTLE='$bad' is not CALLS:NS" err.txt \
-		&& grep -q "using 100000:10000" err.txt || { cat err.txt; fail "message for '$bad'"; }
-	expect_eq "setting after '$bad'" "{'calls': 100000, 'ns': 10000}" "$(yq thr.prof "d['throttle']")"
+		&& grep -q "using 1000:200,100000:10000" err.txt || { cat err.txt; fail "message for '$bad'"; }
+	expect_eq "setting after '$bad'" "$default" "$(yq thr.prof "d['throttle']")"
 done
 exit 0
