@@ -22,9 +22,10 @@
  * iteration cell, and nowhere else (a compare, an address, another call).
  * Whatever name ivopts gave it: in the data-dependent shape the counter is
  * a new "ivtmp" of its own.  Its region (the hooks' descriptor) is then
- * counted; a region no function keeps such a value for gets
- * SELINST_REGION_COUNTER_FOLDED in its descriptor, which the runtime
- * writes into the profile.  Descriptors are written out after every
+ * counted; a region no function keeps such a value for, and whose loop
+ * holds no calls (an ITERABLE loop's body starts store the count, see
+ * mark_descriptor), gets SELINST_REGION_COUNTER_FOLDED in its descriptor,
+ * which the runtime writes into the profile.  Descriptors are written out after every
  * function has been expanded (output_variables, with -ftoplevel-reorder,
  * GCC's default from -O1); where they may not be (-fno-toplevel-reorder,
  * so -O0, and LTO) nothing is marked, and the counter is charged as
@@ -147,6 +148,11 @@ static void mark_descriptor(tree descriptor, bool folded)
 		return;
 	constructor_elt *reserved = CONSTRUCTOR_ELT(init, 3);
 	unsigned HOST_WIDE_INT flags = tree_to_uhwi(reserved->value);
+	/* A loop with calls in it stores its count into its cell and tests
+	 * the iterate bit at each body start (loops.cc): an iteration costs
+	 * that however the counter is kept. */
+	if (flags & SELINST_REGION_ITERABLE)
+		folded = false;
 	flags = folded ? flags | SELINST_REGION_COUNTER_FOLDED
 		: flags & ~(unsigned HOST_WIDE_INT)SELINST_REGION_COUNTER_FOLDED;
 	reserved->value = build_int_cst(uint32_type_node, flags);
