@@ -45,10 +45,12 @@ void selinst_note_counted_loops(void)
 	loops_instrumented = true;
 }
 
+/* By name: a late pass builds no hook declaration a unit lacks. */
 static bool is_hook_call(gimple *stmt, enum selinst_hook which)
 {
 	tree fn = is_gimple_call(stmt) ? gimple_call_fndecl(stmt) : NULL_TREE;
-	return fn && fn == selinst_hook_decl(which);
+	return fn && DECL_NAME(fn)
+		&& strcmp(IDENTIFIER_POINTER(DECL_NAME(fn)), selinst_hook_abi[which].symbol) == 0;
 }
 
 /* The descriptor a loop hook call STMT names, or NULL_TREE. */
