@@ -103,8 +103,10 @@ $(B)/libselinst-mpif.so: $(B)/mpi/fwrappers.o $(B)/mpi/layer.o $(B)/libselinst.s
 $(B)/libselinst-mpif.a: $(B)/mpi/fwrappers.o $(B)/mpi/layer.o
 	rm -f $@; ar rcs $@ $^
 
+# libdw and libelf: selinst-report names sampled loops from the sampled
+# modules' files (report/sample_loops.c).
 $(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) VERSION | $(B)
-	$(CC) $(REPORT_CFLAGS) -DSELINST_VERSION='"$(VERSION)"' -o $@ $(REPORT_SRC) -lyaml -lotf2 -lz -lm
+	$(CC) $(REPORT_CFLAGS) -DSELINST_VERSION='"$(VERSION)"' -o $@ $(REPORT_SRC) -lyaml -lotf2 -ldw -lelf -lz -lm
 
 # The example the README's first command runs.
 demo: all
@@ -181,7 +183,7 @@ FUZZ_SECONDS ?= 600
 fuzz-report: | $(B)
 	clang-14 -g -O1 -std=gnu11 -Ireport -fsanitize=fuzzer,address,undefined \
 		-o $(B)/fuzz-report testsuite/fuzz/fuzz_profile.c \
-		$(filter-out report/main.c,$(REPORT_SRC)) -lyaml -lotf2 -lz -lm
+		$(filter-out report/main.c,$(REPORT_SRC)) -lyaml -lotf2 -ldw -lelf -lz -lm
 	mkdir -p $(B)/fuzz-corpus
 	$(B)/fuzz-report -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
 		-dict=testsuite/fuzz/profile.dict $(B)/fuzz-corpus testsuite/fuzz/corpus

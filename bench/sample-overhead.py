@@ -34,7 +34,8 @@ kernel's signal delivery.  Under valgrind the program's CPU clock runs
 about 30 times slower than natively, so the rate is scaled down by the
 measured slowdown (native CPU time of an off run over callgrind's): the
 run then takes about as many samples as a native run at HZ, and names
-about as many distinct addresses at write time.
+about as many distinct addresses at write time.  With --real, each of a
+project's commands is measured so and the instructions added up.
 """
 import argparse
 import glob
@@ -74,10 +75,10 @@ def timed_run(cmds, env, cwd=None):
     return cpu, wall
 
 
-def callgrind_instructions(cmd, env, out):
+def callgrind_instructions(cmd, env, out, cwd=None):
     """(instructions, CPU seconds of valgrind) of one callgrind run."""
     p = subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + cmd,
-                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                         env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
     if status:
         sys.exit("%s under callgrind failed (status %d)" % (cmd[0], status))
@@ -91,17 +92,26 @@ def samples_of(prof):
         return sum(int(l.split()[1]) for l in f if l.startswith("  samples: "))
 
 
-def callgrind_row(wl, exe, size, base, hz, tmp):
-    native = sorted(cpu_run([exe] + size, base) for _ in range(3))[1]
-    off, cg_cpu = callgrind_instructions([exe] + size, base, os.path.join(tmp, wl + ".off.cg"))
+def callgrind_cmd(cmd, base, hz, out, cwd=None):
+    """(instructions off, instructions on, slowdown, rate, samples) of CMD."""
+    native = sorted(timed_run([cmd], base, cwd)[0] for _ in range(3))[1]
+    off, cg_cpu = callgrind_instructions(cmd, base, out + ".off.cg", cwd)
     rate = max(1, round(hz * native / cg_cpu))
-    prof = os.path.join(tmp, wl + ".on.prof")
-    on, _ = callgrind_instructions([exe] + size, dict(base, SELINST_SAMPLE=str(rate),
-                                                      SELINST_OUTPUT=prof),
-                                   os.path.join(tmp, wl + ".on.cg"))
-    print("%-7s %14d %14d %+8.3f%% %8.1f %6d %8d" % (wl, off, on, 100 * (on / off - 1),
-                                                  cg_cpu / native, rate, samples_of(prof)),
-          flush=True)
+    prof = out + ".on.prof"
+    on, _ = callgrind_instructions(cmd, dict(base, SELINST_SAMPLE=str(rate), SELINST_OUTPUT=prof),
+                                   out + ".on.cg", cwd)
+    return off, on, cg_cpu / native, rate, samples_of(prof)
+
+
+def callgrind_row(name, cmds, base, hz, tmp, cwd=None):
+    """One printed row: CMDS' instructions added up, without and with samples."""
+    off = on = smp = 0
+    for i, cmd in enumerate(cmds):
+        o, n, slow, rate, k = callgrind_cmd(cmd, base, hz, os.path.join(tmp, "%s.%d" % (name, i)),
+                                            cwd)
+        off, on, smp = off + o, on + n, smp + k
+    print("%-7s %14d %14d %+8.3f%% %8.1f %6d %8d" % (name, off, on, 100 * (on / off - 1),
+                                                  slow, rate, smp), flush=True)
 
 
 def rate_env(base, rate, prof):
@@ -172,14 +182,18 @@ def time_row(name, cmds, base, hz, runs, cwd=None):
              wall[1], wall[0], wall[2]), flush=True)
 
 
-def real_rows(work, hz, runs, tmp):
+def real_rows(work, hz, runs, tmp, callgrind):
     for f in sorted(glob.glob(os.path.join(work, "res", "*-default.cmds"))):
         p = os.path.basename(f)[:-len("-default.cmds")]
         with open(f) as fh:
             cmds = [shlex.split(l) for l in fh if l.strip()]
         base = dict(os.environ, SELINST_OUTPUT=os.path.join(tmp, p + ".%p.prof"))
         base.pop("SELINST_SAMPLE", None)
-        time_row(p, cmds, base, hz, runs, os.path.join(work, "build", p + "-default"))
+        cwd = os.path.join(work, "build", p + "-default")
+        if callgrind:
+            callgrind_row(p, cmds, base, hz, tmp, cwd)
+        else:
+            time_row(p, cmds, base, hz, runs, cwd)
 
 
 def main():
@@ -222,14 +236,14 @@ def main():
             base = dict(os.environ, SELINST_OUTPUT=os.path.join(tmp, wl + ".prof"))
             base.pop("SELINST_SAMPLE", None)
             if a.callgrind:
-                callgrind_row(wl, exe, size, base, a.hz, tmp)
+                callgrind_row(wl, [[exe] + size], base, a.hz, tmp)
                 continue
             if a.per_sample:
                 per_sample_row(wl, [exe] + size, base, a.hz, a.runs, tmp)
                 continue
             time_row(wl, [[exe] + size], base, a.hz, a.runs)
-        if a.real and not a.callgrind and not a.per_sample:
-            real_rows(a.real, a.hz, a.runs, tmp)
+        if a.real and not a.per_sample:
+            real_rows(a.real, a.hz, a.runs, tmp, a.callgrind)
 
 
 if __name__ == "__main__":

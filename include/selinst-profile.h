@@ -18,7 +18,8 @@
 
 /* The first two keys of every profile. */
 #define SELINST_PROFILE_FORMAT  "selinst-profile"
-#define SELINST_PROFILE_VERSION 1
+/* 2: sampled loops named by selinst-report (sample_modules, below) */
+#define SELINST_PROFILE_VERSION 2
 
 /* selinst-report --format=json: the merged view, which the plugin's
  * profile= reads too. */
@@ -96,6 +97,21 @@ selinst_omp_waits[SELINST_OMP_WAITS] = {
  * with cpu_ns.  Elapsed times include it; selinst-report --compensate
  * scales the hooks' calibrated cost by (cpu_ns + runqueue_ns) / cpu_ns. */
 #define SELINST_PROFILE_RUNQUEUE "runqueue_ns"
+
+/* Sampled loops (version 2; version 1 wrote each sample entry's loop as
+ * loop: "file.c:LINE", which the report still reads).  A sample entry
+ * whose code lies in a module with loop tables has the module's index in
+ * the top-level list SAMPLE_MODULES ({path, build_id}: the GNU build-id
+ * in hex, or ~) and ADDRESSES: [ADDR, COUNT, ...], the sampled PCs' file
+ * addresses there with their counts (which add up to the entry's count);
+ * selinst-report looks each line up in that file and names the loop from
+ * the node's function's LOOP_LINES ("LINE-LAST ...", a function region's
+ * field: its loops without hooks) or the module's loop table
+ * (SELINST_LOOP_SECTION). */
+#define SELINST_PROFILE_SAMPLE_MODULES   "sample_modules"
+#define SELINST_PROFILE_SAMPLE_MODULE    "module"
+#define SELINST_PROFILE_SAMPLE_ADDRESSES "addresses"
+#define SELINST_PROFILE_LOOP_LINES       "loop_lines"
 
 /* Node keys of an mpi region's bytes (libselinst-mpi: count times the
  * datatype's size of the buffers a call sends and receives). */

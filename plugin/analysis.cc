@@ -730,6 +730,8 @@ static unsigned int selinst_execute(void)
 	indirect_edges(fns, indirect, through_pointers);
 	for (size_t i = 0; i < fns.size(); i++)
 		force_decision(&fns[i]);
+	for (size_t i = 0; i < fns.size(); i++)
+		selinst_loop_nest(&fns[i], &fns[0], fns.size());
 
 	/* The model decides in place, through pointers: no copies of the
 	 * functions' GMP numbers. */

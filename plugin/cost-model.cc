@@ -93,6 +93,21 @@ static void adjacency_build(struct adjacency *a, size_t nfns,
 	free(fill);
 }
 
+/* The depth F's loop score is taken at when it runs at DEPTH: 0 where
+ * refinement nest-depth holds (its own loops nest deeper than DEPTH, from
+ * depth 1 on, main not in view; default model, threshold not 0), else
+ * DEPTH.  Reached from main, the depths are the program's and the
+ * paper's decisions stand: FT's cffz, three loops deep at depth 2, is
+ * no region in the paper. */
+static int scored_depth(const struct cm_constants *c, const struct cm_function *fn, int depth)
+{
+	if (c->refined && mpz_sgn(c->threshold) != 0 && fn->force == CM_FORCE_NONE
+	    && !fn->recursive && !fn->program_entry && !fn->from_main
+	    && depth >= 1 && fn->loop_nest > depth)
+		return 0;
+	return depth;
+}
+
 /* Score F from the current decisions of its callees. */
 static void score_one(const struct cm_constants *c, struct cm_function *const *fns,
 		      const struct adjacency *a, size_t f)
@@ -113,7 +128,7 @@ static void score_one(const struct cm_constants *c, struct cm_function *const *f
 			fn->loop_depth = fn->external_depth;
 	}
 	cm_weight(fn->weight, c, fn->basic_blocks, fn->statements, fn->call_sites);
-	cm_loop_score(fn->loop_score, c, fn->loop_depth);
+	cm_loop_score(fn->loop_score, c, scored_depth(c, fn, fn->loop_depth));
 	cm_callsite_score(fn->callsite_score, c, inst);
 	mpz_add(fn->score, fn->weight, fn->loop_score);
 	mpz_add(fn->score, fn->score, fn->callsite_score);
@@ -636,7 +651,7 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
 	fn->context_depth = depth;
 	if (!fn->instrument || fn->force != CM_FORCE_NONE || depth <= fn->loop_depth)
 		return;
-	cm_loop_score(scratch, c, depth);
+	cm_loop_score(scratch, c, scored_depth(c, fn, depth));
 	mpz_add(scratch, scratch, fn->weight);
 	/* pull-depth holds here too: from depth 2 on callees pull nothing,
 	 * at depth 1 only two or more called on every path, or a shallow
@@ -660,7 +675,7 @@ static void drop_if_deeper(const struct cm_constants *c, struct cm_function *fn,
 	fn->instrument = 0;
 	fn->reason = conditional ? CM_CONDITIONAL_PULL_REASON : reason;
 	fn->loop_depth = depth;
-	cm_loop_score(fn->loop_score, c, depth);
+	cm_loop_score(fn->loop_score, c, scored_depth(c, fn, depth));
 	mpz_add(fn->score, fn->weight, fn->loop_score);
 	mpz_add(fn->score, fn->score, fn->callsite_score);
 }
@@ -818,7 +833,7 @@ static int still_qualifies_at_context(const struct cm_constants *c,
 		return 1;
 	mpz_t s;
 	mpz_init(s);
-	cm_loop_score(s, c, fn->context_depth);
+	cm_loop_score(s, c, scored_depth(c, fn, fn->context_depth));
 	mpz_add(s, s, fn->weight);
 	if (cm_pulls_at(c, fn->context_depth, fn->instrumented_call_sites,
 			fn->steady_call_sites, fn->weight, fn->shallow_caller))
@@ -839,7 +854,7 @@ static void context_depths(const struct cm_constants *c, struct cm_function *con
 			   const struct components *k)
 {
 	component_depths(c, fns, edges, nedges, nindirect, k, 1, NULL);
-	int *pass1 = (int *) malloc((nfns ? nfns : 1) * sizeof(int));
+	int *pass1 = (int *) calloc(nfns ? nfns : 1, sizeof(int));
 	for (size_t i = 0; i < nfns; i++)
 		pass1[i] = fns[i]->context_depth;
 	if (nindirect)
@@ -860,6 +875,11 @@ static void context_depths(const struct cm_constants *c, struct cm_function *con
 				     && mpz_cmp(fn->score, c->threshold) >= 0
 				     ? CM_POINTER_CONTEXT_REASON : CM_CONTEXT_DEPTH_REASON;
 		}
+	/* A region that nest-depth kept names it. */
+	for (size_t i = 0; i < nfns; i++)
+		if (fns[i]->instrument && fns[i]->force == CM_FORCE_NONE
+		    && scored_depth(c, fns[i], fns[i]->context_depth) != fns[i]->context_depth)
+			fns[i]->reason = CM_NEST_DEPTH_REASON;
 	free(pass1);
 }
 

@@ -31,7 +31,7 @@
  * the members are listed in.
  *
  * Models.  CM_MODEL_PAPER is the formula above and nothing else.
- * CM_MODEL_DEFAULT is the formula plus fifteen refinements (indirect-depth
+ * CM_MODEL_DEFAULT is the formula plus sixteen refinements (indirect-depth
  * and indirect-context at cm_decide_indirect below), each named in
  * the decision file and tested (README "The cost model"); with threshold
  * 0 every model instruments everything it safely can.
@@ -166,6 +166,15 @@
  *                  walk and Emit, 28% of a run.  The emitter's per-scalar
  *                  steps, which call other units but build nothing,
  *                  stay to loop-free.
+ *   nest-depth     A function whose own loops nest deeper than the depth
+ *                  it runs at below the nearest region (loop_nest >
+ *                  depth >= 1; not recursive, not main, main not in
+ *                  view) is scored at depth 0: each call runs a loop
+ *                  level more than its callers repeat it (SQLite's
+ *                  merge sort below the byte-code loop); reached from
+ *                  main, the paper's FT keeps cffz out.  An innermost
+ *                  loop of bounded work under CM_LEAF_LOOP adds no
+ *                  level (loops.cc, selinst_loop_nest).
  *   whole-body     (loops.cc) An outermost loop of CM_WHOLE_BODY_PCT (90)
  *                  percent or more of its function's weight, with no
  *                  instrumented call site, in a function that is a region
@@ -236,6 +245,8 @@ struct cm_function {
 					   being a constructor or destructor
 					   itself (refinement hand-off) */
 	int has_loops;			/* a loop in its own body */
+	int loop_nest;			/* how deep its own loops nest (0: none;
+					   refinement nest-depth) */
 	unsigned long largest_loop;	/* weight of its heaviest loop body */
 	unsigned long inlined_loop;	/* the heaviest loop body of the
 					   always_inline functions it calls
@@ -411,6 +422,17 @@ int cm_whole_body_excludes(const struct cm_constants *c, const mpz_t weight,
  * (builds_other_unit_object), keeps its score against straight-line,
  * small-body and loop-free. */
 #define CM_HAND_OFF 2
+/* Refinement nest-depth: a function (not recursive, not main) whose own
+ * loops nest deeper than the loop depth it runs at below the nearest
+ * region (LOOP_NEST > depth >= 1), and that main does not reach in view,
+ * is scored at depth 0 (default model, threshold not 0; reached from
+ * main, the paper's decisions stand: FT's cffz, three loops deep at depth
+ * 2, is no region): each call runs at least one loop level more than the
+ * loops around its calls repeat it, a "significant, infrequently called,
+ * large body" (the paper).  SQLite's vdbeSorterSort (a merge sort: 3
+ * calls, 20% of the run) runs at depth 1 below the byte-code loop. */
+#define CM_NEST_DEPTH_REASON "its loops nest deeper than the loops it is called " \
+	"in below the nearest region: scored at depth 0 (refinement nest-depth)"
 #define CM_CONTEXT_DEPTH_REASON "below the threshold at the depth it runs at " \
 	"through callers that are not regions (refinement context-depth)"
 /* Refinement unseen-small: a function no call site in view reaches, of

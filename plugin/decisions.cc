@@ -239,6 +239,9 @@ static void emit_function(emitter *em, const selinst_function *fn)
 		num_ul(em, fn->cm.other_unit_callees);
 	}
 	scalar(em, "has_loops");  scalar(em, fn->cm.has_loops ? "true" : "false");
+	if (fn->cm.has_loops) {
+		scalar(em, "loop_nest"); num_ul(em, fn->cm.loop_nest);
+	}
 	scalar(em, "declared_inline"); scalar(em, fn->cm.declared_inline ? "true" : "false");
 	scalar(em, "context_depth"); num_ul(em, fn->cm.context_depth);
 	scalar(em, "recursive");  scalar(em, fn->cm.recursive ? "true" : "false");

@@ -37,9 +37,11 @@
  * count_eh_exits).  A loop left without its exit hook (longjmp, exit, a
  * fatal signal, a thread still running at exit) is closed by the runtime
  * with the count the loop stores in a cell once an iteration (see
- * instrument_body_starts).  A call-free loop tests its descriptor's
- * switched-off bit (the throttle) at each entry and skips both hooks when
- * it is set (loop_guardable).  Loops are named by their keyword's line,
+ * instrument_body_starts).  A loop tests its descriptor's switched-off
+ * bit (the throttle) at each entry and skips its hooks, exception pads'
+ * included, when it is set (loop_guardable); one holding a call then
+ * stores its count in a variable of the function's frame instead of the
+ * enter hook's cell (merge_skipped_cells).  Loops are named by their keyword's line,
  * remembered from the front end before lowering (remember_loop).
  */
 #include "gcc-compat.h"
@@ -679,6 +681,36 @@ static bool straight_leaf(const struct selinst_function *fn, const struct selins
 	return true;
 }
 
+/* Refinement nest-depth's input: how deep FN's loops nest, counting a
+ * level only where it does more than bounded work an iteration.  An
+ * innermost loop of weight under CM_LEAF_LOOP whose calls all go to
+ * functions in view that have no loop adds no level (leaf-loop's shape,
+ * before the decisions: a few steps of address arithmetic; SQLite's
+ * fillInCell skips pointer-map pages in one, nested in its loop over
+ * overflow pages, and runs once per row).  A loop holding another loop,
+ * or calling a function in view that has a loop (a merge inside a merge
+ * sort's loop), or calling out of view or through a pointer, does. */
+void selinst_loop_nest(struct selinst_function *fn, const struct selinst_function *all,
+		       size_t nall)
+{
+	fn->cm.loop_nest = 0;
+	for (unsigned i = 0; i < fn->nloops; i++) {
+		const struct selinst_loop *l = &fn->loops[i];
+		bool counts = l->callees.length() != l->call_sites;
+		for (unsigned j = 0; j < fn->nloops && !counts; j++)
+			counts = fn->loops[j].outer_header == l->header;
+		unsigned long w = 5 * l->basic_blocks + l->statements + l->call_sites;
+		counts |= w >= CM_LEAF_LOOP;
+		for (unsigned k = 0; k < l->callees.length() && !counts; k++) {
+			const struct selinst_function *callee =
+				selinst_function_of(l->callees[k], all, nall);
+			counts = !callee || callee->cm.has_loops;
+		}
+		if (counts && l->nest > fn->cm.loop_nest)
+			fn->cm.loop_nest = l->nest;
+	}
+}
+
 void selinst_decide_loops(struct selinst_function *fn,
 			  const struct selinst_function *all, size_t nall)
 {
@@ -751,6 +783,10 @@ struct counted_loop {
 	tree descriptor;
 	tree next;		/* header executions so far, this entry */
 	bool test_header;
+	tree flag;		/* the throttle test's PHI (loop_guardable), or null */
+	location_t loc;		/* the hooks' (loop_location, taken before any
+				   guard split blocks and freed the dominators
+				   get_loop_body needs) */
 };
 
 /* "*CELL = COUNT" (the cell comes from the enter hook: it never traps). */
@@ -846,24 +882,16 @@ static void instrument_body_starts(class loop *loop, bool test_header, tree desc
 	free(body);
 }
 
-/* May LOOP's hooks sit behind the throttle test (the flag loaded at each
- * entry, a PHI in the header)?  Not when the enter hook's cell is needed
- * (a loop holding a call stores its count there: a skipped enter has no
- * cell of this thread to give), not when a statement in it can throw
- * (count_eh_exits' shared pads hold several loops' exits), and not where
- * control comes back abnormally (setjmp, non-local labels). */
-static bool loop_guardable(class loop *loop)
+/* May the loops' hooks sit behind the throttle test (the flag loaded at
+ * each entry, a PHI in the header)?  Not where control comes back
+ * abnormally (setjmp, non-local labels), whose edges new blocks must not
+ * split.  A loop holding a call stores its count in a cell at each body
+ * start; a skipped enter gives it one in the function's frame instead
+ * (merge_skipped_cells).  An exception leaving the loop runs its exit
+ * behind the same flag in count_eh_exits' pad (build_eh_exit_pad). */
+static bool loop_guardable(void)
 {
-	if (cfun->calls_setjmp || cfun->has_nonlocal_label || holds_real_call(loop))
-		return false;
-	basic_block *body = get_loop_body(loop);
-	bool throws = false;
-	for (unsigned i = 0; i < loop->num_nodes && !throws; i++)
-		for (gimple_stmt_iterator gsi = gsi_start_bb(body[i]); !gsi_end_p(gsi) && !throws;
-		     gsi_next(&gsi))
-			throws = stmt_could_throw_p(cfun, gsi_stmt(gsi));
-	free(body);
-	return !throws;
+	return !cfun->calls_setjmp && !cfun->has_nonlocal_label;
 }
 
 /* An enter hook waiting for its edge: enters are queued after every
@@ -875,13 +903,53 @@ struct pending_entry {
 	gcall *enter;
 };
 
+/* A guarded enter whose result is a loop's cell: once the enter has its
+ * branch, the cell becomes PHI <CELL (enter called), the skipped enter's
+ * cell (skipped)> (merge_skipped_cells). */
+struct guarded_cell {
+	gcall *enter;
+	tree cell;
+};
+
 /* The queues instrument_loop fills for selinst_instrument_loops. */
 struct loop_queues {
 	auto_vec<counted_loop> counted;
 	auto_vec<pending_entry> entries;
 	auto_vec<guarded_call> guarded;		/* behind the throttle test */
-	auto_vec<guarded_call> iterations;	/* behind the iterate test */
+	auto_vec<guarded_call> iterations;	/* behind the iterate test; pads' exits */
+	auto_vec<guarded_cell> cells;		/* guarded enters giving a cell */
 };
+
+/* The loop hooks' pieces on one entry edge E of a loop: the counter's 0;
+ * the enter hook, queued (behind the throttle test FLAG_PHI's argument
+ * when FLAG_PHI, giving the cell CELL_PHI's argument when CELL_PHI). */
+static void queue_entry(edge e, tree descriptor, location_t loc, gphi *phi, gphi *flag_phi,
+			gphi *cell_phi, loop_queues *q)
+{
+	tree type = uint64_type_node;
+	add_phi_arg(phi, build_int_cst(type, 0), e, UNKNOWN_LOCATION);
+	gcall *enter = gimple_build_call(selinst_hook_decl(HOOK_LOOP_ENTER), 1,
+					 build_fold_addr_expr(descriptor));
+	gimple_set_location(enter, loc);
+	pending_entry p = { e, NULL, enter };
+	if (flag_phi) {
+		tree flag_e = selinst_throttle_flag(descriptor, &p.flag_seq);
+		add_phi_arg(flag_phi, flag_e, e, UNKNOWN_LOCATION);
+		guarded_call gc = { enter, flag_e };
+		q->guarded.safe_push(gc);
+	}
+	if (cell_phi) {
+		tree entry_cell = make_temp_ssa_name(TREE_TYPE(gimple_phi_result(cell_phi)),
+						     NULL, "selinst_cell");
+		gimple_call_set_lhs(enter, entry_cell);
+		add_phi_arg(cell_phi, entry_cell, e, UNKNOWN_LOCATION);
+		if (flag_phi) {
+			guarded_cell gc = { enter, entry_cell };
+			q->cells.safe_push(gc);
+		}
+	}
+	q->entries.safe_push(p);
+}
 
 static void instrument_loop(class loop *loop, struct selinst_loop *l,
 			    const char *function_name, loop_queues *q)
@@ -891,7 +959,6 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 	tree descriptor = selinst_region_descriptor(SELINST_KIND_LOOP, l->name, l->file, l->line,
 						    function_name,
 						    iterable ? SELINST_REGION_ITERABLE : 0);
-	tree addr = build_fold_addr_expr(descriptor);
 	tree type = uint64_type_node;
 	location_t loc = loop_location(loop);
 	basic_block header = loop->header;
@@ -910,42 +977,30 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 	gimple_stmt_iterator gsi = gsi_after_labels(header);
 	gsi_insert_before(&gsi, inc, GSI_NEW_STMT);
 	/* The entry's cell (from the enter hook): PHI <cell_e (each entry),
-	 * itself (each latch)>; dead, and removed, when nothing stores.
-	 * A guarded loop stores nothing; its switched-off flag, loaded at
+	 * itself (each latch)>; dead, and removed, when nothing stores (a
+	 * call-free loop).  A guarded loop's switched-off flag, loaded at
 	 * each entry, is PHI <flag_e (each entry), itself (each latch)>. */
-	bool guard = loop_guardable(loop);
-	tree cell_type = build_pointer_type(type);
-	tree cell = guard ? NULL_TREE : make_temp_ssa_name(cell_type, NULL, "selinst_cell");
-	gphi *cell_phi = guard ? NULL : create_phi_node(cell, header);
+	bool guard = loop_guardable();
+	tree cell = guard && !iterable ? NULL_TREE
+		: make_temp_ssa_name(build_pointer_type(type), NULL, "selinst_cell");
+	gphi *cell_phi = cell ? create_phi_node(cell, header) : NULL;
 	tree flag = guard ? make_temp_ssa_name(unsigned_type_node, NULL, "selinst_off") : NULL_TREE;
 	gphi *flag_phi = guard ? create_phi_node(flag, header) : NULL;
 	edge e;
 	edge_iterator ei;
 	FOR_EACH_EDGE(e, ei, header->preds) {
-		if (flow_bb_inside_loop_p(loop, e->src)) {
-			add_phi_arg(phi, next, e, UNKNOWN_LOCATION);
-			add_phi_arg(guard ? flag_phi : cell_phi, guard ? flag : cell, e,
-				    UNKNOWN_LOCATION);
+		if (!flow_bb_inside_loop_p(loop, e->src)) {
+			queue_entry(e, descriptor, loc, phi, flag_phi, cell_phi, q);
 			continue;
 		}
-		add_phi_arg(phi, build_int_cst(type, 0), e, UNKNOWN_LOCATION);
-		gcall *enter = gimple_build_call(selinst_hook_decl(HOOK_LOOP_ENTER), 1, addr);
-		gimple_set_location(enter, loc);
-		pending_entry p = { e, NULL, enter };
-		if (guard) {
-			tree flag_e = selinst_throttle_flag(descriptor, &p.flag_seq);
-			add_phi_arg(flag_phi, flag_e, e, UNKNOWN_LOCATION);
-			guarded_call gc = { enter, flag_e };
-			q->guarded.safe_push(gc);
-		} else {
-			tree entry_cell = make_temp_ssa_name(cell_type, NULL, "selinst_cell");
-			gimple_call_set_lhs(enter, entry_cell);
-			add_phi_arg(cell_phi, entry_cell, e, UNKNOWN_LOCATION);
-		}
-		q->entries.safe_push(p);
+		add_phi_arg(phi, next, e, UNKNOWN_LOCATION);
+		if (flag_phi)
+			add_phi_arg(flag_phi, flag, e, UNKNOWN_LOCATION);
+		if (cell_phi)
+			add_phi_arg(cell_phi, cell, e, UNKNOWN_LOCATION);
 	}
 
-	counted_loop c = { loop, descriptor, next, l->test_header };
+	counted_loop c = { loop, descriptor, next, l->test_header, flag, loc };
 	q->counted.safe_push(c);
 
 	/* Exits walked by hand: recorded exits may be stale or absent in the
@@ -1006,14 +1061,14 @@ static basic_block landing_block(int lp_nr)
 	return label_to_block(cfun, get_eh_landing_pad_from_number(lp_nr)->post_landing_pad);
 }
 
-static void build_eh_exit_pad(eh_exit_group *grp, vec<counted_loop> &counted)
+static void build_eh_exit_pad(eh_exit_group *grp, vec<counted_loop> &counted,
+			      vec<guarded_call> *guarded)
 {
 	basic_block old_pad = grp->old_lp > 0 ? landing_block(grp->old_lp) : NULL;
 	eh_region outer = grp->old_lp > 0 ? get_eh_region_from_lp_number(grp->old_lp) : NULL;
 	eh_region region = gen_eh_region_cleanup(outer);
 	eh_landing_pad lp = gen_eh_landing_pad(region);
-	const counted_loop &first = counted[grp->innermost];
-	location_t loc = loop_location(first.loop);
+	location_t loc = counted[grp->innermost].loc;
 	tree label = create_artificial_label(loc);
 	lp->post_landing_pad = label;
 	EH_LANDING_PAD_NR(label) = lp->index;
@@ -1042,6 +1097,12 @@ static void build_eh_exit_pad(eh_exit_group *grp, vec<counted_loop> &counted)
 						build_fold_addr_expr(c.descriptor), count);
 		gimple_set_location(exit, loc);
 		gsi_insert_after(&gsi, exit, GSI_NEW_STMT);
+		/* A guarded loop's flag: its header's PHI, which dominates S
+		 * and so the pad, reached from such statements only. */
+		if (c.flag) {
+			guarded_call gc = { exit, c.flag };
+			guarded->safe_push(gc);
+		}
 	}
 	gresx *resx = gimple_build_resx(region->index);
 	gimple_set_location(resx, loc);
@@ -1095,7 +1156,7 @@ static void build_eh_exit_pad(eh_exit_group *grp, vec<counted_loop> &counted)
 	}
 }
 
-static void count_eh_exits(vec<counted_loop> &counted)
+static void count_eh_exits(vec<counted_loop> &counted, vec<guarded_call> *guarded)
 {
 	if (counted.is_empty() || !cfun->eh)
 		return;
@@ -1140,8 +1201,36 @@ static void count_eh_exits(vec<counted_loop> &counted)
 		}
 	}
 	for (unsigned j = 0; j < groups.length(); j++) {
-		build_eh_exit_pad(groups[j], counted);
+		build_eh_exit_pad(groups[j], counted, guarded);
 		delete groups[j];
+	}
+}
+
+/* Give each guarded enter in CELLS, now behind its branch, the cell of a
+ * skipped enter: the address of a variable in this function's frame.
+ * The loop's count is stored there, in this thread's own stack, touching
+ * nothing shared; nobody reads it: the runtime reads a loop's cell only
+ * for a frame it pushed (closing loops left without their exit hook), and
+ * a skipped enter pushes none.  One variable serves all the function's
+ * loops and recursion gives each activation its own. */
+static void merge_skipped_cells(vec<guarded_cell> &cells)
+{
+	if (cells.is_empty())
+		return;
+	tree var = create_tmp_var(uint64_type_node, "selinst_skipped_cell");
+	TREE_ADDRESSABLE(var) = 1;
+	for (unsigned i = 0; i < cells.length(); i++) {
+		basic_block call_bb = gimple_bb(cells[i].enter);
+		edge from_call = single_succ_edge(call_bb);
+		basic_block join = from_call->dest;
+		gcc_assert(EDGE_COUNT(join->preds) == 2);
+		edge skip = EDGE_PRED(join, 0) == from_call ? EDGE_PRED(join, 1) : EDGE_PRED(join, 0);
+		tree cell = cells[i].cell;
+		tree merged = copy_ssa_name(cell);
+		replace_uses_by(cell, merged);		/* the header's PHI */
+		gphi *phi = create_phi_node(merged, join);
+		add_phi_arg(phi, cell, from_call, UNKNOWN_LOCATION);
+		add_phi_arg(phi, build_fold_addr_expr(var), skip, UNKNOWN_LOCATION);
 	}
 }
 
@@ -1202,11 +1291,14 @@ void selinst_instrument_loops(struct selinst_function *fn)
 	 * loaded just before it, the header's PHI dominates the loop. */
 	for (unsigned i = 0; i < q.guarded.length(); i++)
 		selinst_guard_call(q.guarded[i].call, q.guarded[i].flag);
+	merge_skipped_cells(q.cells);
 	if (!q.guarded.is_empty())
 		free_dominance_info(CDI_DOMINATORS);
-	count_eh_exits(q.counted);
-	/* After count_eh_exits, which walks the loops' blocks as they were
-	 * (splitting them first made GCC fail on a C++ loop with cleanups). */
+	/* The pads' exits of guarded loops go behind their flags with the
+	 * iteration marks: after count_eh_exits, which walks the loops'
+	 * blocks as they were (splitting them first made GCC fail on a C++
+	 * loop with cleanups). */
+	count_eh_exits(q.counted, &q.iterations);
 	for (unsigned i = 0; i < q.iterations.length(); i++)
 		selinst_guard_call(q.iterations[i].call, q.iterations[i].flag);
 	if (!q.iterations.is_empty())

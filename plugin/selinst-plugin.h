@@ -148,6 +148,8 @@ void selinst_measure_loops(struct selinst_function *fn,
 			   const vec<tree> *block_callees);
 void selinst_decide_loops(struct selinst_function *fn,
 			  const struct selinst_function *all, size_t nall);
+void selinst_loop_nest(struct selinst_function *fn, const struct selinst_function *all,
+		       size_t nall);
 bool selinst_any_loop_chosen(const struct selinst_function *fn);
 void selinst_instrument_loops(struct selinst_function *fn);
 void selinst_free_loops(struct selinst_function *fn);

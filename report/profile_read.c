@@ -26,6 +26,7 @@ typedef struct ctx {
 	profile *p;
 	u64map ids;
 	u64map sampled;		/* hash of a sampled function's name -> its region */
+	const ynode *smods;	/* sample_modules (version 2), or NULL */
 	arena dom;		/* the document tree, freed after reading */
 } ctx;
 
@@ -177,6 +178,7 @@ static void read_regions(ctx *c, const ynode *seq)
 		pr->function = get_str(c, r, "function", "region", false);
 		const char *counter = get_str(c, r, SELINST_PROFILE_COUNTER, "region", false);
 		pr->counter_folded = counter && !strcmp(counter, SELINST_PROFILE_COUNTER_FOLDED);
+		pr->loop_lines = get_str(c, r, SELINST_PROFILE_LOOP_LINES, "region", false);
 		read_throttled(c, r, pr);
 	}
 }
@@ -328,9 +330,98 @@ static const char *entry_str(ctx *c, const ynode *e, const char *k)
 	return v ? v->s : NULL;
 }
 
+/* The function region with loop lines whose code the samples of node I
+ * (UINT32_MAX: the root) run in: the node's own function, or for a loop
+ * node the function node above it that the loop belongs to; NULL when
+ * none (as runtime/sample.c chose it before version 2). */
+static const pregion *loop_table_of(const profile *p, const pthr *th, uint32_t i)
+{
+	const pregion *r = i != UINT32_MAX ? &p->regions[th->nodes[i].region] : NULL;
+	const char *want = r && r->kind == K_LOOP ? r->function : NULL;
+	while (r && r->kind == K_LOOP) {
+		i = th->nodes[i].pidx;
+		r = i != UINT32_MAX ? &p->regions[th->nodes[i].region] : NULL;
+	}
+	if (!r || r->kind != K_FUNCTION || !r->loop_lines || (want && strcmp(want, r->name)))
+		return NULL;
+	return r;
+}
+
+/* The loop of file address AT of sample entry E (version 2), under node
+ * PIDX: sample_loops.c looks it up in E's module file; NULL when none. */
+static const char *address_loop(ctx *c, const pthr *th, uint32_t pidx, const ynode *e,
+				uint64_t at)
+{
+	const ynode *mi = need(c, e, SELINST_PROFILE_SAMPLE_MODULE, Y_SCALAR, "sample entry");
+	uint64_t k = to_u64(c, mi, SELINST_PROFILE_SAMPLE_MODULE);
+	const ynode *m = c->smods ? c->smods->first : NULL;
+	for (uint64_t j = 0; m && j < k; j++)
+		m = m->next;
+	if (!m)
+		bad(c, mi->line, "module %llu of a sample entry is not in '%s'",
+		    (unsigned long long)k, SELINST_PROFILE_SAMPLE_MODULES);
+	const pregion *f = loop_table_of(c->p, th, pidx);
+	const ynode *id = ymap_get(m, "build_id");
+	char buf[256];
+	if (!sample_loop_name(ymap_get(m, "path")->s, id && !is_null(id) ? id->s : NULL, at,
+			      f ? f->file : NULL, f ? f->loop_lines : NULL, buf, sizeof buf))
+		return NULL;
+	return arena_strndup(&c->p->mem, buf, strlen(buf));
+}
+
+/* sample_modules: each {path, build_id}. */
+static void read_sample_modules(ctx *c, const ynode *root)
+{
+	const ynode *l = ymap_get(root, SELINST_PROFILE_SAMPLE_MODULES);
+	if (!l || is_null(l))
+		return;
+	if (l->type != Y_SEQ)
+		bad(c, l->line, "'%s' must be a list", SELINST_PROFILE_SAMPLE_MODULES);
+	for (const ynode *m = l->first; m; m = m->next) {
+		if (m->type != Y_MAP)
+			bad(c, m->line, "each sample module must be a mapping {path, build_id}");
+		need(c, m, "path", Y_SCALAR, "sample module");
+		const ynode *id = ymap_get(m, "build_id");
+		if (id && id->type != Y_SCALAR)
+			bad(c, id->line, "'build_id' of a sample module must be a string");
+	}
+	c->smods = l;
+}
+
+/* CNT samples of function FN (in LOOP, called by CALLER; NULL: not
+ * known) as a sampled child of node PIDX (UINT32_MAX: the thread's root),
+ * among the sampled nodes made from FIRST on, whose function is OWN
+ * (NULL: none); each gets TIME * count / TOTAL.  Returns the time given
+ * out. */
+static uint64_t add_one(ctx *c, pthr *th, uint32_t pidx, size_t first, const char *own,
+			const char *fn, const char *loop, const char *caller, uint64_t cnt,
+			uint64_t time, uint64_t total)
+{
+	if (!cnt || (own && !loop && !strcmp(fn, own)))
+		return 0;
+	/* Library code sampled with its caller known: under the caller's
+	 * ~node, unless the caller is the node's own code. */
+	uint32_t at = pidx;
+	if (caller && (!own || strcmp(caller, own)))
+		at = sampled_parent(c, th, at, first, caller, NULL);
+	/* A loop of another function (an uninstrumented callee's, from the
+	 * module's loop table): under that function's ~node. */
+	if (loop && (!own || strcmp(fn, own)))
+		at = sampled_parent(c, th, at, first, fn, NULL);
+	pnode *n = &th->nodes[sampled_parent(c, th, at, first, fn, loop)];
+	uint64_t t = (uint64_t)((unsigned __int128)time * cnt / total);
+	n->excl += t;
+	n->incl = n->excl;
+	n->samples += cnt;
+	/* The enclosing ~nodes' estimates rest on these samples too. */
+	for (uint32_t a = at; a != pidx; a = th->nodes[a].pidx)
+		th->nodes[a].samples += cnt;
+	return t;
+}
+
 /* Sampled children of node PIDX (UINT32_MAX: the thread's root) from the
- * list SEQ, but OWN's: each gets TIME * count / TOTAL.  Returns the time
- * given out (floors: never more than TIME). */
+ * list SEQ (see add_one); an entry with addresses is split by the loop of
+ * each.  Returns the time given out (floors: never more than TIME). */
 static uint64_t add_sampled(ctx *c, pthr *th, uint32_t pidx, const ynode *seq, const char *own,
 			    uint64_t time, uint64_t total)
 {
@@ -340,26 +431,24 @@ static uint64_t add_sampled(ctx *c, pthr *th, uint32_t pidx, const ynode *seq, c
 		const char *fn = ymap_get(e, "function")->s;
 		uint64_t cnt = to_u64(c, ymap_get(e, "count"), "count");
 		const char *loop = entry_str(c, e, "loop"), *caller = entry_str(c, e, "caller");
-		if (!cnt || (own && !loop && !strcmp(fn, own)))
+		const ynode *ad = ymap_get(e, SELINST_PROFILE_SAMPLE_ADDRESSES);
+		if (!ad || loop) {
+			taken += add_one(c, th, pidx, first, own, fn, loop, caller, cnt, time, total);
 			continue;
-		/* Library code sampled with its caller known: under the
-		 * caller's ~node, unless the caller is the node's own code. */
-		uint32_t at = pidx;
-		if (caller && (!own || strcmp(caller, own)))
-			at = sampled_parent(c, th, at, first, caller, NULL);
-		/* A loop of another function (an uninstrumented callee's, from
-		 * the module's loop table): under that function's ~node. */
-		if (loop && (!own || strcmp(fn, own)))
-			at = sampled_parent(c, th, at, first, fn, NULL);
-		pnode *n = &th->nodes[sampled_parent(c, th, at, first, fn, loop)];
-		uint64_t t = (uint64_t)((unsigned __int128)time * cnt / total);
-		n->excl += t;
-		n->incl = n->excl;
-		n->samples += cnt;
-		/* The enclosing ~nodes' estimates rest on these samples too. */
-		for (uint32_t a = at; a != pidx; a = th->nodes[a].pidx)
-			th->nodes[a].samples += cnt;
-		taken += t;
+		}
+		if (ad->type != Y_SEQ || ad->n % 2)
+			bad(c, ad->line, "'%s' must be a list of address, count pairs",
+			    SELINST_PROFILE_SAMPLE_ADDRESSES);
+		uint64_t sum = 0;
+		for (const ynode *a = ad->first; a; a = a->next->next) {
+			uint64_t k = to_u64(c, a->next, "count");
+			if (__builtin_add_overflow(sum, k, &sum) || sum > cnt)
+				bad(c, ad->line, "the addresses' counts add up to more than 'count'");
+			taken += add_one(c, th, pidx, first, own, fn,
+					 address_loop(c, th, pidx, e, to_u64(c, a, "address")),
+					 caller, k, time, total);
+		}
+		taken += add_one(c, th, pidx, first, own, fn, NULL, caller, cnt - sum, time, total);
 	}
 	return taken;
 }
@@ -399,15 +488,26 @@ static void read_root_samples(ctx *c, const ynode *t, pthr *th, const ynode *seq
 			    total);
 }
 
-/* Sample entries in the nodes of NODES (room for their sampled children). */
+/* Room for the sampled nodes that the sample entries of list SEQ may
+ * make: each its caller's, its function's and its loop's, or with
+ * addresses one loop per address. */
+static size_t seq_room(const ynode *seq)
+{
+	size_t k = 0;
+	for (const ynode *e = seq && seq->type == Y_SEQ ? seq->first : NULL; e; e = e->next) {
+		const ynode *ad = e->type == Y_MAP ?
+			ymap_get(e, SELINST_PROFILE_SAMPLE_ADDRESSES) : NULL;
+		k += 3 + (ad && ad->type == Y_SEQ ? ad->n / 2 : 0);
+	}
+	return k;
+}
+
+/* Room for the sampled children of the nodes of NODES. */
 static size_t count_samples(const ynode *nodes)
 {
 	size_t k = 0;
-	for (const ynode *m = nodes->first; m; m = m->next) {
-		const ynode *sm = m->type == Y_MAP ? ymap_get(m, "samples") : NULL;
-		if (sm && sm->type == Y_SEQ)
-			k += 3 * sm->n;	/* an entry may need its caller's and function's nodes too */
-	}
+	for (const ynode *m = nodes->first; m; m = m->next)
+		k += seq_room(m->type == Y_MAP ? ymap_get(m, "samples") : NULL);
 	return k;
 }
 
@@ -721,8 +821,7 @@ static void read_thread(ctx *c, const ynode *t, pthr *th)
 	if (!is_null(nodes) && nodes->type != Y_SEQ)
 		bad(c, nodes->line, "'nodes' of thread must be a list");
 	th->nnodes = is_null(nodes) ? 0 : nodes->n;
-	size_t room = th->nnodes + (th->nnodes ? count_samples(nodes) : 0) +
-		      (rs && rs->type == Y_SEQ ? 3 * rs->n : 0);
+	size_t room = th->nnodes + (th->nnodes ? count_samples(nodes) : 0) + seq_room(rs);
 	th->nodes = arena_alloc(&p->mem, (room ? room : 1) * sizeof *th->nodes);
 	c->ids.n = 0;
 	memset(c->ids.keys, 0xff, c->ids.cap * sizeof *c->ids.keys);
@@ -862,6 +961,7 @@ static int parse_doc(ctx *c, const ynode *root)
 		p->sample_hz = to_u64(c, ymap_get(smp, "hz"), "hz");
 	p->complete = get_bool(c, root, "complete", true);
 	p->overflow = get_bool(c, root, "overflow", false);
+	read_sample_modules(c, root);
 	ynode *regs = need(c, root, "regions", 0, "profile");
 	if (!is_null(regs)) {
 		if (regs->type != Y_SEQ)

@@ -5,6 +5,7 @@
  *   ydom.c          YAML text -> small document tree (libyaml, plus a fast
  *                   path for the plain block/flow subset the runtime writes)
  *   profile_read.c  document tree -> struct profile, with validation
+ *   sample_loops.c  a sample's uninstrumented loop, from its module file
  *   merge.c         profiles (threads, ranks) -> one merged struct view, and
  *                   what views share: sorted listings, call edges
  *   view_text.c     flat, tree, threads and loops text views
@@ -108,6 +109,14 @@ ynode *ydom_parse_libyaml(const char *buf, size_t len, arena *a, yerr *e);
 /* The fast path: NULL when the text leaves its subset (then use libyaml). */
 ynode *ydom_parse_fast(const char *buf, size_t len, arena *a);
 ynode *ymap_get(const ynode *map, const char *key);
+
+/* sample_loops.c: the uninstrumented loop that file address AT of module
+ * file PATH (GNU build-id BUILD_ID in hex, NULL: none) lies in, as
+ * "file:LINE" into OUT: the narrowest of FRANGES (the node's function's
+ * loop_lines, in file FFILE; NULL: none) that holds its line, else of the
+ * module's loop table; false when none or the file is not usable. */
+bool sample_loop_name(const char *path, const char *build_id, uint64_t at, const char *ffile,
+		      const char *franges, char *out, size_t len);
 /* Tree building, shared by both parsers. */
 static inline ynode *ynode_new(arena *a, int type, unsigned line)
 {
@@ -128,6 +137,7 @@ static inline void ynode_append(ynode *parent, ynode *child)
 /* ---- profile_read.c -------------------------------------------------- */
 typedef struct pregion {
 	const char *name, *file, *function;
+	const char *loop_lines;	/* a function's loops without hooks, "LINE-LAST ..."; or NULL */
 	int kind;
 	uint32_t line;
 	bool counter_folded;	/* loops: "counter: folded" (selinst-profile.h) */

@@ -399,10 +399,13 @@ SI_HIDDEN void si_sample_write_end(void);
 struct si_sample_row {
 	uint64_t node;
 	const char *function;
-	const char *loop;	/* the function's uninstrumented loop, "file:LINE"; or NULL */
 	const char *caller;	/* the calling function of a sample in another module; or NULL */
+	int32_t module;		/* among si_sample_module's, when it has a loop table; or -1 */
+	uint64_t address;	/* the PC's file address in that module (the report names its loop) */
 	uint64_t count;
 };
+SI_HIDDEN size_t si_sample_modules(void);
+SI_HIDDEN const char *si_sample_module(size_t i, char *id, size_t len);
 SI_HIDDEN struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *omap,
 					       size_t *n);
 

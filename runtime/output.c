@@ -514,26 +514,51 @@ static void merge_nodes(const struct si_snap *s, struct rtab *rt, double npt, st
 	}
 }
 
+/* Whether rows A and B make one sample entry: same function, caller and
+ * module (they differ by address only). */
+static int same_entry(const struct si_sample_row *a, const struct si_sample_row *b)
+{
+	return a->node == b->node && !strcmp(a->function, b->function) &&
+	       (a->caller == b->caller || (a->caller && b->caller && !strcmp(a->caller, b->caller))) &&
+	       a->module == b->module;
+}
+
 /* samples: [{function: F, count: N}, ...] of output node O, from the rows
- * at *R (sorted by node; *R moves past them). */
+ * at *R (sorted by node, function, caller, module, address; *R moves past
+ * them).  Rows in a module with loop tables add the module and their
+ * addresses with counts, for the report to name their loops. */
 static void emit_samples(struct em *m, const char *key, uint64_t o,
 			 const struct si_sample_row **r, const struct si_sample_row *end)
 {
+	char buf[32];
 	while (*r < end && (*r)->node < o)
 		(*r)++;
 	if (*r >= end || (*r)->node != o)
 		return;
 	plain(m, key);
 	seq_start(m);
-	for (; *r < end && (*r)->node == o; (*r)++) {
+	while (*r < end && (*r)->node == o) {
+		const struct si_sample_row *e = *r, *x;
+		uint64_t count = 0;
+		for (x = e; x < end && same_entry(e, x); x++)
+			count += x->count;
 		map_start(m, 1);
-		kstr(m, "function", (*r)->function);
-		if ((*r)->loop)
-			kstr(m, "loop", (*r)->loop);
-		if ((*r)->caller)
-			kstr(m, "caller", (*r)->caller);
-		kint(m, "count", (*r)->count);
+		kstr(m, "function", e->function);
+		if (e->caller)
+			kstr(m, "caller", e->caller);
+		if (e->module >= 0) {
+			kint(m, SELINST_PROFILE_SAMPLE_MODULE, (uint64_t)e->module);
+			plain(m, SELINST_PROFILE_SAMPLE_ADDRESSES);
+			seq_start(m);
+			for (const struct si_sample_row *y = e; y < x; y++) {
+				plain(m, u64_decimal(buf, y->address));
+				plain(m, u64_decimal(buf, y->count));
+			}
+			seq_end(m);
+		}
+		kint(m, "count", count);
 		map_end(m);
+		*r = x;
 	}
 	seq_end(m);
 }
@@ -815,7 +840,33 @@ static void emit_regions(struct em *m, const struct selinst_region **uniq, size_
 			kstr(m, "function", r->function);
 		if (r->kind == SELINST_KIND_LOOP && counter_folded(uniq + i, nu - i))
 			kraw(m, SELINST_PROFILE_COUNTER, SELINST_PROFILE_COUNTER_FOLDED);
+		if (r->kind == SELINST_KIND_FUNCTION && (r->reserved & SELINST_REGION_LOOP_TABLE) &&
+		    r->function)
+			kstr(m, SELINST_PROFILE_LOOP_LINES, r->function);
 		emit_throttled(m, uniq + i, nu - i, npt);
+		map_end(m);
+	}
+	seq_end(m);
+}
+
+/* The modules the samples' addresses are in (known once every thread's
+ * rows are made): [{path, build_id}], by index. */
+static void emit_sample_modules(struct em *m)
+{
+	size_t n = si_sample_modules();
+	if (!n)
+		return;
+	plain(m, SELINST_PROFILE_SAMPLE_MODULES);
+	seq_start(m);
+	for (size_t i = 0; i < n; i++) {
+		char id[2 * 64 + 1];
+		const char *path = si_sample_module(i, id, sizeof id);
+		map_start(m, 1);
+		kstr(m, "path", path);
+		if (id[0])
+			kstr(m, "build_id", id);
+		else
+			kraw(m, "build_id", "~");
 		map_end(m);
 	}
 	seq_end(m);
@@ -877,6 +928,7 @@ static int emit_profile(struct sink *k, int final, int signo)
 	for (size_t i = 0; i < ss.nall && m->ok; i++)
 		emit_thread(m, ss.all[i], &rt, now, npt, wall_ns);
 	seq_end(m);
+	emit_sample_modules(m);
 	/* The end marker, always the last line: a reader refuses a profile
 	 * without it, so a copy cut at a line break is not taken as whole. */
 	kraw(m, "end", "true");

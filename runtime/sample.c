@@ -575,29 +575,31 @@ int si_sample_signal(void) { return sample_signo; }
 	X(int, dwfl_linux_proc_find_elf, (Dwfl_Module *, void **, const char *, \
 		Dwarf_Addr, char **, Elf **))				\
 	X(Dwfl_Module *, dwfl_addrmodule, (Dwfl *, Dwarf_Addr))		\
-	X(const char *, dwfl_module_addrname, (Dwfl_Module *, GElf_Addr)) \
 	X(const char *, dwfl_module_info, (Dwfl_Module *, void ***,	\
 		Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *,	\
 		const char **, const char **))				\
-	X(Dwfl_Line *, dwfl_module_getsrc, (Dwfl_Module *, Dwarf_Addr))	\
 	X(Dwarf_Die *, dwfl_module_addrdie, (Dwfl_Module *, Dwarf_Addr,	\
 		Dwarf_Addr *))						\
 	X(int, dwarf_child, (Dwarf_Die *, Dwarf_Die *))			\
 	X(int, dwarf_siblingof, (Dwarf_Die *, Dwarf_Die *))		\
 	X(int, dwarf_haspc, (Dwarf_Die *, Dwarf_Addr))			\
+	X(ptrdiff_t, dwarf_ranges, (Dwarf_Die *, ptrdiff_t, Dwarf_Addr *,	\
+		Dwarf_Addr *, Dwarf_Addr *))					\
 	X(int, dwarf_tag, (Dwarf_Die *))				\
 	X(const char *, dwarf_diename, (Dwarf_Die *))			\
-	X(const char *, dwfl_lineinfo, (Dwfl_Line *, Dwarf_Addr *, int *, \
-		int *, Dwarf_Word *, Dwarf_Word *))
-/* For the plugin's loop tables (SELINST_LOOP_SECTION): libelf, which
- * libdw loads; without them loops of uninstrumented functions go unnamed. */
+	X(int, dwfl_module_build_id, (Dwfl_Module *, const unsigned char **, \
+		GElf_Addr *))
+/* Whether a module has the plugin's loop tables (SELINST_LOOP_SECTION):
+ * libelf, which libdw loads; without them no sample gets an address for
+ * selinst-report to name its loop by. */
 #define ELF_FUNCS(X)							\
 	X(Elf *, dwfl_module_getelf, (Dwfl_Module *, GElf_Addr *))	\
 	X(int, elf_getshdrstrndx, (Elf *, size_t *))			\
 	X(Elf_Scn *, elf_nextscn, (Elf *, Elf_Scn *))			\
 	X(GElf_Shdr *, gelf_getshdr, (Elf_Scn *, GElf_Shdr *))		\
 	X(char *, elf_strptr, (Elf *, size_t, size_t))			\
-	X(Elf_Data *, elf_getdata, (Elf_Scn *, Elf_Data *))
+	X(Elf_Data *, elf_getdata, (Elf_Scn *, Elf_Data *))		\
+	X(GElf_Sym *, gelf_getsym, (Elf_Data *, int, GElf_Sym *))
 #define DW_MEMBER(ret, name, args) ret (*name) args;
 static struct { DW_FUNCS(DW_MEMBER) } dw;
 static struct { ELF_FUNCS(DW_MEMBER) } el;
@@ -647,9 +649,17 @@ static int load_libdw(void)
 
 /* The writer holds the registry lock: one write at a time. */
 static struct si_map *names;	/* pc -> malloc'd name */
-static struct si_map *loops;	/* (pc, function descriptor) -> malloc'd "file:LINE", or 0;
-				   (pc, 1): from the module's loop table */
-static struct si_map *tables;	/* (module, 2) -> struct loop_table *, or 0 */
+static struct si_map *symtabs;	/* (module, 3) -> malloc'd struct symtab *, or 0 */
+#ifndef SI_STATIC
+static struct si_map *units;	/* (unit DIE, 4) -> malloc'd struct unit_index * */
+static void free_units(void);
+#endif
+static struct si_map *tables;	/* (module, 2) -> its index in lmods + 1, or 0: no loop table */
+#define SAMPLE_LOOP_MODULES 64
+#ifndef SI_STATIC
+static struct loop_module { Dwfl_Module *mod; GElf_Addr bias; } lmods[SAMPLE_LOOP_MODULES];
+#endif
+static uint32_t nlmods;
 
 void si_sample_write_begin(void)
 {
@@ -684,8 +694,13 @@ static void free_strings(struct si_map **m)
 void si_sample_write_end(void)
 {
 	free_strings(&names);
-	free_strings(&loops);
-	free_strings(&tables);	/* each table is one block */
+	free_strings(&symtabs);	/* each table is one block */
+#ifndef SI_STATIC
+	free_units();
+#endif
+	si_map_free(tables);
+	tables = NULL;
+	nlmods = 0;
 #ifndef SI_STATIC
 	if (dwfl)
 		dw.dwfl_end(dwfl);
@@ -694,6 +709,16 @@ void si_sample_write_end(void)
 }
 
 #ifndef SI_STATIC
+/* Whether DIEs of kind TAG, common in a function's body, never have code
+ * of their own: their PC ranges need not be read (about half the scope
+ * walk's work in lz4's inlined-heavy lz4.c). */
+static int no_code(int tag)
+{
+	return tag == DW_TAG_formal_parameter || tag == DW_TAG_variable ||
+	       tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site || tag == DW_TAG_label ||
+	       tag == DW_TAG_unspecified_parameters;
+}
+
 /* The innermost function (subprogram or inlined instance) below PARENT
  * whose code holds PC, into *FN; 0 when none.  Only the scopes that hold
  * PC are entered (and namespaces, which have no code of their own): one
@@ -715,7 +740,7 @@ static int scope_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *fn, int depth)
 				return 1;
 			continue;
 		}
-		if (dw.dwarf_haspc(&c, pc) != 1)
+		if (no_code(tag) || dw.dwarf_haspc(&c, pc) != 1)
 			continue;
 		if (scope_at(&c, pc, fn, depth + 1))
 			return 1;
@@ -727,6 +752,66 @@ static int scope_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *fn, int depth)
 	return 0;
 }
 
+/* A unit's functions with code, by address range: the top of the scope
+ * walk, made once per unit and write.  Each PC walked all the unit's
+ * top-level DIEs before (types and declarations too): lz4's lz4.c, about
+ * 300,000 instructions a PC. */
+struct unit_fn { Dwarf_Addr lo, hi; Dwarf_Die die; };
+struct unit_index { size_t n, cap; struct unit_fn *f; };
+
+static void index_scope(struct unit_index *u, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die c;
+	if (depth > 64 || dw.dwarf_child(parent, &c) != 0)
+		return;
+	do {
+		int tag = dw.dwarf_tag(&c);
+		if (tag == DW_TAG_namespace || tag == DW_TAG_module)
+			index_scope(u, &c, depth + 1);
+		if (tag != DW_TAG_subprogram)
+			continue;
+		Dwarf_Addr base, lo, hi;
+		for (ptrdiff_t off = 0; (off = dw.dwarf_ranges(&c, off, &base, &lo, &hi)) > 0;) {
+			if (u->n == u->cap) {
+				size_t cap = u->cap ? 2 * u->cap : 64;
+				struct unit_fn *more = realloc(u->f, cap * sizeof *more);
+				if (!more)
+					return;
+				u->f = more;
+				u->cap = cap;
+			}
+			u->f[u->n++] = (struct unit_fn){ lo, hi, c };
+		}
+	} while (dw.dwarf_siblingof(&c, &c) == 0);
+}
+
+/* CU's index (made on first use); NULL when memory ran out. */
+static const struct unit_index *unit_index(Dwarf_Die *cu)
+{
+	struct si_mslot *x = si_map_find(units, (uintptr_t)cu->addr, 4, NULL, NULL);
+	if (x)
+		return (const struct unit_index *)x->value;
+	struct unit_index *u = calloc(1, sizeof *u);
+	if (u)
+		index_scope(u, cu, 0);
+	if (!u || !si_map_add(&units, (uintptr_t)cu->addr, 4, (uintptr_t)u, 0)) {
+		if (u)
+			free(u->f);
+		free(u);
+		return NULL;
+	}
+	return u;
+}
+
+static void free_units(void)
+{
+	if (units)
+		for (size_t i = 0; i <= units->mask; i++)
+			if (units->slot[i].a)
+				free(((struct unit_index *)units->slot[i].value)->f);
+	free_strings(&units);
+}
+
 /* The source function whose code PC is, from the module's DWARF: the
  * innermost inlined function there, else the function (its source name:
  * a clone such as x_solve.constprop.0 is x_solve, as its region is).
@@ -735,11 +820,163 @@ static char *dwarf_function(Dwfl_Module *mod, uintptr_t pc)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = dw.dwfl_module_addrdie(mod, (Dwarf_Addr)pc, &bias);
+	const struct unit_index *u = cu ? unit_index(cu) : NULL;
+	Dwarf_Addr at = (Dwarf_Addr)pc - bias;
 	Dwarf_Die fn;
-	if (!cu || !scope_at(cu, (Dwarf_Addr)pc - bias, &fn, 0))
+	size_t i = 0;
+	while (u && i < u->n && !(u->f[i].lo <= at && at < u->f[i].hi))
+		i++;
+	if (!u || i == u->n)
 		return NULL;
+	fn = u->f[i].die;
+	if (!scope_at(&u->f[i].die, at, &fn, 1))
+		fn = u->f[i].die;	/* in no inlined instance: the function's own code */
 	const char *d = dw.dwarf_diename(&fn);
 	return d ? strdup(d) : NULL;
+}
+#endif
+
+#ifndef SI_STATIC
+/* A module's function symbols, for naming PCs without DWARF (libc's, a
+ * program built without -g), read once per module and write from its
+ * .symtab, else its .dynsym.  dwfl_module_addrname, used before, walks
+ * every symbol of the module for each address (Lua's program, without
+ * -g: 21 million instructions for 30 PCs at exit), and
+ * dwfl_module_getsym_info costs about 280 instructions a symbol (libc's
+ * 3,000: 0.9 million).  A PC is named as dwfl_module_addrname names it:
+ * by the function symbol whose extent holds it (of aliases at one
+ * address: global, then weak, then local), else by the nearest symbol
+ * without a size below it when no symbol starts in between (hand-written
+ * assembly); none: NULL.  The first lookups scan the symbols; a module
+ * looked up more often is sorted (libc's: 2 million instructions) and
+ * searched. */
+#define SYM_SCANS 16
+struct sym { GElf_Addr lo, hi; const char *name; int rank; };	/* hi == lo: no size */
+struct symtab { size_t n, lookups; struct sym s[]; };
+
+static int sym_cmp(const void *pa, const void *pb)
+{
+	const struct sym *a = pa, *b = pb;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->rank - b->rank;
+}
+
+/* The symbols of section SCN (a symbol table) of ELF, BIAS added, into T
+ * (room for all). */
+static void add_symbols(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+			GElf_Addr bias)
+{
+	Elf_Data *d = el.elf_getdata(scn, NULL);
+	size_t n = d && sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	for (size_t i = 1; i < n && i <= INT32_MAX; i++) {
+		GElf_Sym sym;
+		if (!el.gelf_getsym(d, (int)i, &sym))
+			continue;
+		int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
+		const char *name = el.elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE))
+			continue;
+		/* sized symbols first among aliases: rank 0-2, sizeless 3-5 */
+		t->s[t->n++] = (struct sym){ sym.st_value + bias, sym.st_value + bias + sym.st_size,
+			name, (bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2) +
+			(sym.st_size ? 0 : 3) };
+	}
+}
+
+/* MOD's function symbols; NULL when it has none. */
+static struct symtab *read_symtab(Dwfl_Module *mod)
+{
+	GElf_Addr bias;
+	Elf *elf = el_loaded ? el.dwfl_module_getelf(mod, &bias) : NULL;
+	Elf_Scn *best = NULL;
+	GElf_Shdr sh, bsh = { 0 };
+	for (Elf_Scn *scn = NULL; elf && (scn = el.elf_nextscn(elf, scn)) != NULL;)
+		if (el.gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB ||
+		    (sh.sh_type == SHT_DYNSYM && !best))) {
+			best = scn;
+			bsh = sh;
+		}
+	size_t n = best && bsh.sh_entsize ? bsh.sh_size / bsh.sh_entsize : 0;
+	struct symtab *t = n ? malloc(sizeof *t + n * sizeof t->s[0]) : NULL;
+	if (!t)
+		return NULL;
+	t->n = t->lookups = 0;
+	add_symbols(t, elf, best, &bsh, bias);
+	return t;
+}
+
+/* The symbol of T at PC (see above), scanning all of T. */
+static const struct sym *sym_scan(const struct symtab *t, uintptr_t pc)
+{
+	const struct sym *best = NULL, *sizeless = NULL;
+	GElf_Addr nearest = 0;	/* the highest start at or below PC */
+	for (size_t i = 0; i < t->n; i++) {
+		const struct sym *x = &t->s[i];
+		if (x->lo > pc)
+			continue;
+		if (pc < x->hi && (!best || x->lo > best->lo ||
+				   (x->lo == best->lo && x->rank < best->rank)))
+			best = x;
+		if (x->lo > nearest) {
+			nearest = x->lo;
+			sizeless = NULL;
+		}
+		if (x->lo == nearest && x->hi == x->lo && (!sizeless || x->rank < sizeless->rank))
+			sizeless = x;
+	}
+	return best ? best : sizeless;
+}
+
+/* The same in T sorted: only the symbols starting just below PC. */
+static const struct sym *sym_search(const struct symtab *t, uintptr_t pc)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {	/* the first symbol starting above PC */
+		size_t mid = (lo + hi) / 2;
+		if (t->s[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* A sized symbol that holds PC: the one starting nearest below, or
+	 * one of the few before it (PC past a label inside a function). */
+	const struct sym *best = NULL;
+	for (size_t k = lo; k-- > 0 && lo - k <= 16;)
+		if (pc < t->s[k].hi && (!best || t->s[k].lo == best->lo))
+			best = &t->s[k];	/* going down: an alias of better rank */
+	if (best || !lo)
+		return best;
+	/* Else a symbol without size that starts nearest below. */
+	const struct sym *sizeless = NULL;
+	for (size_t i = lo - 1;; i--) {
+		if (t->s[i].hi == t->s[i].lo)
+			sizeless = &t->s[i];
+		if (i == 0 || t->s[i - 1].lo != t->s[i].lo)
+			return sizeless;
+	}
+}
+
+/* The name of MOD's function symbol at PC (see above); NULL when none. */
+static const char *symbol_at(Dwfl_Module *mod, uintptr_t pc)
+{
+	struct si_mslot *x = si_map_find(symtabs, (uintptr_t)mod, 3, NULL, NULL);
+	if (!x) {
+		struct symtab *nt = read_symtab(mod);
+		if (!si_map_add(&symtabs, (uintptr_t)mod, 3, (uintptr_t)nt, 0)) {
+			free(nt);
+			return NULL;
+		}
+		x = si_map_find(symtabs, (uintptr_t)mod, 3, NULL, NULL);
+	}
+	struct symtab *t = (struct symtab *)x->value;
+	if (!t)
+		return NULL;
+	if (++t->lookups == SYM_SCANS)
+		qsort(t->s, t->n, sizeof t->s[0], sym_cmp);
+	const struct sym *s = t->lookups < SYM_SCANS ? sym_scan(t, pc) : sym_search(t, pc);
+	return s ? s->name : NULL;
 }
 #endif
 
@@ -756,7 +993,7 @@ static char *name_pc(uintptr_t pc)
 	if (src)
 		return src;
 	if (mod) {
-		const char *fn = dw.dwfl_module_addrname(mod, (GElf_Addr)pc);
+		const char *fn = symbol_at(mod, pc);
 		if (fn)
 			return strdup(fn);
 		const char *mname = dw.dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL,
@@ -785,198 +1022,82 @@ static const char *pc_name(uintptr_t pc)
 	return (const char *)si_map_find(names, pc, 1, NULL, NULL)->value;
 }
 
-/* PC's source line in its module's DWARF line table (innermost inlined
- * code's), with its file's base name; 0 when unknown. */
-static int pc_line(uintptr_t pc, const char **base)
-{
 #ifndef SI_STATIC
-	Dwfl_Module *mod = dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
-	Dwfl_Line *l = mod ? dw.dwfl_module_getsrc(mod, (Dwarf_Addr)pc) : NULL;
-	int line = 0;
-	const char *file = l ? dw.dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-	if (!file)
-		return 0;
-	const char *slash = strrchr(file, '/');
-	*base = slash ? slash + 1 : file;
-	return line;
-#else
-	(void)pc;
-	(void)base;
-	return 0;
-#endif
-}
-
-/* The uninstrumented loop of function F (a descriptor with a loop table)
- * that PC's source line lies in, innermost (the narrowest range), as a
- * "file:LINE" string; NULL when none.  Lines are matched in F's own file
- * (base names compared), so code of another file inlined into a loop
- * stays F's own. */
-static char *find_loop(uintptr_t pc, const struct selinst_region *f)
+/* Whether MOD's file has a loop table (SELINST_LOOP_SECTION), and its
+ * bias (runtime address - file address). */
+static int has_loop_table(Dwfl_Module *mod, GElf_Addr *bias)
 {
-	const char *file, *fbase = strrchr(f->file, '/');
-	fbase = fbase ? fbase + 1 : f->file;
-	int line = pc_line(pc, &file);
-	if (!line || strcmp(file, fbase))
-		return NULL;
-	long best = 0, best_len = -1;
-	for (const char *p = f->function; *p;) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (end == p)
-			break;	/* not a table this runtime reads */
-		if (a <= line && line <= b && (best_len < 0 || b - a < best_len)) {
-			best = a;
-			best_len = b - a;
-		}
-		p = end + strspn(end, " ");
-	}
-	if (best_len < 0)
-		return NULL;
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s:%ld", fbase, best);
-	return strdup(buf);
-}
-
-#ifndef SI_STATIC
-/* One module's loop table (SELINST_LOOP_SECTION), parsed: ranges of
- * lines, each with its file's base name (pointing into the text that
- * follows the ranges in the same block). */
-struct loop_range { const char *base; int line, last; };
-struct loop_table { size_t n; struct loop_range r[]; };
-
-/* The lines "LINE LAST FILE\n" of TEXT (LEN bytes) as a table; lines it
- * cannot read are left out. */
-static struct loop_table *parse_table(const char *text, size_t len)
-{
-	size_t lines = 0;
-	for (size_t i = 0; i < len; i++)
-		lines += text[i] == '\n';
-	struct loop_table *t = malloc(sizeof *t + lines * sizeof t->r[0] + len + 1);
-	if (!t)
-		return NULL;
-	char *copy = (char *)&t->r[lines];
-	memcpy(copy, text, len);
-	copy[len] = 0;
-	t->n = 0;
-	for (char *p = copy, *nl; t->n < lines && (nl = strchr(p, '\n')); p = nl + 1) {
-		*nl = 0;
-		char *e1, *e2;
-		long a = strtol(p, &e1, 10), b = strtol(e1, &e2, 10);
-		if (e1 == p || e2 == e1 || *e2 != ' ' || a <= 0 || b < a || b > 0x7fffffff)
-			continue;
-		const char *file = e2 + 1, *slash = strrchr(file, '/');
-		t->r[t->n++] = (struct loop_range){ slash ? slash + 1 : file, (int)a, (int)b };
-	}
-	return t;
-}
-
-/* MOD's loop table from its file's sections; NULL when it has none. */
-static struct loop_table *read_table(Dwfl_Module *mod)
-{
-	GElf_Addr bias;
-	Elf *elf = el.dwfl_module_getelf(mod, &bias);
+	Elf *elf = el.dwfl_module_getelf(mod, bias);
 	size_t shstr;
 	if (!elf || el.elf_getshdrstrndx(elf, &shstr) != 0)
-		return NULL;
-	char *text = NULL;
-	size_t len = 0;
+		return 0;
 	for (Elf_Scn *scn = NULL; (scn = el.elf_nextscn(elf, scn)) != NULL;) {
 		GElf_Shdr sh;
 		const char *name = el.gelf_getshdr(scn, &sh)
 			? el.elf_strptr(elf, shstr, sh.sh_name) : NULL;
-		if (!name || strcmp(name, SELINST_LOOP_SECTION))
-			continue;
-		Elf_Data *d = el.elf_getdata(scn, NULL);
-		char *more = d && d->d_buf && d->d_size ? realloc(text, len + d->d_size) : NULL;
-		if (!more)
-			continue;
-		memcpy(more + len, d->d_buf, d->d_size);
-		text = more;
-		len += d->d_size;
+		if (name && !strcmp(name, SELINST_LOOP_SECTION) && sh.sh_size)
+			return 1;
 	}
-	struct loop_table *t = text ? parse_table(text, len) : NULL;
-	free(text);
-	return t;
+	return 0;
 }
+#endif
 
-/* The loop of PC's module's table that PC's source line lies in,
- * innermost, as "file:LINE"; NULL when none. */
-static char *find_module_loop(uintptr_t pc)
+/* The index among the profile's sample modules of PC's module, with PC's
+ * file address in *AT, when the module has a loop table; -1 otherwise.
+ * Which loop holds PC needs the line table of PC's unit, which costs a
+ * short process most of its profile write (lz4.c: 17 million
+ * instructions): selinst-report names the loop from the file instead. */
+static int32_t loop_module(uintptr_t pc, uint64_t *at)
 {
+#ifndef SI_STATIC
 	Dwfl_Module *mod = el_loaded && dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
 	if (!mod)
-		return NULL;
+		return -1;
 	struct si_mslot *x = si_map_find(tables, (uintptr_t)mod, 2, NULL, NULL);
-	const struct loop_table *t = x ? (const struct loop_table *)x->value : NULL;
 	if (!x) {
-		struct loop_table *nt = read_table(mod);
-		if (!si_map_add(&tables, (uintptr_t)mod, 2, (uintptr_t)nt, 0)) {
-			free(nt);
-			return NULL;
+		GElf_Addr bias = 0;
+		uintptr_t v = 0;
+		if (nlmods < SAMPLE_LOOP_MODULES && has_loop_table(mod, &bias)) {
+			lmods[nlmods] = (struct loop_module){ mod, bias };
+			v = ++nlmods;
 		}
-		t = nt;
+		if (!si_map_add(&tables, (uintptr_t)mod, 2, v, 0))
+			return -1;
+		x = si_map_find(tables, (uintptr_t)mod, 2, NULL, NULL);
 	}
-	const char *file;
-	int line = t ? pc_line(pc, &file) : 0;
-	const struct loop_range *best = NULL;
-	for (size_t i = 0; line && i < t->n; i++) {
-		const struct loop_range *r = &t->r[i];
-		if (r->line <= line && line <= r->last && !strcmp(r->base, file) &&
-		    (!best || r->last - r->line < best->last - best->line))
-			best = r;
-	}
-	if (!best)
-		return NULL;
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s:%d", best->base, best->line);
-	return strdup(buf);
-}
-#endif
-
-/* PC's loop: by F's own table (F: the node's function descriptor with a
- * loop table, or NULL), else by the module's loop table (a loop of an
- * uninstrumented function, or of one inlined into the node's). */
-static const char *pc_loop(uintptr_t pc, const struct selinst_region *f)
-{
-	for (int pass = f ? 0 : 1; pass < 2; pass++) {
-		uintptr_t key = pass ? 1 : (uintptr_t)f;
-		struct si_mslot *x = si_map_find(loops, pc, key, NULL, NULL);
-		char *l = x ? (char *)x->value : NULL;
-		if (!x) {
-#ifndef SI_STATIC
-			l = pass ? find_module_loop(pc) : find_loop(pc, f);
+	if (!x->value)
+		return -1;
+	*at = pc - lmods[x->value - 1].bias;
+	return (int32_t)x->value - 1;
 #else
-			l = pass ? NULL : find_loop(pc, f);
+	(void)pc, (void)at;
+	return -1;
 #endif
-			if (!si_map_add(&loops, pc, key, (uintptr_t)l, 0)) {
-				free(l);
-				l = NULL;
-			}
-		}
-		if (l)
-			return l;
-	}
-	return NULL;
 }
 
-/* The function descriptor with a loop table whose code node ID's samples
- * run in: the node's own function, or for a loop node the function node
- * above it that the loop belongs to; NULL when none (the root, manual
- * and other regions, a function without a table). */
-static const struct selinst_region *table_of(const struct si_snap *s, uint64_t id)
+size_t si_sample_modules(void)
 {
-	const struct selinst_region *r = id && id < s->nn ? s->nodes[id].region : NULL;
-	const char *want = r && r->kind == SELINST_KIND_LOOP ? r->function : NULL;
-	while (r && r->kind == SELINST_KIND_LOOP) {
-		id = s->nodes[id].parent;
-		r = id && id < s->nn ? s->nodes[id].region : NULL;
-	}
-	if (!r || r->kind != SELINST_KIND_FUNCTION || !(r->reserved & SELINST_REGION_LOOP_TABLE) ||
-	    !r->function || (want && strcmp(want, r->name)))
-		return NULL;
-	return r;
+	return nlmods;
+}
+
+/* Module I of the sample modules: its path, and its GNU build-id in hex
+ * into ID (empty when it has none). */
+const char *si_sample_module(size_t i, char *id, size_t len)
+{
+	id[0] = 0;
+#ifndef SI_STATIC
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n = dw.dwfl_module_build_id(lmods[i].mod, &bits, &vaddr);
+	for (int k = 0; k < n && 2 * (size_t)k + 2 < len; k++)
+		snprintf(id + 2 * k, 3, "%02x", bits[k]);
+	const char *path = dw.dwfl_module_info(lmods[i].mod, NULL, NULL, NULL, NULL, NULL, NULL,
+					       NULL);
+	return path ? path : "";
+#else
+	(void)i, (void)len;
+	return "";
+#endif
 }
 
 static int strcmp0(const char *a, const char *b)
@@ -991,8 +1112,12 @@ static int row_cmp(const void *pa, const void *pb)
 		return a->node < b->node ? -1 : 1;
 	int c = strcmp(a->function, b->function);
 	if (!c)
-		c = strcmp0(a->loop, b->loop);
-	return c ? c : strcmp0(a->caller, b->caller);
+		c = strcmp0(a->caller, b->caller);
+	if (!c && a->module != b->module)
+		c = a->module < b->module ? -1 : 1;
+	if (!c && a->address != b->address)
+		c = a->address < b->address ? -1 : 1;
+	return c;
 }
 
 /* Whether RET, a word found on the stack, is a return address: it lies
@@ -1037,23 +1162,36 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 {
 	*n = 0;
 	const struct si_samples *t = s->samples;
-	/* Read once: a live thread's handler goes on adding slots while this
-	 * runs (re-reading it let the copy run past the rows allocated:
-	 * heap corruption, seen as an abort in libdw's dwfl_end). */
-	uint32_t used = t ? __atomic_load_n(&t->used, __ATOMIC_RELAXED) : 0;
-	if (!used)
+	/* A live thread's handler goes on adding slots while this runs, at
+	 * any index: every slot is looked at (stopping after the count read
+	 * first left out the last slots whenever a new one had come in below
+	 * them: the main thread's write at exit lost a slot of 131 samples
+	 * to one taken in pthread_sigmask meanwhile), and the rows grow as
+	 * needed (writing past them was heap corruption, seen as an abort in
+	 * libdw's dwfl_end). */
+	size_t cap = t ? __atomic_load_n(&t->used, __ATOMIC_RELAXED) : 0;
+	if (!cap)
 		return NULL;
-	struct si_sample_row *r = malloc(used * sizeof *r);
+	struct si_sample_row *r = malloc(cap * sizeof *r);
 	if (!r)
 		return NULL;
 	size_t k = 0;
-	for (uint32_t i = 0; i < SAMPLE_SLOTS && k < used; i++) {
+	for (uint32_t i = 0; i < SAMPLE_SLOTS; i++) {
 		const struct si_sample_slot *x = &t->slot[i];
-		if (!x->pc || x->node >= s->nn)
+		uintptr_t pc = __atomic_load_n(&x->pc, __ATOMIC_ACQUIRE);	/* then the rest */
+		if (!pc || x->node >= s->nn)
 			continue;	/* a node the copy does not have yet */
+		if (k == cap) {
+			struct si_sample_row *more = realloc(r, 2 * cap * sizeof *r);
+			if (!more)
+				break;
+			r = more;
+			cap *= 2;
+		}
 		r[k].node = x->node ? omap[x->node] : 0;
-		r[k].function = pc_name(x->pc);
-		r[k].loop = pc_loop(x->pc, table_of(s, x->node));
+		r[k].function = pc_name(pc);
+		r[k].address = 0;
+		r[k].module = loop_module(pc, &r[k].address);
 		r[k].caller = slot_caller(x);
 		r[k].count = x->count;
 		k++;

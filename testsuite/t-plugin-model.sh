@@ -3,7 +3,7 @@
 # model=default|paper (issue 10): the default model's refinements
 # (straight-line, depth-through, recursion, pull-depth, context-depth,
 # unseen-small, leaf-loop, loop-free, indirect-depth, whole-body, hand-off,
-# handler-depth;
+# handler-depth, nest-depth;
 # pull-depth's shallow chain; small-body and always_inline loops), the
 # paper's formula alone
 # with model=paper, the same decisions at every -O level, output equal to
@@ -174,6 +174,24 @@ for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
 for path in ["paper-O2.yaml", "t0.yaml"]:
     if not [l for l in loops(path) if l["function"] == "run_codes" and l["instrument"]]:
         bad("%s: run_codes's loop left out" % path)
+# nest-depth: sort_rows (a merge sort whose loops nest two deep around
+# merge_runs's loop) runs at depth 1 below run_rows and is a region at
+# every -O level; put_row (weight 64 or more, depth 1, an innermost
+# bounded loop nested in its loop: one level) is not, nor is merge_runs
+# (depth 2 below sort_rows); the formula leaves sort_rows out at depth 1.
+for O in ["-O0", "-O1", "-O2", "-O3", "-Os"]:
+    _, f = fns("default%s.yaml" % O)
+    k = f["sort_rows"]
+    if not k["instrument"] or "nest-depth" not in k["reason"] or k.get("loop_nest") != 2 \
+            or k["context_depth"] != 1 or k["recursive"]:
+        bad("default%s sort_rows: %r" % (O, k))
+    k = f["put_row"]
+    if k["instrument"] or k.get("loop_nest") != 1 or k["context_depth"] != 1 or k["weight"] < 64:
+        bad("default%s put_row: %r" % (O, k))
+    if f["merge_runs"]["instrument"] or not f["run_rows"]["instrument"]:
+        bad("default%s: merge_runs %r, run_rows %r" % (O, f["merge_runs"]["instrument"],
+                                                      f["run_rows"]["instrument"]))
+if p["sort_rows"]["instrument"]: bad("paper: sort_rows instrumented at depth 1")
 sys.exit(0 if ok else 1)
 PY
 # The profiles: the paper's build calls the helper once per step, the

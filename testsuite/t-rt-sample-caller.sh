@@ -66,7 +66,9 @@ for n in t["nodes"]:
 a, b = by.get(("hot_leaf", "helper_a"), 0), by.get(("hot_leaf", "helper_b"), 0)
 leaf = sum(v for (f, _), v in by.items() if f == "hot_leaf")
 # Nearly every leaf sample names its caller; both callers are seen.
-assert a + b >= 0.95 * leaf and leaf >= 200, by
+# (0.5 s of CPU at 1000 Hz: about 500; under heavy load CI saw half the
+# rate, as in t-rt-sample, so the floor is 150.)
+assert a + b >= 0.95 * leaf and leaf >= 150, by
 # The work is 3:1, but on a loaded machine the shares drift, probably
 # because CPU-clock timer expiries come in bursts (one signal standing
 # for several at one PC): CI once saw 471:27.  So the test asks for the order and a fair presence only.

@@ -101,15 +101,17 @@ for path, nthreads, secs in ((sys.argv[1], 2, 0.3), (sys.argv[2], 1, 0.2)):
         regions[n["region"]]["name"] == "work" for n in t["nodes"])]
     assert len(threads) == nthreads, (path, len(threads))
     for t in threads:
-        # ~1000 samples per CPU second (weighted by timer overruns)
-        assert 0.6 * secs * 1000 <= t["samples"] <= 1.5 * secs * 1000 + 50, (path, t["samples"])
+        # ~1000 samples per CPU second (weighted by timer overruns); under
+        # heavy load CI saw 0.49 of that (the CPU-clock timer's expiries
+        # come late and in bursts), so the floor is 0.4: still 4x 100 Hz
+        assert 0.4 * secs * 1000 <= t["samples"] <= 1.5 * secs * 1000 + 50, (path, t["samples"])
         nodes = {n["id"]: n for n in t["nodes"]}
         loop = [n for n in t["nodes"] if regions[n["region"]]["kind"] == "loop"
                 and regions[n["region"]].get("function") == "work"]
         assert len(loop) == 1, loop
         s = {x["function"]: x["count"] for x in loop[0].get("samples", [])}
         tot = sum(s.values())
-        assert s.get("leaf", 0) >= 0.8 * tot and s["leaf"] >= 0.5 * secs * 1000, (path, s)
+        assert s.get("leaf", 0) >= 0.8 * tot and s["leaf"] >= 0.3 * secs * 1000, (path, s)
         # the leaf is sampled nowhere but under that loop
         for n in t["nodes"]:
             if n is not loop[0]:

@@ -8,11 +8,16 @@ invariants every profile must keep, then run PYTHON-CODE (assertions) with:
   path(t, node) tuple of region names from the root
   consistent() the times hold together (see below)
 """
-import sys, yaml
+import os, re, sys, yaml
 
+# The version the runtime writes, from its one definition.
+HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include",
+                      "selinst-profile.h")
+VERSION = int(re.search(r"^#define SELINST_PROFILE_VERSION (\d+)$", open(HEADER).read(),
+                        re.M).group(1))
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 p = yaml.load(open(sys.argv[1]), Loader=Loader)
-assert p["format"] == "selinst-profile" and p["version"] == 1
+assert p["format"] == "selinst-profile" and p["version"] == VERSION, p["version"]
 for k in ("program", "command", "pid", "rank", "size", "host", "start_time",
           "wall_seconds", "clock", "complete", "overflow", "regions", "threads"):
     assert k in p, "missing key " + k
