@@ -11,6 +11,10 @@
 #   pred feedback instr  the same in instructions: the decision file's
 #                  predicted_kept_instructions + predicted_added_instructions
 #                  over plain's instructions (callgrind)
+#   predicted instr, feedback instr, ratio  pred feedback instr as a
+#                  count, the feedback build's instructions over plain's
+#                  (callgrind), predicted over measured ("-" at or below
+#                  plain: the target is a factor of 2)
 #   pred rerun     the feedback build's own profile, by the same rule
 #                  (selinst-report --suggest's predicted hook cost): checks
 #                  the estimates
@@ -75,11 +79,18 @@ m = [statistics.median(cpu[e]) for e in exes]
 print(" ".join("%+.2f%%" % (100 * (x / m[0] - 1)) for x in m[1:]))
 PY
 }
-insn_pct() { # DECISIONS PLAIN: predicted instructions in percent of PLAIN
+insn_pct() { # DECISIONS PLAIN [MEASURED]: predicted instructions in percent
+	# of PLAIN; with MEASURED (instructions over plain) the count, MEASURED
+	# and their ratio instead, tab-separated
 	python3 -c 'import sys,yaml
 d=yaml.safe_load(open(sys.argv[1]))["feedback"]
-print("%.2f" % (100.0 * (d["predicted_kept_instructions"] + d["predicted_added_instructions"]
-                         - d.get("predicted_not_chosen_instructions", 0)) / float(sys.argv[2])))' "$@"
+n = (d["predicted_kept_instructions"] + d["predicted_added_instructions"]
+     - d.get("predicted_not_chosen_instructions", 0))
+if len(sys.argv) < 4:
+    print("%.2f" % (100.0 * n / float(sys.argv[2])))
+else:
+    m = int(sys.argv[3])
+    print("%d\t%d\t%s" % (n, m, "%.2f" % (n / m) if m > 0 else "-"))' "$@"
 }
 fb() { # DECISIONS KEY...: sum of the feedback summary's KEYs (-KEY: less it)
 	python3 -c 'import sys,yaml
@@ -93,7 +104,7 @@ changes() { # DECISIONS: dropped/added
 
 runs=${TIME_RUNS:-0}
 first_sample=${FIRST_SAMPLE-5000}
-printf "workload\tsize\tregions default\tregions feedback\tdropped/added\tinstr plain\tdefault\tfeedback\tpred default\tpred feedback\tpred feedback instr\tpred rerun%s%s\n" \
+printf "workload\tsize\tregions default\tregions feedback\tdropped/added\tinstr plain\tdefault\tfeedback\tpred default\tpred feedback\tpred feedback instr\tpred rerun\tpredicted instr\tfeedback instr\tratio%s%s\n" \
 	"$([ -n "${ROUND2:-}" ] && printf '\tround 2\tpred round 2\tpred round 2 instr')" \
 	"$([ "$runs" -gt 0 ] && printf '\tdefault cpu\tfeedback cpu')" | tee "$tsv"
 for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
@@ -135,11 +146,12 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 		[ "$ts" = medium ] && ts=$(python3 -c "import sys; sys.path.insert(0, '$root/bench'); import overhead; print(' '.join(overhead.MEDIUM['$wl']))")
 		cpu=$(printf '\t-\t%s' $(cputime "$runs" "$ts" "$out/$wl-plain" "$out/$wl-feedback"))
 	fi
-	printf "%s\t%s\t%s\t%s\t%s\t%s\t%+.2f%%\t%+.2f%%\t%s%%\t%s%%\t%s%%\t%s%%%s\n" "$wl" "$size" \
+	printf "%s\t%s\t%s\t%s\t%s\t%s\t%+.2f%%\t%+.2f%%\t%s%%\t%s%%\t%s%%\t%s%%\t%s%s\n" "$wl" "$size" \
 		"$(count "$out/$wl-default.yaml")" "$(count "$out/$wl-feedback.yaml")" "$(changes "$out/$wl-feedback.yaml")" "$p" \
 		"$(echo "($d / $p - 1) * 100" | bc -l)" "$(echo "($f / $p - 1) * 100" | bc -l)" \
 		"$(fb "$out/$wl-feedback.yaml" predicted_all)" \
 		"$(fb "$out/$wl-feedback.yaml" predicted_kept predicted_added -predicted_not_chosen)" \
 		"$(insn_pct "$out/$wl-feedback.yaml" "$p")" \
-		"$(predicted "$out/$wl-feedback.prof")" "$r2$cpu" | tee -a "$tsv"
+		"$(predicted "$out/$wl-feedback.prof")" "$(insn_pct "$out/$wl-feedback.yaml" "$p" $((f - p)))" \
+		"$r2$cpu" | tee -a "$tsv"
 done

@@ -81,6 +81,17 @@ selinst_omp_waits[SELINST_OMP_WAITS] = {
 #define SELINST_PROFILE_HOOK_LOOP_PAIR   "hook_loop_pair_ns"
 #define SELINST_PROFILE_HOOK_LOOP_INSIDE "hook_loop_inside_ns"
 
+/* Region key (optional, loop regions): "counter: folded" when the plugin
+ * found that GCC kept no iteration counter of the loop's own in the
+ * compiled code (SELINST_REGION_COUNTER_FOLDED in every copy of its
+ * descriptor), so that counting cost its iterations nothing.  Absent: the
+ * counter was kept, or a plugin or runtime that did not check (older
+ * profiles); selinst-predict.h charges those SELINST_PREDICT_ITER_*.  The
+ * merged JSON (selinst-report --format=json) carries it as
+ * "counter": "folded" when every process's entry does. */
+#define SELINST_PROFILE_COUNTER        "counter"
+#define SELINST_PROFILE_COUNTER_FOLDED "folded"
+
 /* Thread key (optional): the thread's time on the kernel's run queue,
  * runnable but waiting for a CPU (schedstat run_delay), integer ns, read
  * with cpu_ns.  Elapsed times include it; selinst-report --compensate

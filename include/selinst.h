@@ -48,6 +48,12 @@ enum selinst_region_kind {
 #define SELINST_REGION_LOOP_TABLE 32u	/* set by the plugin on a function's descriptor:
 					   its `function` field holds the lines of the
 					   function's loops that have no hooks (see below) */
+#define SELINST_REGION_COUNTER_FOLDED 64u /* set by the plugin on a loop's descriptor:
+					   no copy of the loop in the compiled code keeps
+					   its iteration counter as a value carried round
+					   the loop (GCC folded it into the loop's induction
+					   variable or its trip count), so counting costs
+					   its iterations nothing (selinst-predict.h) */
 
 /* Every unit the plugin compiles carries one ELF note (section
  * .note.selinst, so in the PT_NOTE segment): name SELINST_NOTE_NAME, type

@@ -102,6 +102,7 @@ struct fb_region {
 	double entries;		/* regions-table entries: the processes that ran it */
 	double name_bytes;	/* its name, file and function as written */
 	bool throttled;
+	bool counted;		/* some entry lacks "counter: folded" (loops) */
 	bool drop;
 	double cost_pct;
 };
@@ -259,6 +260,9 @@ static fb_region *region_of(fb_reader *r, yaml_node_t *reg)
 	}
 	if (get(r, reg, "throttled"))
 		fr.throttled = true;
+	const char *counter = str(get(r, reg, SELINST_PROFILE_COUNTER));
+	if (!counter || strcmp(counter, SELINST_PROFILE_COUNTER_FOLDED))
+		fr.counted = true;
 	fr.entries++;
 	return &fr;
 }
@@ -547,11 +551,17 @@ static int predict_kind(enum fb_kind kind)
 		: kind == FB_LOOP ? SELINST_PREDICT_LOOP : SELINST_PREDICT_OTHER;
 }
 
+/* The iterations that pay for FR's loop counter (selinst-predict.h). */
+static double counted_iterations(const fb_region *fr)
+{
+	return selinst_predict_counted(fr->iterations, !fr->counted);
+}
+
 /* A region's predicted cost besides its hook pairs: the inlining its
  * calls lose, its loop counter, the write of its NODES and its entries. */
 static double extra_ns(const fb_region *fr, double nodes)
 {
-	return selinst_predict_extra_ns(predict_kind(fr->kind), fr->calls, fr->iterations,
+	return selinst_predict_extra_ns(predict_kind(fr->kind), fr->calls, counted_iterations(fr),
 					nodes, fr->entries, fr->name_bytes);
 }
 
@@ -565,7 +575,7 @@ static double cost_ns(const fb_region *fr, double nodes)
  * measure: absolute counts, for the decision file's summary. */
 static double region_insns(const fb_region *fr, double nodes)
 {
-	return selinst_predict_insns(predict_kind(fr->kind), fr->calls, fr->iterations, nodes,
+	return selinst_predict_insns(predict_kind(fr->kind), fr->calls, counted_iterations(fr), nodes,
 				     fr->entries, fr->name_bytes);
 }
 

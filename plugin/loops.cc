@@ -966,10 +966,12 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 	/* The counter: PHI <0 (each entry), next (each latch)>; next = phi + 1.
 	 * The loop is taken as measured, latches and entries however many:
 	 * making preheaders and single latches could split it differently
-	 * (a loop with two latches may become two nested loops). */
+	 * (a loop with two latches may become two nested loops).  Whether
+	 * GCC keeps it is checked late (loopcounter.cc). */
 	tree phi_result = make_temp_ssa_name(type, NULL, "selinst_iter");
 	gphi *phi = create_phi_node(phi_result, header);
 	tree next = make_temp_ssa_name(type, NULL, "selinst_iter");
+	selinst_note_counted_loops();
 	gassign *inc = gimple_build_assign(next, PLUS_EXPR, phi_result,
 					   build_int_cst(type, 1));
 	gimple_stmt_iterator gsi = gsi_after_labels(header);

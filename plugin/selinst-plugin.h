@@ -91,6 +91,12 @@ struct selinst_block_info {
  * passes, see analysis.cc). */
 opt_pass *selinst_make_pass(void);
 
+/* loopcounter.cc: the late pass that marks the loop regions whose
+ * counter GCC folded away (after "optimized"), which runs once a unit
+ * counted loops. */
+void selinst_note_counted_loops(void);
+opt_pass *selinst_make_counter_pass(void);
+
 /* instrument.cc: insert the function hooks into FN (the current cfun). */
 void selinst_instrument_function(struct selinst_function *fn,
 				 const struct selinst_function *all, size_t nall);

@@ -424,6 +424,12 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	pass.ref_pass_instance_number = 1;
 	pass.pos_op = PASS_POS_INSERT_BEFORE;
 	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+	struct register_pass_info counters;	/* see loopcounter.cc */
+	counters.pass = selinst_make_counter_pass();
+	counters.reference_pass_name = "optimized";
+	counters.ref_pass_instance_number = 1;
+	counters.pos_op = PASS_POS_INSERT_AFTER;
+	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &counters);
 	register_callback(info->base_name, PLUGIN_PRE_GENERICIZE,
 			  selinst_remember_loop_keywords, NULL);
 	register_callback(info->base_name, PLUGIN_PRAGMAS, selinst_register_pragmas, NULL);

@@ -93,6 +93,9 @@ void export_json(FILE *out, const view *v, const opts *o)
 		if (r->kind == K_SAMPLED)	/* its times are estimates from these */
 			fprintf(out, ", \"samples\": %llu, \"estimated\": true",
 				(unsigned long long)r->samples);
+		if (r->kind == K_LOOP && !r->counted_procs)
+			fprintf(out, ", \"%s\": \"%s\"", SELINST_PROFILE_COUNTER,
+				SELINST_PROFILE_COUNTER_FOLDED);
 		if (r->thr_procs)
 			fprintf(out, ", \"throttled\": {\"calls\": %llu, \"seconds\": %.9f, "
 				"\"processes\": %u}", (unsigned long long)r->thr_calls,

@@ -449,6 +449,7 @@ int view_add(view *v, const profile *p, char *err, size_t errlen)
 	for (size_t i = 0; i < nr; i++) {
 		s.gmap[i] = intern_region(v, &p->regions[i]);
 		note_throttled(&v->regions[s.gmap[i]], &p->regions[i]);
+		v->regions[s.gmap[i]].counted_procs += !p->regions[i].counter_folded;
 	}
 	for (size_t ti = 0; ti < p->nthreads; ti++)
 		merge_thread(v, p, &p->threads[ti], proc, pbit, &s);

@@ -176,6 +176,8 @@ static void read_regions(ctx *c, const ynode *seq)
 			    (unsigned long long)line);
 		pr->line = (uint32_t)line;
 		pr->function = get_str(c, r, "function", "region", false);
+		const char *counter = get_str(c, r, SELINST_PROFILE_COUNTER, "region", false);
+		pr->counter_folded = counter && !strcmp(counter, SELINST_PROFILE_COUNTER_FOLDED);
 		pr->loop_lines = get_str(c, r, SELINST_PROFILE_LOOP_LINES, "region", false);
 		read_throttled(c, r, pr);
 	}

@@ -140,6 +140,7 @@ typedef struct pregion {
 	const char *loop_lines;	/* a function's loops without hooks, "LINE-LAST ..."; or NULL */
 	int kind;
 	uint32_t line;
+	bool counter_folded;	/* loops: "counter: folded" (selinst-profile.h) */
 	bool throttled;		/* switched off by SELINST_THROTTLE: */
 	uint64_t thr_calls;	/* the region's calls in the deciding thread then */
 	double thr_seconds;	/* when, from the runtime's start */
@@ -233,6 +234,8 @@ typedef struct region {
 	uint32_t thr_procs;		/* processes that throttled it; first one's: */
 	uint64_t thr_calls;
 	double thr_seconds;
+	uint32_t counted_procs;		/* loops: processes whose entry has no
+					   "counter: folded"; folded when 0 */
 } region;
 typedef struct cnode {
 	uint32_t region, parent, first, next;	/* child lists; 0 = none */

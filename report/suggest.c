@@ -125,7 +125,9 @@ static double extra_ns(const region *r)
 		: r->kind == K_LOOP ? SELINST_PREDICT_LOOP : SELINST_PREDICT_OTHER;
 	double name_bytes = strlen(r->name) + (r->file ? strlen(r->file) : 0)
 		+ (r->function ? strlen(r->function) : 0);
-	return selinst_predict_extra_ns(kind, (double)r->calls, (double)r->iters, (double)r->nodes,
+	double iters = selinst_predict_counted((double)r->iters,
+					       r->kind == K_LOOP && !r->counted_procs);
+	return selinst_predict_extra_ns(kind, (double)r->calls, iters, (double)r->nodes,
 					(double)r->nprocs, name_bytes);
 }
 

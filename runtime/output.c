@@ -821,6 +821,16 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 	}
 }
 
+/* Whether every copy of region R[0] (R[0..N-1] sorted, copies adjacent)
+ * has its loop counter folded away (the plugin's check). */
+static int counter_folded(const struct selinst_region *const *r, size_t n)
+{
+	for (size_t i = 0; i < n && (i == 0 || same_region(r[0], r[i])); i++)
+		if (!(r[i]->reserved & SELINST_REGION_COUNTER_FOLDED))
+			return 0;
+	return 1;
+}
+
 static void emit_regions(struct em *m, const struct selinst_region **uniq, size_t nu,
 			 struct rtab *rt, double npt)
 {
@@ -838,6 +848,8 @@ static void emit_regions(struct em *m, const struct selinst_region **uniq, size_
 		kint(m, "line", r->line);
 		if (r->kind == SELINST_KIND_LOOP && r->function)
 			kstr(m, "function", r->function);
+		if (r->kind == SELINST_KIND_LOOP && counter_folded(uniq + i, nu - i))
+			kraw(m, SELINST_PROFILE_COUNTER, SELINST_PROFILE_COUNTER_FOLDED);
 		if (r->kind == SELINST_KIND_FUNCTION && (r->reserved & SELINST_REGION_LOOP_TABLE) &&
 		    r->function)
 			kstr(m, SELINST_PROFILE_LOOP_LINES, r->function);

@@ -228,7 +228,7 @@ dropped = {r["name"] for k in ("functions", "loops") for r in d[k] or []
 names = [r["name"] for r in p["regions"]]
 regs = p["regions"]
 want = 243000 + sum(n["calls"] * (78 + (9 if kinds[n["region"]] == "function" else 0))
-                    + n.get("iterations", 0) * 3
+                    + n.get("iterations", 0) * (0 if regs[n["region"]].get("counter") == "folded" else 3)
                     + (2600 if kinds[n["region"]] == "function" else 5000) for n in nodes
                     if names[n["region"]] not in dropped) + sum(
     2700 + 29 * (len(r["name"]) + len(r["file"]) + len(r.get("function", ""))) for r in regs
@@ -268,6 +268,8 @@ predict_all() { # PROFILE [SAMPLES IN_HOOKS]: predicted_all by the rule
 import yaml, sys
 d = yaml.safe_load(open(sys.argv[1]))
 fn = lambda n: d["regions"][n["region"]]["kind"] == "function"
+# iterations that pay for a loop's counter: none where it is folded
+it = lambda n: 0 if d["regions"][n["region"]].get("counter") == "folded" else n.get("iterations", 0)
 pair, hooks, run = d["hook_pair_ns"], 0.0, 0.0
 for t in d["threads"]:
     excl = sum(n["exclusive_ns"] for n in t["nodes"])
@@ -280,12 +282,12 @@ for t in d["threads"]:
     else:
         hooks += calls * pair
     for n in t["nodes"]:
-        hooks += n.get("iterations", 0) * 0.5 + fn(n) * n["calls"] * 0.55
+        hooks += it(n) * 0.5 + fn(n) * n["calls"] * 0.55
 write = (sum(2600 if fn(n) else 5000 for t in d["threads"] for n in t["nodes"])
          + sum(2700 + 29 * (len(r["name"]) + len(r["file"]) + len(r.get("function", "")))
                for r in d["regions"])) / 5.2
 hooks += write
-cost = write + sum(n["calls"] * (pair + fn(n) * 0.55) + n.get("iterations", 0) * 0.5
+cost = write + sum(n["calls"] * (pair + fn(n) * 0.55) + it(n) * 0.5
                    for t in d["threads"] for n in t["nodes"])
 print("%.6g" % (100 * (cost + 25000) / max(run - hooks, run / 10)))
 PY
@@ -331,8 +333,10 @@ def cost_of(d):
     write = (sum(2600 if fn(n) else 5000 for t in d["threads"] for n in t["nodes"])
              + sum(2700 + 29 * (len(r["name"]) + len(r["file"]) + len(r.get("function", "")))
                    for r in d["regions"])) / 5.2
+    folded = lambda n: d["regions"][n["region"]].get("counter") == "folded"
     return write + sum(n["calls"] * (d["hook_pair_ns"] + fn(n) * 0.55)
-                       + n.get("iterations", 0) * 0.5 for t in d["threads"] for n in t["nodes"])
+                       + (not folded(n)) * n.get("iterations", 0) * 0.5
+                       for t in d["threads"] for n in t["nodes"])
 def run(d):
     run = 0.0
     for t in d["threads"]:
