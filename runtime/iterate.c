@@ -126,12 +126,12 @@ static struct si_series *series_of(struct si_thread *t, struct si_node *n)
 {
 	struct si_series *s;
 	for (s = t->series; s; s = s->next)
-		if (s->node_id == n->id)
+		if (s->node_id == SI_NODE_ID(n))
 			return s;
 	s = si_mmap(sizeof *s);
 	if (!s)
 		return NULL;
-	s->node_id = n->id;
+	s->node_id = SI_NODE_ID(n);
 	s->region = n->region;
 	if (iterate_on == ITERATE_AUTO && n->region->kind == SELINST_KIND_LOOP)
 		for (const struct si_node *p = n->parent; p && p != &t->root; p = p->parent)
@@ -278,7 +278,7 @@ void si_iterate_loop_exit(struct si_thread *t, const struct selinst_region *r, u
 	if (t->top->region != r)
 		return;
 	for (struct si_series *s = t->series; s; s = s->next)
-		if (s->node_id == t->top->node->id && s->open)
+		if (s->node_id == SI_NODE_ID(t->top->node) && s->open)
 			close_iteration(t, s, now);
 }
 
@@ -294,7 +294,7 @@ void si_iterate_phase_begun(struct si_thread *t, uint64_t now)
 void si_iterate_phase_ending(struct si_thread *t, uint64_t now)
 {
 	for (struct si_series *s = t->series; s; s = s->next)
-		if (s->node_id == t->top->node->id && s->open)
+		if (s->node_id == SI_NODE_ID(t->top->node) && s->open)
 			close_iteration(t, s, now);
 }
 

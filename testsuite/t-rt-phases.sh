@@ -238,4 +238,25 @@ grep -q "dpk.prof:[0-9]*: .*rows_packed" err.txt || { cat err.txt; fail "wrong b
 # Threads in the svg: two heatmap rows of 20 cells.
 "$REPORT" --phases --format=svg thr.prof >thr.svg || fail "svg threads"
 expect_eq "heatmap cells (2 threads x 20)" 40 "$(grep -c 'class="cell"' thr.svg)"
+# A loop in a function on a folded recursion cycle: its node's id carries
+# the recursion bit, which once made the series' bookkeeping wrap and
+# grow forever (the run hung in grow_last).
+cat >rec.c <<'EOF'
+#include <stdio.h>
+volatile int sink;
+__attribute__((noinline)) int f(int x) { sink += x; return x & 3; }
+__attribute__((noinline)) int rec(int n) {
+	int s = 0;
+	for (int i = 0; i < n; i++) s += f(i) + (n > 1 ? rec(n / 2) : 0);
+	return s;
+}
+int main(void) { long t = 0; for (int r = 0; r < 20; r++) t += rec(r % 9); printf("%ld\n", t); return 0; }
+EOF
+si_cc -O2 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0 rec.c -o rec ||
+	fail "compile rec.c"
+SELINST_ITERATE=rec.c:6 SELINST_OUTPUT=rec.prof timeout 60 ./rec >rec.out 2>err.txt ||
+	fail "SELINST_ITERATE on a recursive function's loop: exit $? (hung?) $(cat err.txt)"
+gcc -O2 rec.c -o rec.plain && ./rec.plain >rec.expect && cmp -s rec.out rec.expect || fail "rec.c output differs"
+"$REPORT" --phases rec.prof >rec.txt || fail "report --phases rec.prof"
+grep -q "^loop rec.c:6 in rec: [0-9]* iterations" rec.txt || { cat rec.txt; fail "rec.c:6 iterations not reported"; }
 echo ok
