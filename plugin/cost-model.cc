@@ -875,11 +875,22 @@ static void context_depths(const struct cm_constants *c, struct cm_function *con
 				     && mpz_cmp(fn->score, c->threshold) >= 0
 				     ? CM_POINTER_CONTEXT_REASON : CM_CONTEXT_DEPTH_REASON;
 		}
-	/* A region that nest-depth kept names it. */
-	for (size_t i = 0; i < nfns; i++)
-		if (fns[i]->instrument && fns[i]->force == CM_FORCE_NONE
-		    && scored_depth(c, fns[i], fns[i]->context_depth) != fns[i]->context_depth)
-			fns[i]->reason = CM_NEST_DEPTH_REASON;
+	/* A region that nest-depth kept names it: one that would not reach
+	 * the threshold at the depth it runs at. */
+	mpz_t at_depth;
+	mpz_init(at_depth);
+	for (size_t i = 0; i < nfns; i++) {
+		struct cm_function *fn = fns[i];
+		if (!fn->instrument || fn->force != CM_FORCE_NONE
+		    || scored_depth(c, fn, fn->context_depth) == fn->context_depth)
+			continue;
+		cm_loop_score(at_depth, c, fn->context_depth);
+		mpz_add(at_depth, at_depth, fn->weight);
+		mpz_add(at_depth, at_depth, fn->callsite_score);
+		if (mpz_cmp(at_depth, c->threshold) < 0)
+			fn->reason = CM_NEST_DEPTH_REASON;
+	}
+	mpz_clear(at_depth);
 	free(pass1);
 }
 

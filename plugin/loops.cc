@@ -694,13 +694,15 @@ void selinst_loop_nest(struct selinst_function *fn, const struct selinst_functio
 		       size_t nall)
 {
 	fn->cm.loop_nest = 0;
+	mpz_t w;	/* the weight leaf-loop compares, with the model's constants */
+	mpz_init(w);
 	for (unsigned i = 0; i < fn->nloops; i++) {
 		const struct selinst_loop *l = &fn->loops[i];
 		bool counts = l->callees.length() != l->call_sites;
 		for (unsigned j = 0; j < fn->nloops && !counts; j++)
 			counts = fn->loops[j].outer_header == l->header;
-		unsigned long w = 5 * l->basic_blocks + l->statements + l->call_sites;
-		counts |= w >= CM_LEAF_LOOP;
+		cm_weight(w, &selinst_opts.model, l->basic_blocks, l->statements, l->call_sites);
+		counts |= mpz_cmp_ui(w, CM_LEAF_LOOP) >= 0;
 		for (unsigned k = 0; k < l->callees.length() && !counts; k++) {
 			const struct selinst_function *callee =
 				selinst_function_of(l->callees[k], all, nall);
@@ -709,6 +711,7 @@ void selinst_loop_nest(struct selinst_function *fn, const struct selinst_functio
 		if (counts && l->nest > fn->cm.loop_nest)
 			fn->cm.loop_nest = l->nest;
 	}
+	mpz_clear(w);
 }
 
 void selinst_decide_loops(struct selinst_function *fn,

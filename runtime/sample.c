@@ -162,8 +162,9 @@ static void table_add(struct si_samples *s, uint32_t node, uintptr_t pc, const u
 			x->count = w;
 			x->ret[0] = ret[0];
 			x->ret[1] = ret[1];
-			barrier();
-			x->pc = pc;	/* a writer reading the table sees whole slots */
+			/* A writer copying the table (acquire on pc) sees whole
+			 * slots; on x86-64 this is a plain store. */
+			__atomic_store_n(&x->pc, pc, __ATOMIC_RELEASE);
 			s->used++;
 			return;
 		}
