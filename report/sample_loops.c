@@ -147,6 +147,10 @@ static void open_module(struct lmodule *m)
 		m->dwfl = NULL;
 		return;
 	}
+	if (!m->build_id)	/* nothing to check the file against: say so */
+		fprintf(stderr, "selinst-report: %s has no build-id in the profile: its sampled "
+			"loops are named from the file as it is now (a rebuilt file would name "
+			"them wrongly; link with --build-id)\n", m->path);
 	m->table = read_table(elf);
 }
 

@@ -15,7 +15,8 @@
 # leaf in a shared library.  (A stripped program keeps the section, but
 # without its line table no sample has a line to look up.)  A module file
 # that is gone, or rebuilt since (another build-id), is said once on
-# stderr and its samples keep their functions, without loops.
+# stderr and its samples keep their functions, without loops; a file
+# without a build-id is used as it is, and that is said once on stderr.
 . "$(dirname "$0")/lib.sh"
 cat >leaf.c <<'EOF2'
 static double a[4096];
@@ -87,6 +88,19 @@ grep -Eq '^main;driver;~leaf;~loop leaf\.c:11 [0-9]+$' prog.prof.folded ||
 grep -Eq '^ +[0-9.]+ +[0-9.]+% +[0-9.]+ +[0-9]+ smp +~leaf$' tree.txt || fail "tree: no ~leaf: $(cat tree.txt)"
 grep -Eq '^ +[0-9.]+ +[0-9.]+% +[0-9.]+ +[0-9]+ smp +~loop leaf\.c:13$' tree.txt ||
 	fail "tree: no ~loop leaf.c:13: $(cat tree.txt)"
+
+# A program linked without a build-id: its loops are named from the file
+# as it is, and the report says once that it could not check the file.
+si_cc $opts main.c leaf.c -Wl,--build-id=none -o prog-nobid || fail "compile without build-id"
+readelf -n prog-nobid | grep -q 'Build ID' && fail "prog-nobid has a build-id"
+SELINST_SAMPLE=1000 SELINST_OUTPUT=nobid.prof ./prog-nobid 60000 >/dev/null 2>err.txt ||
+	fail "prog-nobid: run: $(cat err.txt)"
+"$REPORT" --format=folded nobid.prof >nobid.folded 2>err.txt || fail "prog-nobid: folded"
+grep -q "^selinst-report: $PWD/prog-nobid has no build-id in the profile: its sampled loops are named from the file as it is now" err.txt ||
+	fail "prog-nobid: stderr: $(cat err.txt)"
+[ "$(wc -l <err.txt)" = 1 ] || fail "prog-nobid: more than one line: $(cat err.txt)"
+grep -Eq '^main;driver;~leaf;~loop leaf\.c:1[13] [0-9]+$' nobid.folded ||
+	fail "prog-nobid: loops not named: $(cat nobid.folded)"
 
 # The program rebuilt (another build-id), then gone: one line on stderr
 # each, the samples still ~leaf under driver, without loops.
