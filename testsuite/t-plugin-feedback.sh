@@ -92,18 +92,22 @@ expect_eq "half the CPU time: shares at least twice ($(all x-half.yaml)% vs $(al
 
 # budget=100: nothing predicted at or under 100% is dropped, the reasons
 # name the profile.  (On a quiet machine tiny is predicted at about 20%
-# and nothing is dropped; CI under load once saw a drop, so a drop must
-# at least say a prediction over the budget, and its figures are shown.)
+# and nothing is dropped; CI under load saw drops: the first run's pair
+# cost, measured in the run, rose to 45 ns and all regions together were
+# predicted at 174% of the run.  So a drop must say a prediction over the
+# budget: its own, or all regions' when predicted_all is over it.)
 build c c.yaml -fplugin-arg-selinst-profile=a.prof -fplugin-arg-selinst-budget=100 \
 	|| fail "budget=100 build"
 python3 - c.yaml <<'PY' || fail "budget=100: $(grep -A12 '^feedback:' c.yaml)"
 import re, sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
 ok = True
+over_all = float(d["feedback"]["predicted_all"]) > 100
 for r in d["functions"] + d["loops"]:
     reason = str(r["reason"])
     m = re.match(r"(kept|dropped): predicted ([0-9.]+)% ", reason)
-    if reason.startswith("dropped") and not (m and float(m.group(2)) > 100):
+    all_over = over_all and re.search(r"all regions ([0-9.]+)% > budget 100%", reason)
+    if reason.startswith("dropped") and not (m and (float(m.group(2)) > 100 or all_over)):
         ok = False; print("dropped without a prediction over 100%:", r["name"], reason)
     if m and m.group(1) == "kept" and float(m.group(2)) > 100:
         ok = False; print("kept over the budget:", r["name"], reason)
