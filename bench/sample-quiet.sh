@@ -14,8 +14,9 @@
 # build (threshold=0 loop-threshold=0) and the functions-only full build,
 # into DIR/acc/WORKLOAD/ (and $OUT/acc when $OUT is set).
 #
-#   bash bench/sample-quiet.sh [DIR]     builds into DIR (default a
-#       temporary one) and runs there; `bash DIR/run.sh [RUNS [PART]]`
+#   bash bench/sample-quiet.sh [DIR [--build-only]]   builds into DIR
+#       (default a temporary one) and runs there (not with --build-only,
+#       for a run on another machine); `bash DIR/run.sh [RUNS [PART]]`
 #       runs again without building (PART: cost, accuracy or all, the
 #       default).  DIR holds everything a machine without the project's
 #       packages needs: the programs, libselinst.so and libdw with its
@@ -110,4 +111,4 @@ END {
 	}
 }' runs.txt
 RUN
-bash "$d/run.sh" "${RUNS:-11}"
+[ "${2:-}" = --build-only ] || bash "$d/run.sh" "${RUNS:-11}"
