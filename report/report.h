@@ -117,6 +117,17 @@ ynode *ymap_get(const ynode *map, const char *key);
  * module's loop table; false when none or the file is not usable. */
 bool sample_loop_name(const char *path, const char *build_id, uint64_t at, const char *ffile,
 		      const char *franges, char *out, size_t len);
+/* The function at file address AT of module file PATH (version 3): the
+ * innermost inlined function there, else its symbol's, else "[BASE]" (the
+ * file's base name); SELINST_PROFILE_UNNAMED's name when the file is not
+ * usable (said once on stderr).  Kept for the report's run. */
+const char *sample_function_name(const char *path, const char *build_id, uint64_t at);
+/* sample_names.c: the function at PC of MOD (sample_loops.c's module
+ * file) as the runtime named it before version 3; NULL: none known.  *NP:
+ * the module's state, made on first use. */
+struct sample_names;
+struct Dwfl_Module;
+const char *sample_function_at(struct sample_names **np, struct Dwfl_Module *mod, uint64_t pc);
 /* Tree building, shared by both parsers. */
 static inline ynode *ynode_new(arena *a, int type, unsigned line)
 {

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sample_loops.c - the uninstrumented loop a sample's address lies in,
- * named here rather than in the sampled process (profile version 2):
- * finding an address's source line means reading the line table of its
- * whole unit, which cost a short process most of its profile write
- * (lz4's lz4.c: 17 million instructions, +16% of a 25 ms run).  The
- * profile says which module file (path and GNU build-id) and which file
- * address; the file is opened with libdw (elfutils), its build-id
- * checked, the address's line looked up (the innermost inlined code's)
- * and matched against the node's function's loop lines or the module's
- * loop table (SELINST_LOOP_SECTION), as doc/runtime.md "Sampling" says.
- * Each module file is opened once per run of the report; reads of
- * several profiles at once (merge.c's workers) take turns.
+ * sample_loops.c - the function (sample_names.c) and the uninstrumented
+ * loop a sample's address lies in, named here rather than in the sampled
+ * process (profile versions 2 and 3): finding an address's source line
+ * means reading the line table of its whole unit, which cost a short
+ * process most of its profile write (lz4's lz4.c: 17 million
+ * instructions, +16% of a 25 ms run), and naming its function loaded
+ * libdw and read the module's DWARF (+2.7%).  The profile says which
+ * module file (path and GNU build-id) and which file address; the file is
+ * opened with libdw (elfutils), its build-id checked, the address's line
+ * looked up (the innermost inlined code's) and matched against the node's
+ * function's loop lines or the module's loop table (SELINST_LOOP_SECTION),
+ * as doc/runtime.md "Sampling" says.  Each module file is opened once per
+ * run of the report, each address named once; reads of several profiles
+ * at once (merge.c's workers) take turns.
  */
 #include "report.h"
 #include <elfutils/libdwfl.h>
@@ -33,6 +35,10 @@ struct lmodule {
 	Dwfl_Module *mod;
 	GElf_Addr bias;
 	struct loop_table *table;	/* NULL: none */
+	struct sample_names *names;	/* sample_names.c's state; NULL: none yet */
+	u64map named;			/* address -> index in name + 1 */
+	char **name;
+	size_t nname;
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -140,7 +146,7 @@ static void open_module(struct lmodule *m)
 		why = "cannot be read";
 	if (why) {
 		fprintf(stderr, "selinst-report: %s %s (build-id %s in the profile, %s in the file): "
-			"its sampled loops are not named, only their functions\n", m->path, why,
+			"its samples are named by address only\n", m->path, why,
 			m->build_id ? m->build_id : "none", found[0] ? found : "none");
 		if (m->dwfl)
 			dwfl_end(m->dwfl);
@@ -148,9 +154,9 @@ static void open_module(struct lmodule *m)
 		return;
 	}
 	if (!m->build_id)	/* nothing to check the file against: say so */
-		fprintf(stderr, "selinst-report: %s has no build-id in the profile: its sampled "
-			"loops are named from the file as it is now (a rebuilt file would name "
-			"them wrongly; link with --build-id)\n", m->path);
+		fprintf(stderr, "selinst-report: %s has no build-id in the profile: its samples "
+			"are named from the file as it is now (a rebuilt file would name them "
+			"wrongly; link with --build-id)\n", m->path);
 	m->table = read_table(elf);
 }
 
@@ -220,7 +226,8 @@ bool sample_loop_name(const char *path, const char *build_id, uint64_t at, const
 {
 	pthread_mutex_lock(&lock);
 	struct lmodule *m = module(path, build_id);
-	Dwfl_Line *l = m->dwfl ? dwfl_module_getsrc(m->mod, (Dwarf_Addr)(at + m->bias)) : NULL;
+	Dwfl_Line *l = m->dwfl && m->table ?
+		dwfl_module_getsrc(m->mod, (Dwarf_Addr)(at + m->bias)) : NULL;
 	int line = 0;
 	const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 	bool named = false;
@@ -232,4 +239,39 @@ bool sample_loop_name(const char *path, const char *build_id, uint64_t at, const
 	}
 	pthread_mutex_unlock(&lock);
 	return named;
+}
+
+/* The name of address AT of module M (see sample_function_name). */
+static char *name_address(struct lmodule *m, uint64_t at)
+{
+	const char *slash = strrchr(m->path, '/'), *base = slash ? slash + 1 : m->path;
+	const char *fn = m->dwfl ? sample_function_at(&m->names, m->mod, (Dwarf_Addr)(at + m->bias))
+				 : NULL;
+	if (fn)
+		return xstrdup(fn);
+	size_t len = strlen(base) + 32;
+	char *n = xmalloc(len);
+	if (m->dwfl)
+		snprintf(n, len, "[%s]", base);
+	else
+		snprintf(n, len, SELINST_PROFILE_UNNAMED, base, (unsigned long long)at);
+	return n;
+}
+
+const char *sample_function_name(const char *path, const char *build_id, uint64_t at)
+{
+	pthread_mutex_lock(&lock);
+	struct lmodule *m = module(path, build_id);
+	if (!m->named.cap)
+		u64map_init(&m->named, 64);
+	bool fresh;
+	uint32_t *slot = u64map_put(&m->named, at, &fresh);
+	if (fresh) {
+		m->name = xrealloc(m->name, (m->nname + 1) * sizeof *m->name);
+		m->name[m->nname++] = name_address(m, at);
+		*slot = (uint32_t)m->nname;
+	}
+	const char *n = m->name[*slot - 1];
+	pthread_mutex_unlock(&lock);
+	return n;
 }
