@@ -578,11 +578,9 @@ struct wseg { uintptr_t lo, hi; size_t mod; };
 
 /* The writer holds the registry lock: one write at a time. */
 static struct wmod *wmods;
-static size_t nwmods;
 static struct wseg *wsegs;
-static size_t nwsegs;
 static struct wmod **used;	/* by index in sample_modules */
-static size_t nused;
+static size_t nwmods, nwsegs, nused, capm, caps, capu;	/* entries, room */
 static struct si_map *names;	/* pc -> malloc'd name, for PCs named here */
 
 /* The build-id of the note segment PH of a module loaded at BASE into M. */
@@ -620,7 +618,6 @@ static void *grow(void *a, size_t n, size_t *cap, size_t size)
 static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	(void)size, (void)arg;
-	static size_t capm, caps;
 	struct wmod *m = grow(wmods, nwmods, &capm, sizeof *wmods);
 	if (!m)
 		return 1;
@@ -685,7 +682,7 @@ void si_sample_write_end(void)
 	wmods = NULL;
 	wsegs = NULL;
 	used = NULL;
-	nwmods = nwsegs = nused = 0;
+	nwmods = nwsegs = nused = capm = caps = capu = 0;
 }
 
 /* The executable segment that holds A; NULL when none. */
@@ -731,7 +728,6 @@ static void pc_ref(uintptr_t pc, struct si_pcref *r)
 {
 	const struct wseg *s = segment(pc);
 	struct wmod *m = s ? &wmods[s->mod] : NULL;
-	static size_t capu;
 	r->name = NULL;
 	r->module = -1;
 	r->address = 0;

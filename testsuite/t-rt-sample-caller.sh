@@ -54,17 +54,14 @@ si_cc -O2 -g -fplugin-arg-selinst-threshold=0 main.c -o main -L. -lhot -Wl,-rpat
 	fail "compile the program"
 SELINST_SAMPLE=1000 ./main >/dev/null 2>err.txt || fail "run: $(cat err.txt)"
 [ -s err.txt ] && fail "stderr: $(cat err.txt)"
-python3 - main.prof <<'PY' || fail "the leaf's samples not under their callers: $(grep samples main.prof)"
-import sys, yaml
-p = yaml.safe_load(open(sys.argv[1]))
-(t,) = p["threads"]
-by = {}
-for n in t["nodes"]:
-    for x in n.get("samples", []):
-        key = (x["function"], x.get("caller"))
-        by[key] = by.get(key, 0) + x["count"]
-a, b = by.get(("hot_leaf", "helper_a"), 0), by.get(("hot_leaf", "helper_b"), 0)
-leaf = sum(v for (f, _), v in by.items() if f == "hot_leaf")
+sampled_paths main.prof >paths.txt || fail "the report's tree"
+python3 - paths.txt <<'PY' || fail "the leaf's samples not under their callers: $(cat paths.txt)"
+import sys
+named = dict(l.rstrip("\n").split("\t") for l in open(sys.argv[1]))
+def under(end):
+    return sum(int(v) for k, v in named.items() if k.endswith(end))
+a, b = under(";~helper_a;~hot_leaf"), under(";~helper_b;~hot_leaf")
+leaf, by = under(";~hot_leaf"), named
 # Nearly every leaf sample names its caller; both callers are seen.
 # (0.5 s of CPU at 1000 Hz: about 500; under heavy load CI saw half the
 # rate, as in t-rt-sample, so the floor is 150.)

@@ -61,10 +61,14 @@ PY
 SELINST_SAMPLE=1000 ./loops >/dev/null 2>err.txt || fail "run: $(cat err.txt)"
 [ -s err.txt ] && fail "stderr: $(cat err.txt)"
 "$REPORT" --format=folded loops.prof >folded.txt || fail "folded"
-python3 - loops.prof folded.txt <<'PY' || fail "samples not named by loop: $(grep samples: loops.prof; cat folded.txt)"
+sampled_paths loops.prof >paths.txt || fail "the report's tree"
+python3 - loops.prof paths.txt "$T/rt" <<'PY' || fail "samples not named by loop: $(grep samples: loops.prof; cat paths.txt)"
 import os, sys, yaml
+sys.path.insert(0, sys.argv[3])
+from sampled import named, tree_path, node_samples
 p = yaml.safe_load(open(sys.argv[1]))
-assert p["version"] == 2, p["version"]
+by = named(sys.argv[2])
+assert p["version"] == 3, p["version"]
 regions = {r["id"]: r for r in p["regions"]}
 (work,) = [r for r in regions.values() if r["name"] == "work"]
 assert sorted(work["loop_lines"].split()) == ["10-11", "8-9"], work
@@ -72,17 +76,20 @@ assert sorted(work["loop_lines"].split()) == ["10-11", "8-9"], work
 assert os.path.samefile(mod["path"], "loops") and len(mod["build_id"]) == 40, mod
 (t,) = p["threads"]
 (outer,) = [n for n in t["nodes"] if regions[n["region"]]["name"] == "loops.c:7"]
-tot = 0
 for x in outer["samples"]:
-    assert x["function"] == "work" and x["module"] == 0, x
+    assert x["module"] == 0, x
     assert sum(x["addresses"][1::2]) == x["count"], x
-    tot += x["count"]
+tot = node_samples(outer)
 assert tot >= 300, tot
+# all of them work's own code, as the report names them: its loops only
+op = tree_path(p, t, outer)
+kids = {k[len(op) + 1:]: v for k, v in by.items() if k.startswith(op + ";")}
+assert kids and all(k.startswith("~loop loops.c:") for k in kids), (op, kids)
 # An inlined function is named from the DWARF inline records: mix's code
 # inlined into work2's loop is ~mix, not work2's own.
 (wl,) = [n for n in t["nodes"] if regions[n["region"]].get("function") == "work2"]
-m = {x["function"]: x["count"] for x in wl["samples"]}
-assert m.get("mix", 0) >= 0.6 * sum(m.values()), m
+mix = by.get(tree_path(p, t, wl) + ";~mix", 0)
+assert mix >= 0.6 * node_samples(wl), (mix, node_samples(wl), by)
 PY
 # The loops' shares from the report's estimates (each loop's time: its
 # samples' share of the node's).
