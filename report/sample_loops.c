@@ -146,7 +146,7 @@ static void open_module(struct lmodule *m)
 		why = "cannot be read";
 	if (why) {
 		fprintf(stderr, "selinst-report: %s %s (build-id %s in the profile, %s in the file): "
-			"its samples are named by address only\n", m->path, why,
+			"the functions and loops of its samples are not named from it\n", m->path, why,
 			m->build_id ? m->build_id : "none", found[0] ? found : "none");
 		if (m->dwfl)
 			dwfl_end(m->dwfl);

@@ -112,7 +112,7 @@ grep -Eq '^main;driver;~leaf;~loop leaf\.c:1[13] [0-9]+$' nobid.folded ||
 # without functions or loops.
 unloops() {	# WHY: the report's stderr names the file and WHY
 	"$REPORT" --format=folded prog.prof >f2.txt 2>err.txt || fail "report with $1"
-	grep -q "^selinst-report: $PWD/prog $1 (build-id [0-9a-f]\{40\} in the profile, .*): its samples are named by address only$" err.txt ||
+	grep -q "^selinst-report: $PWD/prog $1 (build-id [0-9a-f]\{40\} in the profile, .*): the functions and loops of its samples are not named from it$" err.txt ||
 		fail "$1: stderr: $(cat err.txt)"
 	[ "$(wc -l <err.txt)" = 1 ] || fail "$1: more than one line: $(cat err.txt)"
 	grep -Eq '^main;driver;~prog\+0x[0-9a-f]+ [0-9]+$' f2.txt || fail "$1: no ~prog+0x...: $(cat f2.txt)"
