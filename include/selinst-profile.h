@@ -100,8 +100,9 @@ selinst_omp_waits[SELINST_OMP_WAITS] = {
 #define SELINST_PROFILE_RUNQUEUE "runqueue_ns"
 
 /* Sampled code (version 3).  A sample entry is either FUNCTION: NAME,
- * named in the process (the vDSO's code; "0x..." outside every module),
- * or, for code in a module file, the module's index MODULE in the
+ * named in the process ("0x..." outside every mapped module), or, for
+ * code in a module (the vDSO: SELINST_PROFILE_VDSO), the module's index
+ * MODULE in the
  * top-level list SAMPLE_MODULES ({path, build_id}: the GNU build-id in
  * hex, or ~) and ADDRESSES: [ADDR, COUNT, ...], the sampled PCs' file
  * addresses there with their counts (which add up to the entry's
@@ -123,6 +124,9 @@ selinst_omp_waits[SELINST_OMP_WAITS] = {
 #define SELINST_PROFILE_SAMPLE_MODULE    "module"
 #define SELINST_PROFILE_SAMPLE_ADDRESSES "addresses"
 #define SELINST_PROFILE_SAMPLE_CALLER_AT "caller_at"
+/* The path sample_modules gives the vDSO, which has no file: the report
+ * reads its own when the build-ids agree (the same kernel). */
+#define SELINST_PROFILE_VDSO "[vdso]"
 /* The name of a sampled address whose module file cannot be read, or is
  * not the one sampled: "BASE+0xADDR" (BASE the file's base name). */
 #define SELINST_PROFILE_UNNAMED "%s+0x%llx"

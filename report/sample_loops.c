@@ -20,7 +20,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <link.h>
 
 /* One module file's loop table: ranges of lines, each with its file's
  * base name (pointing into the text that follows the ranges in the same
@@ -116,6 +120,24 @@ static void hex(const unsigned char *bits, int n, char *out)
 	out[2 * (n > 0 ? n : 0)] = 0;
 }
 
+/* A file holding this process's vDSO image (SELINST_PROFILE_VDSO: the
+ * sampled process's had no file; on the same kernel it is the same, which
+ * the build-id check tells); -1 when none.  The image is the ELF up to
+ * its section headers. */
+static int vdso_fd(void)
+{
+	const ElfW(Ehdr) *e = (const ElfW(Ehdr) *)getauxval(AT_SYSINFO_EHDR);
+	if (!e || memcmp(e->e_ident, ELFMAG, SELFMAG))
+		return -1;
+	size_t len = e->e_shoff + (size_t)e->e_shnum * e->e_shentsize;
+	int fd = len <= (1u << 20) ? memfd_create("vdso", MFD_CLOEXEC) : -1;
+	if (fd >= 0 && write(fd, e, len) != (ssize_t)len) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* M's file opened, its build-id checked against the profile's; on a
  * failure one line on stderr and M stays unusable (its samples keep their
  * functions, without loops). */
@@ -123,13 +145,16 @@ static void open_module(struct lmodule *m)
 {
 	/* Only a regular file (a profile could name /dev/stdin). */
 	struct stat st;
-	if (stat(m->path, &st) == 0 && S_ISREG(st.st_mode))
+	int fd = strcmp(m->path, SELINST_PROFILE_VDSO) ? -1 : vdso_fd();
+	if (fd >= 0 || (stat(m->path, &st) == 0 && S_ISREG(st.st_mode)))
 		m->dwfl = dwfl_begin(&callbacks);
 	if (m->dwfl) {
 		dwfl_report_begin(m->dwfl);
-		m->mod = dwfl_report_elf(m->dwfl, m->path, m->path, -1, 0, false);
+		m->mod = dwfl_report_elf(m->dwfl, m->path, m->path, fd, 0, false);
 		dwfl_report_end(m->dwfl, NULL, NULL);
 	}
+	if (fd >= 0 && !m->mod)
+		close(fd);
 	const char *why = NULL;
 	char found[2 * 64 + 1] = "";
 	const unsigned char *bits;

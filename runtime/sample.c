@@ -564,8 +564,9 @@ int si_sample_signal(void) { return sample_signo; }
  * The modules are listed with dl_iterate_phdr at each write (a library
  * opened since sampling started counts; one closed since cannot be
  * named), and only what the loader mapped is read: program headers and
- * the build-id note.  The vDSO has no file: its PCs are named here by
- * dladdr (its dynamic symbols, in memory). */
+ * the build-id note.  The vDSO has no file: it is the module "[vdso]",
+ * which the report reads from its own vDSO when the build-ids agree (the
+ * same kernel). */
 struct wmod {
 	uintptr_t base;		/* runtime address - file address */
 	char *name;		/* dlpi_name, copied ("": the program) */
@@ -699,21 +700,15 @@ static const struct wseg *segment(uintptr_t a)
 	return lo < nwsegs && wsegs[lo].lo <= a ? &wsegs[lo] : NULL;
 }
 
-/* A name made here for PC: the vDSO's symbol there, else "[module]";
- * "0x..." outside every module. */
-static const char *pc_name(uintptr_t pc, const struct wmod *m)
+/* The name of PC outside every module (code made at run time, a library
+ * closed since): "0x...". */
+static const char *pc_name(uintptr_t pc)
 {
 	struct si_mslot *x = si_map_find(names, pc, 1, NULL, NULL);
 	if (x)
 		return (const char *)x->value;
-	char buf[64];
-	Dl_info di;
-	if (m && dladdr((void *)pc, &di) && di.dli_sname)
-		snprintf(buf, sizeof buf, "%s", di.dli_sname);
-	else if (m)
-		snprintf(buf, sizeof buf, "[%s]", m->name);
-	else
-		snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)pc);
+	char buf[32];
+	snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)pc);
 	char *n = strdup(buf);
 	if (!n || !si_map_add(&names, pc, 1, (uintptr_t)n, 0)) {
 		free(n);
@@ -723,7 +718,7 @@ static const char *pc_name(uintptr_t pc, const struct wmod *m)
 }
 
 /* Where PC is, for the profile: its module's index and file address, or
- * a name made here (see pc_name). */
+ * a name made here (see pc_name; also when memory ran out). */
 static void pc_ref(uintptr_t pc, struct si_pcref *r)
 {
 	const struct wseg *s = segment(pc);
@@ -731,7 +726,7 @@ static void pc_ref(uintptr_t pc, struct si_pcref *r)
 	r->name = NULL;
 	r->module = -1;
 	r->address = 0;
-	if (m && m->index < 0 && !m->vdso) {
+	if (m && m->index < 0) {
 		struct wmod **u = grow(used, nused, &capu, sizeof *used);
 		if (u) {
 			used = u;
@@ -740,7 +735,7 @@ static void pc_ref(uintptr_t pc, struct si_pcref *r)
 		}
 	}
 	if (!m || m->index < 0) {
-		r->name = pc_name(pc, m);
+		r->name = pc_name(pc);
 		return;
 	}
 	r->module = m->index;
@@ -756,13 +751,15 @@ size_t si_sample_modules(void)
  * ran out), and its GNU build-id in hex into ID (empty when it has
  * none).  The path is the file's real one, as /proc/self/maps gives it:
  * the program's from /proc/self/exe, a library's with its links
- * resolved. */
+ * resolved; the vDSO's SELINST_PROFILE_VDSO. */
 char *si_sample_module(size_t i, char *id, size_t len)
 {
 	const struct wmod *m = used[i];
 	id[0] = 0;
 	for (size_t k = 0; m->id && k < m->id_len && 2 * k + 2 < len; k++)
 		snprintf(id + 2 * k, 3, "%02x", m->id[k]);
+	if (m->vdso)
+		return strdup(SELINST_PROFILE_VDSO);
 	if (m->name[0])
 		return realpath(m->name, NULL);
 	char *p = malloc(PATH_MAX);

@@ -71,6 +71,11 @@ assert a + b >= 0.95 * leaf and leaf >= 150, by
 # for several at one PC): CI once saw 471:27.  So the test asks for the order and a fair presence only.
 assert a > b >= 0.02 * leaf, by
 PY
+# The run names nothing itself (profile version 3): it never loads libdw
+# (which the runtime dlopen'ed at the write before; the report names).
+SELINST_SAMPLE=1000 LD_DEBUG=files ./main >/dev/null 2>ld.txt || fail "run with LD_DEBUG"
+grep -q 'file=libselinst' ld.txt || fail "LD_DEBUG=files said nothing: $(head ld.txt)"
+grep -E 'file=lib(dw|elf)' ld.txt && fail "the sampled run loaded libdw or libelf"
 "$REPORT" --format=folded main.prof >f.txt || fail "folded"
 grep -Eq '^main;work;main\.c:[0-9]+;~helper_a;~hot_leaf [0-9]+$' f.txt || fail "folded: $(cat f.txt)"
 grep -Eq '^main;work;main\.c:[0-9]+;~helper_b;~hot_leaf [0-9]+$' f.txt || fail "folded: $(cat f.txt)"
