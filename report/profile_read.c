@@ -376,8 +376,8 @@ static const char *address_loop(ctx *c, const pthr *th, uint32_t pidx, const yno
 		      &path, &id);
 	const pregion *f = loop_table_of(c->p, th, pidx);
 	char buf[256];
-	if (!sample_loop_name(path, id, at, f ? f->file : NULL, f ? f->loop_lines : NULL, buf,
-			      sizeof buf))
+	if (!sample_loop_name(path, id, c->p->path, at, f ? f->file : NULL,
+			      f ? f->loop_lines : NULL, buf, sizeof buf))
 		return NULL;
 	return arena_strndup(&c->p->mem, buf, strlen(buf));
 }
@@ -388,7 +388,7 @@ static const char *address_function(ctx *c, const ynode *e, uint64_t at)
 {
 	const char *path, *id;
 	sample_module(c, ymap_get(e, SELINST_PROFILE_SAMPLE_MODULE), &path, &id);
-	return sample_function_name(path, id, at);
+	return sample_function_name(path, id, c->p->path, at);
 }
 
 /* The caller of sample entry E: caller (a name), or caller_at: [MODULE,
@@ -403,7 +403,7 @@ static const char *entry_caller(ctx *c, const ynode *e)
 		    SELINST_PROFILE_SAMPLE_CALLER_AT);
 	const char *path, *id;
 	sample_module(c, at->first, &path, &id);
-	return sample_function_name(path, id, to_u64(c, at->last, "address"));
+	return sample_function_name(path, id, c->p->path, to_u64(c, at->last, "address"));
 }
 
 /* sample_modules: each {path, build_id}. */

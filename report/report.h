@@ -114,14 +114,18 @@ ynode *ymap_get(const ynode *map, const char *key);
  * file PATH (GNU build-id BUILD_ID in hex, NULL: none) lies in, as
  * "file:LINE" into OUT: the narrowest of FRANGES (the node's function's
  * loop_lines, in file FFILE; NULL: none) that holds its line, else of the
- * module's loop table; false when none or the file is not usable. */
-bool sample_loop_name(const char *path, const char *build_id, uint64_t at, const char *ffile,
-		      const char *franges, char *out, size_t len);
-/* The function at file address AT of module file PATH (version 3): the
- * innermost inlined function there, else its symbol's, else "[BASE]" (the
- * file's base name); SELINST_PROFILE_UNNAMED's name when the file is not
- * usable (said once on stderr).  Kept for the report's run. */
-const char *sample_function_name(const char *path, const char *build_id, uint64_t at);
+ * module's loop table; false when none or the file is not usable.  A file
+ * not at PATH is looked for beside profile PROF (same base name, same
+ * build-id). */
+bool sample_loop_name(const char *path, const char *build_id, const char *prof, uint64_t at,
+		      const char *ffile, const char *franges, char *out, size_t len);
+/* The function at file address AT of module file PATH (version 3; the
+ * file found as above): the innermost inlined function there, else its
+ * symbol's, else "[BASE]" (the file's base name); SELINST_PROFILE_UNNAMED's
+ * name when the file is not usable (said once on stderr).  Kept for the
+ * report's run. */
+const char *sample_function_name(const char *path, const char *build_id, const char *prof,
+				 uint64_t at);
 /* sample_names.c: the function at PC of MOD (sample_loops.c's module
  * file) as the runtime named it before version 3; NULL: none known.  *NP:
  * the module's state, made on first use. */

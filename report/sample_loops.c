@@ -138,44 +138,71 @@ static int vdso_fd(void)
 	return fd;
 }
 
-/* M's file opened, its build-id checked against the profile's; on a
- * failure one line on stderr and M stays unusable (its samples keep their
- * functions, without loops). */
-static void open_module(struct lmodule *m)
+/* FILE (FD: the vDSO's image, else -1 to open FILE) into M's Dwfl, its
+ * build-id in hex into FOUND, checked against the profile's; NULL when
+ * usable (M's dwfl, mod and bias set, *ELF its ELF), else why not (M's
+ * dwfl NULL). */
+static const char *try_file(struct lmodule *m, const char *file, int fd, char *found,
+			    Elf **elf)
 {
 	/* Only a regular file (a profile could name /dev/stdin). */
 	struct stat st;
-	int fd = strcmp(m->path, SELINST_PROFILE_VDSO) ? -1 : vdso_fd();
-	if (fd >= 0 || (stat(m->path, &st) == 0 && S_ISREG(st.st_mode)))
-		m->dwfl = dwfl_begin(&callbacks);
+	found[0] = 0;
+	*elf = NULL;
+	m->mod = NULL;
+	m->dwfl = fd >= 0 || (stat(file, &st) == 0 && S_ISREG(st.st_mode)) ?
+		dwfl_begin(&callbacks) : NULL;
 	if (m->dwfl) {
 		dwfl_report_begin(m->dwfl);
-		m->mod = dwfl_report_elf(m->dwfl, m->path, m->path, fd, 0, false);
+		m->mod = dwfl_report_elf(m->dwfl, file, file, fd, 0, false);
 		dwfl_report_end(m->dwfl, NULL, NULL);
 	}
 	if (fd >= 0 && !m->mod)
-		close(fd);
-	const char *why = NULL;
-	char found[2 * 64 + 1] = "";
+		close(fd);	/* consumed only on success */
 	const unsigned char *bits;
 	GElf_Addr vaddr;
 	int n = m->mod ? dwfl_module_build_id(m->mod, &bits, &vaddr) : 0;
 	if (n > 0 && n <= 64)
 		hex(bits, n, found);
+	const char *why = NULL;
 	if (!m->mod)
 		why = "cannot be read";
 	else if (m->build_id && strcmp(found, m->build_id))
 		why = "is not the file the samples were taken in";
-	Elf *elf = m->mod && !why ? dwfl_module_getelf(m->mod, &m->bias) : NULL;
-	if (!why && !elf)
+	else if (!(*elf = dwfl_module_getelf(m->mod, &m->bias)))
 		why = "cannot be read";
+	if (why && m->dwfl) {
+		dwfl_end(m->dwfl);
+		m->dwfl = NULL;
+	}
+	return why;
+}
+
+/* M's file opened, its build-id checked against the profile's.  A file
+ * not there or another one (the profile and its programs copied from
+ * another machine) is looked for beside the profile PROF too, by its base
+ * name, and taken when its build-id is the profile's.  On a failure one
+ * line on stderr and M stays unusable (its samples are named by address,
+ * without loops). */
+static void open_module(struct lmodule *m, const char *prof)
+{
+	char found[2 * 64 + 1], other[2 * 64 + 1];
+	Elf *elf;
+	int fd = strcmp(m->path, SELINST_PROFILE_VDSO) ? -1 : vdso_fd();
+	const char *why = try_file(m, m->path, fd, found, &elf);
+	const char *slash = strrchr(m->path, '/'), *pslash = prof ? strrchr(prof, '/') : NULL;
+	if (why && m->build_id && slash && prof) {
+		int dir = pslash ? (int)(pslash - prof + 1) : 0;
+		char *beside = xmalloc((size_t)dir + strlen(slash) + 1);
+		sprintf(beside, "%.*s%s", dir, prof, slash + 1);
+		if (strcmp(beside, m->path) && !try_file(m, beside, -1, other, &elf))
+			why = NULL;
+		free(beside);
+	}
 	if (why) {
 		fprintf(stderr, "selinst-report: %s %s (build-id %s in the profile, %s in the file): "
 			"the functions and loops of its samples are not named from it\n", m->path, why,
 			m->build_id ? m->build_id : "none", found[0] ? found : "none");
-		if (m->dwfl)
-			dwfl_end(m->dwfl);
-		m->dwfl = NULL;
 		return;
 	}
 	if (!m->build_id)	/* nothing to check the file against: say so */
@@ -185,7 +212,8 @@ static void open_module(struct lmodule *m)
 	m->table = read_table(elf);
 }
 
-static struct lmodule *module(const char *path, const char *build_id)
+/* The module PATH with BUILD_ID, opened on first use (for profile PROF). */
+static struct lmodule *module(const char *path, const char *build_id, const char *prof)
 {
 	for (struct lmodule *m = modules; m; m = m->next)
 		if (!strcmp(m->path, path) && !strcmp(m->build_id ? m->build_id : "",
@@ -196,7 +224,7 @@ static struct lmodule *module(const char *path, const char *build_id)
 	m->build_id = build_id ? xstrdup(build_id) : NULL;
 	m->next = modules;
 	modules = m;
-	open_module(m);
+	open_module(m, prof);
 	return m;
 }
 
@@ -246,11 +274,11 @@ static bool module_loop(const struct loop_table *t, const char *base, int line, 
 	return true;
 }
 
-bool sample_loop_name(const char *path, const char *build_id, uint64_t at, const char *ffile,
-		      const char *franges, char *out, size_t len)
+bool sample_loop_name(const char *path, const char *build_id, const char *prof, uint64_t at,
+		      const char *ffile, const char *franges, char *out, size_t len)
 {
 	pthread_mutex_lock(&lock);
-	struct lmodule *m = module(path, build_id);
+	struct lmodule *m = module(path, build_id, prof);
 	Dwfl_Line *l = m->dwfl && m->table ?
 		dwfl_module_getsrc(m->mod, (Dwarf_Addr)(at + m->bias)) : NULL;
 	int line = 0;
@@ -283,10 +311,11 @@ static char *name_address(struct lmodule *m, uint64_t at)
 	return n;
 }
 
-const char *sample_function_name(const char *path, const char *build_id, uint64_t at)
+const char *sample_function_name(const char *path, const char *build_id, const char *prof,
+				 uint64_t at)
 {
 	pthread_mutex_lock(&lock);
-	struct lmodule *m = module(path, build_id);
+	struct lmodule *m = module(path, build_id, prof);
 	if (!m->named.cap)
 		u64map_init(&m->named, 64);
 	bool fresh;

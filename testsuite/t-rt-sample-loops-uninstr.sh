@@ -109,7 +109,8 @@ grep -Eq '^main;driver;~leaf;~loop leaf\.c:1[13] [0-9]+$' nobid.folded ||
 
 # The program rebuilt (another build-id), then gone: one line on stderr
 # each, the samples under driver named by address only (prog+0x...),
-# without functions or loops.
+# without functions or loops.  (The report also looks beside the profile,
+# where it finds the same file.)
 unloops() {	# WHY: the report's stderr names the file and WHY
 	"$REPORT" --format=folded prog.prof >f2.txt 2>err.txt || fail "report with $1"
 	grep -q "^selinst-report: $PWD/prog $1 (build-id [0-9a-f]\{40\} in the profile, .*): the functions and loops of its samples are not named from it$" err.txt ||
@@ -118,9 +119,16 @@ unloops() {	# WHY: the report's stderr names the file and WHY
 	grep -Eq '^main;driver;~prog\+0x[0-9a-f]+ [0-9]+$' f2.txt || fail "$1: no ~prog+0x...: $(cat f2.txt)"
 	grep -Eq '~leaf|~loop' f2.txt && fail "$1: named from the wrong file: $(cat f2.txt)"
 }
+mkdir moved && cp prog prog.prof moved/ || fail "copy"
 echo "int rebuilt = 1;" >rebuilt.c
 si_cc $opts main.c leaf.c rebuilt.c -o prog || fail "rebuild"
 unloops "is not the file the samples were taken in"
 rm prog
 unloops "cannot be read"
+# The profile and its program copied elsewhere together (from another
+# machine): the program is found beside the profile, its build-id the
+# profile's, and names everything, without a word.
+"$REPORT" --format=folded moved/prog.prof >f3.txt 2>err.txt || fail "moved: report"
+[ -s err.txt ] && fail "moved: stderr: $(cat err.txt)"
+grep -Eq '^main;driver;~leaf;~loop leaf\.c:11 [0-9]+$' f3.txt || fail "moved: $(cat f3.txt)"
 exit 0
