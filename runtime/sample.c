@@ -760,8 +760,10 @@ char *si_sample_module(size_t i, char *id, size_t len)
 		snprintf(id + 2 * k, 3, "%02x", m->id[k]);
 	if (m->vdso)
 		return strdup(SELINST_PROFILE_VDSO);
-	if (m->name[0])
-		return realpath(m->name, NULL);
+	if (m->name[0]) {
+		char *r = realpath(m->name, NULL);	/* a relative name: from here */
+		return r ? r : strdup(m->name);
+	}
 	char *p = malloc(PATH_MAX);
 	ssize_t n = p ? readlink("/proc/self/exe", p, PATH_MAX - 1) : -1;
 	if (n <= 0) {
@@ -769,6 +771,13 @@ char *si_sample_module(size_t i, char *id, size_t len)
 		return NULL;
 	}
 	p[n] = 0;
+	/* A program replaced since it started: its old path (the report
+	 * then finds another build-id there, or the file beside the
+	 * profile). */
+	static const char deleted[] = " (deleted)";
+	size_t k = strlen(p), d = sizeof deleted - 1;
+	if (k > d && !strcmp(p + k - d, deleted))
+		p[k - d] = 0;
 	return p;
 }
 
