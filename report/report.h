@@ -5,7 +5,9 @@
  *   ydom.c          YAML text -> small document tree (libyaml, plus a fast
  *                   path for the plain block/flow subset the runtime writes)
  *   profile_read.c  document tree -> struct profile, with validation
- *   sample_loops.c  a sample's uninstrumented loop, from its module file
+ *   sample_loops.c  a sample's module file (opened once, build-id checked)
+ *                   and its uninstrumented loop there
+ *   sample_names.c  a sampled address's function there (DWARF, symbols)
  *   merge.c         profiles (threads, ranks) -> one merged struct view, and
  *                   what views share: sorted listings, call edges
  *   view_text.c     flat, tree, threads and loops text views
