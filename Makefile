@@ -59,10 +59,9 @@ $(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-static
 # No libyaml: the profile's text is written by runtime/emit.c, so the
 # runtime never binds to a program's own (perhaps instrumented, perhaps
 # other-version) libyaml.
-# libdw (elfutils, SELINST_SAMPLE's symbolizer) is dlopen'ed when a profile
-# with samples is written, not linked: programs that do not sample never
-# map it; the static library has no symbolizer (runtime/sample.c).  zlib
-# likewise, when a long series of iterations is packed (runtime/output_pack.c);
+# No libdw: SELINST_SAMPLE's samples are written as module and file
+# address, and selinst-report names them (runtime/sample.c).  zlib is
+# dlopen'ed when a long series of iterations is packed (runtime/output_pack.c);
 # libm for its logarithms.
 $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
 	$(CC) -shared -pthread -o $@ $^ -ldl -lm
@@ -103,8 +102,8 @@ $(B)/libselinst-mpif.so: $(B)/mpi/fwrappers.o $(B)/mpi/layer.o $(B)/libselinst.s
 $(B)/libselinst-mpif.a: $(B)/mpi/fwrappers.o $(B)/mpi/layer.o
 	rm -f $@; ar rcs $@ $^
 
-# libdw and libelf: selinst-report names sampled loops from the sampled
-# modules' files (report/sample_loops.c).
+# libdw and libelf: selinst-report names sampled functions and loops from
+# the sampled modules' files (report/sample_loops.c, report/sample_names.c).
 $(B)/selinst-report: $(REPORT_SRC) $(REPORT_HDR) VERSION | $(B)
 	$(CC) $(REPORT_CFLAGS) -DSELINST_VERSION='"$(VERSION)"' -o $@ $(REPORT_SRC) -lyaml -lotf2 -ldw -lelf -lz -lm
 

@@ -19,11 +19,12 @@ run in WORK/build/P-default; a run is all of them).
 
 --per-sample: where the cost goes, from runs at several rates (off, 1 Hz,
 HZ and 20 x HZ, interleaved): the per-process fixed cost (1 Hz less
-off: the timer's set-up, loading libdw and naming the few samples at
-exit) and the cost of one sample (the slope of CPU time over the samples
-taken, between 1 Hz and 20 x HZ: the kernel's timer and signal delivery,
-the handler, sigreturn, the caches they disturb, and naming more
-addresses at exit), each the median over the rounds of the difference to
+off: the timer's set-up and writing the few samples at exit; before
+profile version 3 also loading libdw and naming them) and the cost of
+one sample (the slope of CPU time over the samples taken, between 1 Hz
+and 20 x HZ: the kernel's timer and signal delivery, the handler,
+sigreturn, the caches they disturb, and writing more addresses at exit),
+each the median over the rounds of the difference to
 the same round's run without sampling; then what they add up to at HZ
 for the workload's length.  The high rate makes a sample's cost
 resolvable on a noisy machine where HZ's own is not.

@@ -19,9 +19,11 @@
 #       for a run on another machine); `bash DIR/run.sh [RUNS [PART]]`
 #       runs again without building (PART: cost, accuracy or all, the
 #       default).  DIR holds everything a machine without the project's
-#       packages needs: the programs, libselinst.so and libdw with its
-#       libraries (loaded at the write to name the samples), found beside
-#       the programs.  Back on the build machine, with the profiles in
+#       packages needs: the programs and libselinst.so, found beside the
+#       programs (the runtime names no samples: profile version 3).  With
+#       $OUT the sampled programs and their libraries go beside the
+#       profiles, where selinst-report finds them by build-id.  Back on
+#       the build machine, with the profiles in
 #       DIR/acc: python3 bench/sample-accuracy.py --keep DIR/acc --reuse
 #       --runs 3 (runs callgrind there, where it is missing).
 set -eu
@@ -38,12 +40,6 @@ while read -r wl args; do
 done <"$d/sizes"
 python3 "$root/bench/sample-accuracy.py" --keep "$d/acc" --build-only >/dev/null
 cp "$B/libselinst.so" "$d/"
-dw=$(gcc -print-file-name=libdw.so.1)
-[ -e "$dw" ] || dw=$(ldconfig -p | awk '/libdw.so.1 /{print $NF; exit}')
-cp -L "$dw" "$d/libdw.so.1"
-ldd "$dw" | awk '$3 ~ /^\// && $1 !~ /^(libc|ld-linux)/ {print $3}' | while read -r lib; do
-	cp -L "$lib" "$d/"
-done
 cat >"$d/run.sh" <<'RUN'
 # bench/sample-quiet.sh wrote this: run it where the machine is quiet.
 cd "$(dirname "$0")"
@@ -65,6 +61,15 @@ if [ "$part" != cost ]; then
 	if [ -n "${OUT:-}" ]; then
 		mkdir -p "$OUT/acc"
 		for f in acc/*/*.prof; do mkdir -p "$OUT/$(dirname "$f")"; cp "$f" "$OUT/$f"; done
+		# selinst-report names the samples from the programs and the
+		# libraries they ran with: found beside the profiles (same
+		# base name and build-id) when not at the paths of this machine.
+		while read -r wl args; do
+			cp acc/$wl/sel "$OUT/acc/$wl/"
+			ldd acc/$wl/sel | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
+				cp -L "$lib" "$OUT/acc/$wl/"
+			done
+		done <sizes
 	fi
 	[ "$part" = accuracy ] && exit 0
 fi

@@ -18,8 +18,9 @@
 
 /* The first two keys of every profile. */
 #define SELINST_PROFILE_FORMAT  "selinst-profile"
-/* 2: sampled loops named by selinst-report (sample_modules, below) */
-#define SELINST_PROFILE_VERSION 2
+/* 2: sampled loops named by selinst-report (sample_modules, below);
+ * 3: sampled functions too (no names made in the sampled process) */
+#define SELINST_PROFILE_VERSION 3
 
 /* selinst-report --format=json: the merged view, which the plugin's
  * profile= reads too. */
@@ -98,19 +99,37 @@ selinst_omp_waits[SELINST_OMP_WAITS] = {
  * scales the hooks' calibrated cost by (cpu_ns + runqueue_ns) / cpu_ns. */
 #define SELINST_PROFILE_RUNQUEUE "runqueue_ns"
 
-/* Sampled loops (version 2; version 1 wrote each sample entry's loop as
- * loop: "file.c:LINE", which the report still reads).  A sample entry
- * whose code lies in a module with loop tables has the module's index in
- * the top-level list SAMPLE_MODULES ({path, build_id}: the GNU build-id
- * in hex, or ~) and ADDRESSES: [ADDR, COUNT, ...], the sampled PCs' file
- * addresses there with their counts (which add up to the entry's count);
- * selinst-report looks each line up in that file and names the loop from
- * the node's function's LOOP_LINES ("LINE-LAST ...", a function region's
- * field: its loops without hooks) or the module's loop table
- * (SELINST_LOOP_SECTION). */
+/* Sampled code (version 3).  A sample entry is either FUNCTION: NAME,
+ * named in the process ("0x..." outside every mapped module), or, for
+ * code in a module (the vDSO: SELINST_PROFILE_VDSO), the module's index
+ * MODULE in the
+ * top-level list SAMPLE_MODULES ({path, build_id}: the GNU build-id in
+ * hex, or ~) and ADDRESSES: [ADDR, COUNT, ...], the sampled PCs' file
+ * addresses there with their counts (which add up to the entry's
+ * count).  A sample in another module's code whose caller was found has
+ * CALLER_AT: [MODULE, ADDR], the call instruction's last byte (or
+ * CALLER: NAME, named in the process).  selinst-report names each
+ * address from that file: the innermost inlined function there (DWARF),
+ * else its symbol table's function, else "[file's base name]"; a file
+ * gone or of another build-id gives SELINST_PROFILE_UNNAMED's name.  In
+ * a module with a loop table (SELINST_LOOP_SECTION) it names the
+ * address's loop from its line, matched against the node's function's
+ * LOOP_LINES ("LINE-LAST ...", a function region's field: its loops
+ * without hooks) or the module's table.
+ * Version 2 named functions in the process (FUNCTION, CALLER: NAME in
+ * every entry) and gave ADDRESSES only in modules with loop tables, for
+ * the loops; version 1 wrote each entry's loop as loop: "file.c:LINE".
+ * The report reads all three. */
 #define SELINST_PROFILE_SAMPLE_MODULES   "sample_modules"
 #define SELINST_PROFILE_SAMPLE_MODULE    "module"
 #define SELINST_PROFILE_SAMPLE_ADDRESSES "addresses"
+#define SELINST_PROFILE_SAMPLE_CALLER_AT "caller_at"
+/* The path sample_modules gives the vDSO, which has no file: the report
+ * reads its own when the build-ids agree (the same kernel). */
+#define SELINST_PROFILE_VDSO "[vdso]"
+/* The name of a sampled address whose module file cannot be read, or is
+ * not the one sampled: "BASE+0xADDR" (BASE the file's base name). */
+#define SELINST_PROFILE_UNNAMED "%s+0x%llx"
 #define SELINST_PROFILE_LOOP_LINES       "loop_lines"
 
 /* Node keys of an mpi region's bytes (libselinst-mpi: count times the

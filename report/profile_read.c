@@ -26,7 +26,7 @@ typedef struct ctx {
 	profile *p;
 	u64map ids;
 	u64map sampled;		/* hash of a sampled function's name -> its region */
-	const ynode *smods;	/* sample_modules (version 2), or NULL */
+	const ynode *smods;	/* sample_modules (versions 2, 3), or NULL */
 	arena dom;		/* the document tree, freed after reading */
 } ctx;
 
@@ -298,7 +298,10 @@ static uint64_t samples_total(ctx *c, const ynode *seq, const char *what)
 	for (const ynode *e = seq->first; e; e = e->next) {
 		if (e->type != Y_MAP)
 			bad(c, e->line, "each sample entry must be a mapping {function, count}");
-		get_str(c, e, "function", "sample entry", true);
+		if (!ymap_get(e, "function") && ymap_get(e, SELINST_PROFILE_SAMPLE_ADDRESSES))
+			need(c, e, SELINST_PROFILE_SAMPLE_MODULE, Y_SCALAR, "sample entry");
+		else	/* version 3 names it from the module's addresses */
+			get_str(c, e, "function", "sample entry", true);
 		if (__builtin_add_overflow(total, get_u64(c, e, "count", "sample entry"), &total))
 			bad(c, e->line, "sample counts of one node overflow 64 bits");
 	}
@@ -347,12 +350,10 @@ static const pregion *loop_table_of(const profile *p, const pthr *th, uint32_t i
 	return r;
 }
 
-/* The loop of file address AT of sample entry E (version 2), under node
- * PIDX: sample_loops.c looks it up in E's module file; NULL when none. */
-static const char *address_loop(ctx *c, const pthr *th, uint32_t pidx, const ynode *e,
-				uint64_t at)
+/* Module number MI (a sample entry's key) of sample_modules: its path and
+ * build-id (NULL: none) into *PATH and *ID. */
+static void sample_module(ctx *c, const ynode *mi, const char **path, const char **id)
 {
-	const ynode *mi = need(c, e, SELINST_PROFILE_SAMPLE_MODULE, Y_SCALAR, "sample entry");
 	uint64_t k = to_u64(c, mi, SELINST_PROFILE_SAMPLE_MODULE);
 	const ynode *m = c->smods ? c->smods->first : NULL;
 	for (uint64_t j = 0; m && j < k; j++)
@@ -360,13 +361,49 @@ static const char *address_loop(ctx *c, const pthr *th, uint32_t pidx, const yno
 	if (!m)
 		bad(c, mi->line, "module %llu of a sample entry is not in '%s'",
 		    (unsigned long long)k, SELINST_PROFILE_SAMPLE_MODULES);
+	const ynode *b = ymap_get(m, "build_id");
+	*path = ymap_get(m, "path")->s;
+	*id = b && !is_null(b) ? b->s : NULL;
+}
+
+/* The loop of file address AT of sample entry E (versions 2 and 3), under
+ * node PIDX: sample_loops.c looks it up in E's module file; NULL when none. */
+static const char *address_loop(ctx *c, const pthr *th, uint32_t pidx, const ynode *e,
+				uint64_t at)
+{
+	const char *path, *id;
+	sample_module(c, need(c, e, SELINST_PROFILE_SAMPLE_MODULE, Y_SCALAR, "sample entry"),
+		      &path, &id);
 	const pregion *f = loop_table_of(c->p, th, pidx);
-	const ynode *id = ymap_get(m, "build_id");
 	char buf[256];
-	if (!sample_loop_name(ymap_get(m, "path")->s, id && !is_null(id) ? id->s : NULL, at,
-			      f ? f->file : NULL, f ? f->loop_lines : NULL, buf, sizeof buf))
+	if (!sample_loop_name(path, id, c->p->path, at, f ? f->file : NULL,
+			      f ? f->loop_lines : NULL, buf, sizeof buf))
 		return NULL;
 	return arena_strndup(&c->p->mem, buf, strlen(buf));
+}
+
+/* The function at file address AT of sample entry E's module (version
+ * 3): sample_loops.c names it from the module file. */
+static const char *address_function(ctx *c, const ynode *e, uint64_t at)
+{
+	const char *path, *id;
+	sample_module(c, ymap_get(e, SELINST_PROFILE_SAMPLE_MODULE), &path, &id);
+	return sample_function_name(path, id, c->p->path, at);
+}
+
+/* The caller of sample entry E: caller (a name), or caller_at: [MODULE,
+ * ADDRESS] (version 3) named from the module file; NULL: none. */
+static const char *entry_caller(ctx *c, const ynode *e)
+{
+	const ynode *at = ymap_get(e, SELINST_PROFILE_SAMPLE_CALLER_AT);
+	if (!at)
+		return entry_str(c, e, "caller");
+	if (at->type != Y_SEQ || at->n != 2)
+		bad(c, at->line, "'%s' must be a list [module, address]",
+		    SELINST_PROFILE_SAMPLE_CALLER_AT);
+	const char *path, *id;
+	sample_module(c, at->first, &path, &id);
+	return sample_function_name(path, id, c->p->path, to_u64(c, at->last, "address"));
 }
 
 /* sample_modules: each {path, build_id}. */
@@ -419,37 +456,91 @@ static uint64_t add_one(ctx *c, pthr *th, uint32_t pidx, size_t first, const cha
 	return t;
 }
 
+/* A sampled address of version 3, named: COUNT samples of function FN in
+ * LOOP (NULL: none) called by CALLER (NULL: not known). */
+struct named { const char *fn, *loop, *caller; uint64_t cnt; };
+
+static int named_cmp(const void *pa, const void *pb)
+{
+	const struct named *a = pa, *b = pb;
+	int k = strcmp(a->fn, b->fn);
+	if (!k)
+		k = strcmp(a->caller ? a->caller : "", b->caller ? b->caller : "");
+	if (!k)
+		k = strcmp(a->loop ? a->loop : "", b->loop ? b->loop : "");
+	return k;
+}
+
+/* The addresses of entry E, checked, each with its loop into *OUT (*N of
+ * them), and with NAMED (version 3) its function and the entry's caller;
+ * returns the count they add up to. */
+static uint64_t entry_addresses(ctx *c, const pthr *th, uint32_t pidx, const ynode *e,
+				uint64_t cnt, bool named, struct named *out, size_t *n)
+{
+	const ynode *ad = ymap_get(e, SELINST_PROFILE_SAMPLE_ADDRESSES);
+	if (ad->type != Y_SEQ || ad->n % 2)
+		bad(c, ad->line, "'%s' must be a list of address, count pairs",
+		    SELINST_PROFILE_SAMPLE_ADDRESSES);
+	const char *caller = named ? entry_caller(c, e) : NULL;
+	uint64_t sum = 0;
+	for (const ynode *a = ad->first; a; a = a->next->next) {
+		uint64_t k = to_u64(c, a->next, "count"), at = to_u64(c, a, "address");
+		if (__builtin_add_overflow(sum, k, &sum) || sum > cnt)
+			bad(c, ad->line, "the addresses' counts add up to more than 'count'");
+		out[(*n)++] = (struct named){ named ? address_function(c, e, at) : NULL,
+			address_loop(c, th, pidx, e, at), caller, k };
+	}
+	return sum;
+}
+
 /* Sampled children of node PIDX (UINT32_MAX: the thread's root) from the
  * list SEQ (see add_one); an entry with addresses is split by the loop of
- * each.  Returns the time given out (floors: never more than TIME). */
+ * each (version 3: by the function and loop of each, the same ones added
+ * up).  Returns the time given out (floors: never more than TIME). */
 static uint64_t add_sampled(ctx *c, pthr *th, uint32_t pidx, const ynode *seq, const char *own,
 			    uint64_t time, uint64_t total)
 {
 	uint64_t taken = 0;
-	size_t first = th->nnodes;
+	size_t first = th->nnodes, nn = 0, room = 0;
 	for (const ynode *e = seq->first; e; e = e->next) {
-		const char *fn = ymap_get(e, "function")->s;
-		uint64_t cnt = to_u64(c, ymap_get(e, "count"), "count");
-		const char *loop = entry_str(c, e, "loop"), *caller = entry_str(c, e, "caller");
 		const ynode *ad = ymap_get(e, SELINST_PROFILE_SAMPLE_ADDRESSES);
+		room += ad && ad->type == Y_SEQ ? ad->n / 2 : 0;
+	}
+	struct named *nm = xmalloc((room ? room : 1) * sizeof *nm);
+	for (const ynode *e = seq->first; e; e = e->next) {
+		const ynode *fnode = ymap_get(e, "function");
+		uint64_t cnt = to_u64(c, ymap_get(e, "count"), "count");
+		const char *loop = entry_str(c, e, "loop");
+		const ynode *ad = ymap_get(e, SELINST_PROFILE_SAMPLE_ADDRESSES);
+		if (!fnode) {	/* version 3: named from the module file */
+			uint64_t sum = entry_addresses(c, th, pidx, e, cnt, true, nm, &nn);
+			if (sum < cnt)
+				bad(c, e->line, "the addresses' counts add up to less than 'count'");
+			continue;
+		}
+		const char *fn = fnode->s, *caller = entry_caller(c, e);
 		if (!ad || loop) {
 			taken += add_one(c, th, pidx, first, own, fn, loop, caller, cnt, time, total);
 			continue;
 		}
-		if (ad->type != Y_SEQ || ad->n % 2)
-			bad(c, ad->line, "'%s' must be a list of address, count pairs",
-			    SELINST_PROFILE_SAMPLE_ADDRESSES);
-		uint64_t sum = 0;
-		for (const ynode *a = ad->first; a; a = a->next->next) {
-			uint64_t k = to_u64(c, a->next, "count");
-			if (__builtin_add_overflow(sum, k, &sum) || sum > cnt)
-				bad(c, ad->line, "the addresses' counts add up to more than 'count'");
-			taken += add_one(c, th, pidx, first, own, fn,
-					 address_loop(c, th, pidx, e, to_u64(c, a, "address")),
-					 caller, k, time, total);
-		}
+		/* version 2: the function named, each address's loop here */
+		size_t k0 = nn;
+		uint64_t sum = entry_addresses(c, th, pidx, e, cnt, false, nm, &nn);
+		for (size_t k = k0; k < nn; k++)
+			taken += add_one(c, th, pidx, first, own, fn, nm[k].loop, caller, nm[k].cnt,
+					 time, total);
+		nn = k0;
 		taken += add_one(c, th, pidx, first, own, fn, NULL, caller, cnt - sum, time, total);
 	}
+	qsort(nm, nn, sizeof *nm, named_cmp);
+	for (size_t i = 0, j; i < nn; i = j) {
+		uint64_t cnt = 0;
+		for (j = i; j < nn && !named_cmp(&nm[i], &nm[j]); j++)
+			cnt += nm[j].cnt;
+		taken += add_one(c, th, pidx, first, own, nm[i].fn, nm[i].loop, nm[i].caller, cnt,
+				 time, total);
+	}
+	free(nm);
 	return taken;
 }
 
@@ -489,15 +580,15 @@ static void read_root_samples(ctx *c, const ynode *t, pthr *th, const ynode *seq
 }
 
 /* Room for the sampled nodes that the sample entries of list SEQ may
- * make: each its caller's, its function's and its loop's, or with
- * addresses one loop per address. */
+ * make: each its caller's, its function's and its loop's, and with
+ * addresses a function and a loop per address (version 3). */
 static size_t seq_room(const ynode *seq)
 {
 	size_t k = 0;
 	for (const ynode *e = seq && seq->type == Y_SEQ ? seq->first : NULL; e; e = e->next) {
 		const ynode *ad = e->type == Y_MAP ?
 			ymap_get(e, SELINST_PROFILE_SAMPLE_ADDRESSES) : NULL;
-		k += 3 + (ad && ad->type == Y_SEQ ? ad->n / 2 : 0);
+		k += 3 + (ad && ad->type == Y_SEQ ? ad->n : 0);
 	}
 	return k;
 }

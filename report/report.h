@@ -5,7 +5,9 @@
  *   ydom.c          YAML text -> small document tree (libyaml, plus a fast
  *                   path for the plain block/flow subset the runtime writes)
  *   profile_read.c  document tree -> struct profile, with validation
- *   sample_loops.c  a sample's uninstrumented loop, from its module file
+ *   sample_loops.c  a sample's module file (opened once, build-id checked)
+ *                   and its uninstrumented loop there
+ *   sample_names.c  a sampled address's function there (DWARF, symbols)
  *   merge.c         profiles (threads, ranks) -> one merged struct view, and
  *                   what views share: sorted listings, call edges
  *   view_text.c     flat, tree, threads and loops text views
@@ -114,9 +116,24 @@ ynode *ymap_get(const ynode *map, const char *key);
  * file PATH (GNU build-id BUILD_ID in hex, NULL: none) lies in, as
  * "file:LINE" into OUT: the narrowest of FRANGES (the node's function's
  * loop_lines, in file FFILE; NULL: none) that holds its line, else of the
- * module's loop table; false when none or the file is not usable. */
-bool sample_loop_name(const char *path, const char *build_id, uint64_t at, const char *ffile,
-		      const char *franges, char *out, size_t len);
+ * module's loop table; false when none or the file is not usable.  A file
+ * not at PATH is looked for beside profile PROF (same base name, same
+ * build-id). */
+bool sample_loop_name(const char *path, const char *build_id, const char *prof, uint64_t at,
+		      const char *ffile, const char *franges, char *out, size_t len);
+/* The function at file address AT of module file PATH (version 3; the
+ * file found as above): the innermost inlined function there, else its
+ * symbol's, else "[BASE]" (the file's base name); SELINST_PROFILE_UNNAMED's
+ * name when the file is not usable (said once on stderr).  Kept for the
+ * report's run. */
+const char *sample_function_name(const char *path, const char *build_id, const char *prof,
+				 uint64_t at);
+/* sample_names.c: the function at PC of MOD (sample_loops.c's module
+ * file) as the runtime named it before version 3; NULL: none known.  *NP:
+ * the module's state, made on first use. */
+struct sample_names;
+struct Dwfl_Module;
+const char *sample_function_at(struct sample_names **np, struct Dwfl_Module *mod, uint64_t pc);
 /* Tree building, shared by both parsers. */
 static inline ynode *ynode_new(arena *a, int type, unsigned line)
 {

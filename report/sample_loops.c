@@ -1,24 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sample_loops.c - the uninstrumented loop a sample's address lies in,
- * named here rather than in the sampled process (profile version 2):
- * finding an address's source line means reading the line table of its
- * whole unit, which cost a short process most of its profile write
- * (lz4's lz4.c: 17 million instructions, +16% of a 25 ms run).  The
- * profile says which module file (path and GNU build-id) and which file
- * address; the file is opened with libdw (elfutils), its build-id
- * checked, the address's line looked up (the innermost inlined code's)
- * and matched against the node's function's loop lines or the module's
- * loop table (SELINST_LOOP_SECTION), as doc/runtime.md "Sampling" says.
- * Each module file is opened once per run of the report; reads of
- * several profiles at once (merge.c's workers) take turns.
+ * sample_loops.c - the function (sample_names.c) and the uninstrumented
+ * loop a sample's address lies in, named here rather than in the sampled
+ * process (profile versions 2 and 3): finding an address's source line
+ * means reading the line table of its whole unit, which cost a short
+ * process most of its profile write (lz4's lz4.c: 17 million
+ * instructions, +16% of a 25 ms run), and naming its function loaded
+ * libdw and read the module's DWARF (+2.7%).  The profile says which
+ * module file (path and GNU build-id) and which file address; the file is
+ * opened with libdw (elfutils), its build-id checked, the address's line
+ * looked up (the innermost inlined code's) and matched against the node's
+ * function's loop lines or the module's loop table (SELINST_LOOP_SECTION),
+ * as doc/runtime.md "Sampling" says.  Each module file is opened once per
+ * run of the report, each address named once; reads of several profiles
+ * at once (merge.c's workers) take turns.
  */
 #include "report.h"
 #include <elfutils/libdwfl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <link.h>
 
 /* One module file's loop table: ranges of lines, each with its file's
  * base name (pointing into the text that follows the ranges in the same
@@ -33,6 +39,10 @@ struct lmodule {
 	Dwfl_Module *mod;
 	GElf_Addr bias;
 	struct loop_table *table;	/* NULL: none */
+	struct sample_names *names;	/* sample_names.c's state; NULL: none yet */
+	u64map named;			/* address -> index in name + 1 */
+	char **name;
+	size_t nname;
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -110,51 +120,100 @@ static void hex(const unsigned char *bits, int n, char *out)
 	out[2 * (n > 0 ? n : 0)] = 0;
 }
 
-/* M's file opened, its build-id checked against the profile's; on a
- * failure one line on stderr and M stays unusable (its samples keep their
- * functions, without loops). */
-static void open_module(struct lmodule *m)
+/* A file holding this process's vDSO image (SELINST_PROFILE_VDSO: the
+ * sampled process's had no file; on the same kernel it is the same, which
+ * the build-id check tells); -1 when none.  The image is the ELF up to
+ * its section headers. */
+static int vdso_fd(void)
+{
+	const ElfW(Ehdr) *e = (const ElfW(Ehdr) *)getauxval(AT_SYSINFO_EHDR);
+	if (!e || memcmp(e->e_ident, ELFMAG, SELFMAG))
+		return -1;
+	size_t len = e->e_shoff + (size_t)e->e_shnum * e->e_shentsize;
+	int fd = len <= (1u << 20) ? memfd_create("vdso", MFD_CLOEXEC) : -1;
+	if (fd >= 0 && write(fd, e, len) != (ssize_t)len) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* FILE (FD: the vDSO's image, else -1 to open FILE) into M's Dwfl, its
+ * build-id in hex into FOUND, checked against the profile's; NULL when
+ * usable (M's dwfl, mod and bias set, *ELF its ELF), else why not (M's
+ * dwfl NULL). */
+static const char *try_file(struct lmodule *m, const char *file, int fd, char *found,
+			    Elf **elf)
 {
 	/* Only a regular file (a profile could name /dev/stdin). */
 	struct stat st;
-	if (stat(m->path, &st) == 0 && S_ISREG(st.st_mode))
-		m->dwfl = dwfl_begin(&callbacks);
+	found[0] = 0;
+	*elf = NULL;
+	m->mod = NULL;
+	m->dwfl = fd >= 0 || (stat(file, &st) == 0 && S_ISREG(st.st_mode)) ?
+		dwfl_begin(&callbacks) : NULL;
 	if (m->dwfl) {
 		dwfl_report_begin(m->dwfl);
-		m->mod = dwfl_report_elf(m->dwfl, m->path, m->path, -1, 0, false);
+		m->mod = dwfl_report_elf(m->dwfl, file, file, fd, 0, false);
 		dwfl_report_end(m->dwfl, NULL, NULL);
 	}
-	const char *why = NULL;
-	char found[2 * 64 + 1] = "";
+	if (fd >= 0 && !m->mod)
+		close(fd);	/* consumed only on success */
 	const unsigned char *bits;
 	GElf_Addr vaddr;
 	int n = m->mod ? dwfl_module_build_id(m->mod, &bits, &vaddr) : 0;
 	if (n > 0 && n <= 64)
 		hex(bits, n, found);
+	const char *why = NULL;
 	if (!m->mod)
 		why = "cannot be read";
 	else if (m->build_id && strcmp(found, m->build_id))
 		why = "is not the file the samples were taken in";
-	Elf *elf = m->mod && !why ? dwfl_module_getelf(m->mod, &m->bias) : NULL;
-	if (!why && !elf)
+	else if (!(*elf = dwfl_module_getelf(m->mod, &m->bias)))
 		why = "cannot be read";
+	if (why && m->dwfl) {
+		dwfl_end(m->dwfl);
+		m->dwfl = NULL;
+	}
+	return why;
+}
+
+/* M's file opened, its build-id checked against the profile's.  A file
+ * not there or another one (the profile and its programs copied from
+ * another machine) is looked for beside the profile PROF too, by its base
+ * name, and taken when its build-id is the profile's.  On a failure one
+ * line on stderr and M stays unusable (its samples are named by address,
+ * without loops). */
+static void open_module(struct lmodule *m, const char *prof)
+{
+	char found[2 * 64 + 1], other[2 * 64 + 1];
+	Elf *elf;
+	int fd = strcmp(m->path, SELINST_PROFILE_VDSO) ? -1 : vdso_fd();
+	const char *why = try_file(m, m->path, fd, found, &elf);
+	const char *slash = strrchr(m->path, '/'), *pslash = prof ? strrchr(prof, '/') : NULL;
+	if (why && m->build_id && slash && prof) {
+		int dir = pslash ? (int)(pslash - prof + 1) : 0;
+		char *beside = xmalloc((size_t)dir + strlen(slash) + 1);
+		sprintf(beside, "%.*s%s", dir, prof, slash + 1);
+		if (strcmp(beside, m->path) && !try_file(m, beside, -1, other, &elf))
+			why = NULL;
+		free(beside);
+	}
 	if (why) {
 		fprintf(stderr, "selinst-report: %s %s (build-id %s in the profile, %s in the file): "
-			"its sampled loops are not named, only their functions\n", m->path, why,
+			"the functions and loops of its samples are not named from it\n", m->path, why,
 			m->build_id ? m->build_id : "none", found[0] ? found : "none");
-		if (m->dwfl)
-			dwfl_end(m->dwfl);
-		m->dwfl = NULL;
 		return;
 	}
 	if (!m->build_id)	/* nothing to check the file against: say so */
-		fprintf(stderr, "selinst-report: %s has no build-id in the profile: its sampled "
-			"loops are named from the file as it is now (a rebuilt file would name "
-			"them wrongly; link with --build-id)\n", m->path);
+		fprintf(stderr, "selinst-report: %s has no build-id in the profile: its samples "
+			"are named from the file as it is now (a rebuilt file would name them "
+			"wrongly; link with --build-id)\n", m->path);
 	m->table = read_table(elf);
 }
 
-static struct lmodule *module(const char *path, const char *build_id)
+/* The module PATH with BUILD_ID, opened on first use (for profile PROF). */
+static struct lmodule *module(const char *path, const char *build_id, const char *prof)
 {
 	for (struct lmodule *m = modules; m; m = m->next)
 		if (!strcmp(m->path, path) && !strcmp(m->build_id ? m->build_id : "",
@@ -165,7 +224,7 @@ static struct lmodule *module(const char *path, const char *build_id)
 	m->build_id = build_id ? xstrdup(build_id) : NULL;
 	m->next = modules;
 	modules = m;
-	open_module(m);
+	open_module(m, prof);
 	return m;
 }
 
@@ -215,12 +274,13 @@ static bool module_loop(const struct loop_table *t, const char *base, int line, 
 	return true;
 }
 
-bool sample_loop_name(const char *path, const char *build_id, uint64_t at, const char *ffile,
-		      const char *franges, char *out, size_t len)
+bool sample_loop_name(const char *path, const char *build_id, const char *prof, uint64_t at,
+		      const char *ffile, const char *franges, char *out, size_t len)
 {
 	pthread_mutex_lock(&lock);
-	struct lmodule *m = module(path, build_id);
-	Dwfl_Line *l = m->dwfl ? dwfl_module_getsrc(m->mod, (Dwarf_Addr)(at + m->bias)) : NULL;
+	struct lmodule *m = module(path, build_id, prof);
+	Dwfl_Line *l = m->dwfl && m->table ?
+		dwfl_module_getsrc(m->mod, (Dwarf_Addr)(at + m->bias)) : NULL;
 	int line = 0;
 	const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 	bool named = false;
@@ -232,4 +292,40 @@ bool sample_loop_name(const char *path, const char *build_id, uint64_t at, const
 	}
 	pthread_mutex_unlock(&lock);
 	return named;
+}
+
+/* The name of address AT of module M (see sample_function_name). */
+static char *name_address(struct lmodule *m, uint64_t at)
+{
+	const char *slash = strrchr(m->path, '/'), *base = slash ? slash + 1 : m->path;
+	const char *fn = m->dwfl ? sample_function_at(&m->names, m->mod, (Dwarf_Addr)(at + m->bias))
+				 : NULL;
+	if (fn)
+		return xstrdup(fn);
+	size_t len = strlen(base) + 32;
+	char *n = xmalloc(len);
+	if (m->dwfl)
+		snprintf(n, len, "[%s]", base);
+	else
+		snprintf(n, len, SELINST_PROFILE_UNNAMED, base, (unsigned long long)at);
+	return n;
+}
+
+const char *sample_function_name(const char *path, const char *build_id, const char *prof,
+				 uint64_t at)
+{
+	pthread_mutex_lock(&lock);
+	struct lmodule *m = module(path, build_id, prof);
+	if (!m->named.cap)
+		u64map_init(&m->named, 64);
+	bool fresh;
+	uint32_t *slot = u64map_put(&m->named, at, &fresh);
+	if (fresh) {
+		m->name = xrealloc(m->name, (m->nname + 1) * sizeof *m->name);
+		m->name[m->nname++] = name_address(m, at);
+		*slot = (uint32_t)m->nname;
+	}
+	const char *n = m->name[*slot - 1];
+	pthread_mutex_unlock(&lock);
+	return n;
 }

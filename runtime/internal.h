@@ -397,16 +397,23 @@ SI_HIDDEN int si_sample_signal(void);
 SI_HIDDEN int si_sample_handler_lost(void);
 SI_HIDDEN void si_sample_write_begin(void);
 SI_HIDDEN void si_sample_write_end(void);
+/* Where a sampled PC is: module (index in sample_modules) and file
+ * address; or a name made in the process (the vDSO's code, "0x..."
+ * outside every module), module -1.  A caller with neither: none. */
+struct si_pcref {
+	const char *name;
+	int32_t module;
+	uint64_t address;
+};
 struct si_sample_row {
 	uint64_t node;
-	const char *function;
-	const char *caller;	/* the calling function of a sample in another module; or NULL */
-	int32_t module;		/* among si_sample_module's, when it has a loop table; or -1 */
-	uint64_t address;	/* the PC's file address in that module (the report names its loop) */
+	struct si_pcref pc;
+	struct si_pcref caller;	/* the call into another module's code, if found */
 	uint64_t count;
 };
 SI_HIDDEN size_t si_sample_modules(void);
-SI_HIDDEN const char *si_sample_module(size_t i, char *id, size_t len);
+SI_HIDDEN char *si_sample_module(size_t i, char *id, size_t len);
+SI_HIDDEN int si_sample_same_entry(const struct si_sample_row *a, const struct si_sample_row *b);
 SI_HIDDEN struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *omap,
 					       size_t *n);
 

@@ -514,23 +514,43 @@ static void merge_nodes(const struct si_snap *s, struct rtab *rt, double npt, st
 	}
 }
 
-/* Whether rows A and B make one sample entry: same function, caller and
- * module (they differ by address only). */
-static int same_entry(const struct si_sample_row *a, const struct si_sample_row *b)
+/* The keys of REF (see selinst-profile.h): function, or module and the
+ * addresses of rows E..X with their counts; for a caller, caller or
+ * caller_at. */
+static void emit_ref(struct em *m, const struct si_pcref *ref, int caller,
+		     const struct si_sample_row *e, const struct si_sample_row *x)
 {
-	return a->node == b->node && !strcmp(a->function, b->function) &&
-	       (a->caller == b->caller || (a->caller && b->caller && !strcmp(a->caller, b->caller))) &&
-	       a->module == b->module;
+	char buf[32];
+	if (ref->name) {
+		kstr(m, caller ? "caller" : "function", ref->name);
+		return;
+	}
+	if (ref->module < 0)
+		return;
+	if (caller) {
+		plain(m, SELINST_PROFILE_SAMPLE_CALLER_AT);
+		seq_start(m);
+		plain(m, u64_decimal(buf, (uint64_t)ref->module));
+		plain(m, u64_decimal(buf, ref->address));
+		seq_end(m);
+		return;
+	}
+	kint(m, SELINST_PROFILE_SAMPLE_MODULE, (uint64_t)ref->module);
+	plain(m, SELINST_PROFILE_SAMPLE_ADDRESSES);
+	seq_start(m);
+	for (const struct si_sample_row *y = e; y < x; y++) {
+		plain(m, u64_decimal(buf, y->pc.address));
+		plain(m, u64_decimal(buf, y->count));
+	}
+	seq_end(m);
 }
 
-/* samples: [{function: F, count: N}, ...] of output node O, from the rows
- * at *R (sorted by node, function, caller, module, address; *R moves past
- * them).  Rows in a module with loop tables add the module and their
- * addresses with counts, for the report to name their loops. */
+/* samples: [{module: M, addresses: [ADDR, COUNT, ...], count: N}, ...] of
+ * output node O, from the rows at *R (sorted by node, entry, address; *R
+ * moves past them); see selinst-profile.h. */
 static void emit_samples(struct em *m, const char *key, uint64_t o,
 			 const struct si_sample_row **r, const struct si_sample_row *end)
 {
-	char buf[32];
 	while (*r < end && (*r)->node < o)
 		(*r)++;
 	if (*r >= end || (*r)->node != o)
@@ -540,22 +560,11 @@ static void emit_samples(struct em *m, const char *key, uint64_t o,
 	while (*r < end && (*r)->node == o) {
 		const struct si_sample_row *e = *r, *x;
 		uint64_t count = 0;
-		for (x = e; x < end && same_entry(e, x); x++)
+		for (x = e; x < end && si_sample_same_entry(e, x); x++)
 			count += x->count;
 		map_start(m, 1);
-		kstr(m, "function", e->function);
-		if (e->caller)
-			kstr(m, "caller", e->caller);
-		if (e->module >= 0) {
-			kint(m, SELINST_PROFILE_SAMPLE_MODULE, (uint64_t)e->module);
-			plain(m, SELINST_PROFILE_SAMPLE_ADDRESSES);
-			seq_start(m);
-			for (const struct si_sample_row *y = e; y < x; y++) {
-				plain(m, u64_decimal(buf, y->address));
-				plain(m, u64_decimal(buf, y->count));
-			}
-			seq_end(m);
-		}
+		emit_ref(m, &e->pc, 0, e, x);
+		emit_ref(m, &e->caller, 1, e, x);
 		kint(m, "count", count);
 		map_end(m);
 		*r = x;
@@ -870,9 +879,10 @@ static void emit_sample_modules(struct em *m)
 	seq_start(m);
 	for (size_t i = 0; i < n; i++) {
 		char id[2 * 64 + 1];
-		const char *path = si_sample_module(i, id, sizeof id);
+		char *path = si_sample_module(i, id, sizeof id);
 		map_start(m, 1);
-		kstr(m, "path", path);
+		kstr(m, "path", path ? path : "");
+		free(path);
 		if (id[0])
 			kstr(m, "build_id", id);
 		else

@@ -8,8 +8,8 @@
  * in a library, two words of the stack that may name its caller), counted
  * in a table of the thread's own (mmap'd when the thread is set up; the
  * handler never allocates and never takes a lock).  At write time each
- * distinct PC is named by libdw (elfutils) from the symbol tables of the
- * process's modules, and each node gets its sampled functions with counts.
+ * distinct PC is written as its module and file address, with its count
+ * under its node; selinst-report names the functions and loops.
  *
  * A sample taken while one of the thread's hooks (or any runtime code that
  * holds in_hook) is running is not placed in the tree: the stack may be
@@ -30,12 +30,10 @@
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
-#include "internal.h"
-#ifndef SI_STATIC
 #include <dlfcn.h>
-#include <dwarf.h>
-#include <elfutils/libdwfl.h>
-#endif
+#include <limits.h>
+#include <sys/auxv.h>
+#include "internal.h"
 #include <pthread.h>
 
 #define SAMPLE_SLOTS	(1u << 14)	/* per thread: 512 KiB of address space */
@@ -119,10 +117,6 @@ static void stack_callers(const struct si_samples *s, const ucontext_t *uc, uint
 			  uintptr_t ret[2])
 {
 	ret[0] = ret[1] = 0;
-#ifdef SI_STATIC
-	(void)s, (void)uc, (void)pc;
-	return;		/* no symbolizer to name a caller at write time */
-#endif
 	uint32_t m = text_module(pc);
 	uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 	if (m == 1 || sp < s->stack_lo || sp >= s->stack_hi || (sp & 7))
@@ -560,126 +554,112 @@ int si_sample_signal(void) { return sample_signo; }
 
 /* ---- at write time -------------------------------------------------- */
 
-#ifndef SI_STATIC
-/* libdw is loaded when a profile with samples is first written, not
- * linked: a program that does not sample never maps it (each mapped
- * library adds start-up work and, at exit, one more __cxa_finalize, whose
- * atfork-lock window a fork from a signal handler deadlocks in, inside
- * glibc).  Its functions, by name: */
-#define DW_FUNCS(X)							\
-	X(Dwfl *, dwfl_begin, (const Dwfl_Callbacks *))			\
-	X(void, dwfl_end, (Dwfl *))					\
-	X(void, dwfl_report_begin, (Dwfl *))				\
-	X(int, dwfl_report_end, (Dwfl *, int (*)(Dwfl_Module *, void *,	\
-		const char *, Dwarf_Addr, void *), void *))		\
-	X(int, dwfl_linux_proc_report, (Dwfl *, pid_t))			\
-	X(int, dwfl_linux_proc_find_elf, (Dwfl_Module *, void **, const char *, \
-		Dwarf_Addr, char **, Elf **))				\
-	X(Dwfl_Module *, dwfl_addrmodule, (Dwfl *, Dwarf_Addr))		\
-	X(const char *, dwfl_module_info, (Dwfl_Module *, void ***,	\
-		Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *, Dwarf_Addr *,	\
-		const char **, const char **))				\
-	X(Dwarf_Die *, dwfl_module_addrdie, (Dwfl_Module *, Dwarf_Addr,	\
-		Dwarf_Addr *))						\
-	X(int, dwarf_child, (Dwarf_Die *, Dwarf_Die *))			\
-	X(int, dwarf_siblingof, (Dwarf_Die *, Dwarf_Die *))		\
-	X(int, dwarf_haspc, (Dwarf_Die *, Dwarf_Addr))			\
-	X(ptrdiff_t, dwarf_ranges, (Dwarf_Die *, ptrdiff_t, Dwarf_Addr *,	\
-		Dwarf_Addr *, Dwarf_Addr *))					\
-	X(int, dwarf_tag, (Dwarf_Die *))				\
-	X(const char *, dwarf_diename, (Dwarf_Die *))			\
-	X(int, dwfl_module_build_id, (Dwfl_Module *, const unsigned char **, \
-		GElf_Addr *))
-/* Whether a module has the plugin's loop tables (SELINST_LOOP_SECTION):
- * libelf, which libdw loads; without them no sample gets an address for
- * selinst-report to name its loop by. */
-#define ELF_FUNCS(X)							\
-	X(Elf *, dwfl_module_getelf, (Dwfl_Module *, GElf_Addr *))	\
-	X(int, elf_getshdrstrndx, (Elf *, size_t *))			\
-	X(Elf_Scn *, elf_nextscn, (Elf *, Elf_Scn *))			\
-	X(GElf_Shdr *, gelf_getshdr, (Elf_Scn *, GElf_Shdr *))		\
-	X(char *, elf_strptr, (Elf *, size_t, size_t))			\
-	X(Elf_Data *, elf_getdata, (Elf_Scn *, Elf_Data *))		\
-	X(GElf_Sym *, gelf_getsym, (Elf_Data *, int, GElf_Sym *))
-#define DW_MEMBER(ret, name, args) ret (*name) args;
-static struct { DW_FUNCS(DW_MEMBER) } dw;
-static struct { ELF_FUNCS(DW_MEMBER) } el;
-#undef DW_MEMBER
-static int el_loaded;
-static Dwfl *dwfl;
-static Dwfl_Callbacks dwfl_callbacks;
-
-/* Separate debug files (/usr/lib/debug, debuginfod) are not looked for:
- * a module's own DWARF (a program or library built with -g) is used, and
- * its symbol tables otherwise.  Loading libc's and libm's debug files,
- * where a -dbg package installs them, took about 50 ms of CPU at each
- * write, whatever the run's length (ft: +5% of a 1-second run). */
-static int no_debuginfo(Dwfl_Module *mod, void **user, const char *modname, Dwarf_Addr base,
-			const char *file, const char *debuglink, GElf_Word crc, char **path)
-{
-	(void)mod, (void)user, (void)modname, (void)base, (void)file, (void)debuglink;
-	(void)crc, (void)path;
-	return -1;
-}
-
-/* libdw's functions into dw (once); 0 when libdw cannot be loaded. */
-static int load_libdw(void)
-{
-	static int state;	/* 0 not tried, 1 loaded, -1 missing */
-	if (state)
-		return state > 0;
-	state = -1;
-	void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return 0;
-#define DW_LOAD(ret, name, args) \
-	if (!(*(void **)&dw.name = dlsym(h, #name))) return 0;
-	DW_FUNCS(DW_LOAD)
-#undef DW_LOAD
-	el_loaded = 1;
-#define EL_LOAD(ret, name, args) \
-	if (!(*(void **)&el.name = dlsym(h, #name))) el_loaded = 0;
-	ELF_FUNCS(EL_LOAD)
-#undef EL_LOAD
-	dwfl_callbacks.find_elf = dw.dwfl_linux_proc_find_elf;
-	dwfl_callbacks.find_debuginfo = no_debuginfo;
-	state = 1;
-	return 1;
-}
-#endif
+/* Sampled addresses are not named in the process (profile version 3):
+ * naming reads the modules' symbol tables and DWARF, which cost a short
+ * process most of what sampling added to it (lz4, 25 ms: +2.7% in
+ * instructions, +7% in CPU time, loading libdw and faulting the
+ * program's DWARF in).  Each PC is written as its module (an index into
+ * sample_modules: path and GNU build-id) and its file address there;
+ * selinst-report names the function and the loop from the module's file.
+ * The modules are listed with dl_iterate_phdr at each write (a library
+ * opened since sampling started counts; one closed since cannot be
+ * named), and only what the loader mapped is read: program headers and
+ * the build-id note.  The vDSO has no file: it is the module "[vdso]",
+ * which the report reads from its own vDSO when the build-ids agree (the
+ * same kernel). */
+struct wmod {
+	uintptr_t base;		/* runtime address - file address */
+	char *name;		/* dlpi_name, copied ("": the program) */
+	const unsigned char *id;	/* the GNU build-id's bytes, mapped; NULL: none */
+	size_t id_len;
+	int vdso;
+	int32_t index;		/* in sample_modules; -1: no sample there yet */
+};
+struct wseg { uintptr_t lo, hi; size_t mod; };
 
 /* The writer holds the registry lock: one write at a time. */
-static struct si_map *names;	/* pc -> malloc'd name */
-static struct si_map *symtabs;	/* (module, 3) -> malloc'd struct symtab *, or 0 */
-#ifndef SI_STATIC
-static struct si_map *units;	/* (unit DIE, 4) -> malloc'd struct unit_index * */
-static void free_units(void);
-#endif
-static struct si_map *tables;	/* (module, 2) -> its index in lmods + 1, or 0: no loop table */
-#define SAMPLE_LOOP_MODULES 64
-#ifndef SI_STATIC
-static struct loop_module { Dwfl_Module *mod; GElf_Addr bias; } lmods[SAMPLE_LOOP_MODULES];
-#endif
-static uint32_t nlmods;
+static struct wmod *wmods;
+static struct wseg *wsegs;
+static struct wmod **used;	/* by index in sample_modules */
+static size_t nwmods, nwsegs, nused, capm, caps, capu;	/* entries, room */
+static struct si_map *names;	/* pc -> malloc'd name, for PCs named here */
+
+/* The build-id of the note segment PH of a module loaded at BASE into M. */
+static void note_build_id(struct wmod *m, uintptr_t base, const ElfW(Phdr) *ph)
+{
+	size_t align = ph->p_align >= 8 ? 8 : 4;
+	const unsigned char *p = (const unsigned char *)(base + ph->p_vaddr);
+	const unsigned char *end = p + ph->p_memsz;
+	while (!m->id && (size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+		const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+		size_t name = (n->n_namesz + align - 1) & ~(align - 1);
+		size_t desc = (n->n_descsz + align - 1) & ~(align - 1);
+		const unsigned char *d = p + sizeof *n + name;
+		if (name > (size_t)(end - p) || desc > (size_t)(end - d))
+			return;
+		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(p + sizeof *n, "GNU", 4)) {
+			m->id = d;
+			m->id_len = n->n_descsz;
+		}
+		p = d + desc;
+	}
+}
+
+static void *grow(void *a, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return a;
+	size_t c = *cap ? 2 * *cap : 16;
+	void *b = realloc(a, c * size);
+	if (b)
+		*cap = c;
+	return b;
+}
+
+static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size, (void)arg;
+	struct wmod *m = grow(wmods, nwmods, &capm, sizeof *wmods);
+	if (!m)
+		return 1;
+	wmods = m;
+	m += nwmods;
+	*m = (struct wmod){ info->dlpi_addr, strdup(info->dlpi_name ? info->dlpi_name : ""),
+			    NULL, 0, 0, -1 };
+	uintptr_t vdso = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_NOTE)
+			note_build_id(m, info->dlpi_addr, ph);
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (vdso && vdso - lo < ph->p_memsz)
+			m->vdso = 1;
+		struct wseg *s = (ph->p_flags & PF_X) && ph->p_memsz
+			? grow(wsegs, nwsegs, &caps, sizeof *wsegs) : NULL;
+		if (s) {
+			wsegs = s;
+			wsegs[nwsegs++] = (struct wseg){ lo, lo + ph->p_memsz, nwmods };
+		}
+	}
+	nwmods++;
+	return 0;
+}
+
+static int seg_cmp(const void *pa, const void *pb)
+{
+	const struct wseg *a = pa, *b = pb;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
 
 void si_sample_write_begin(void)
 {
-#ifndef SI_STATIC
 	if (!sample_on)
 		return;
 	handler_ours();
-	if (!load_libdw())
-		return;
-	dwfl = dw.dwfl_begin(&dwfl_callbacks);
-	if (dwfl) {
-		dw.dwfl_report_begin(dwfl);
-		if (dw.dwfl_linux_proc_report(dwfl, getpid()) != 0 ||
-		    dw.dwfl_report_end(dwfl, NULL, NULL) != 0) {
-			dw.dwfl_end(dwfl);
-			dwfl = NULL;
-		}
-	}
-#endif
+	dl_iterate_phdr(add_module, NULL);
+	qsort(wsegs, nwsegs, sizeof *wsegs, seg_cmp);
 }
 
 static void free_strings(struct si_map **m)
@@ -695,430 +675,144 @@ static void free_strings(struct si_map **m)
 void si_sample_write_end(void)
 {
 	free_strings(&names);
-	free_strings(&symtabs);	/* each table is one block */
-#ifndef SI_STATIC
-	free_units();
-#endif
-	si_map_free(tables);
-	tables = NULL;
-	nlmods = 0;
-#ifndef SI_STATIC
-	if (dwfl)
-		dw.dwfl_end(dwfl);
-	dwfl = NULL;
-#endif
+	for (size_t i = 0; i < nwmods; i++)
+		free(wmods[i].name);
+	free(wmods);
+	free(wsegs);
+	free(used);
+	wmods = NULL;
+	wsegs = NULL;
+	used = NULL;
+	nwmods = nwsegs = nused = capm = caps = capu = 0;
 }
 
-#ifndef SI_STATIC
-/* Whether DIEs of kind TAG, common in a function's body, never have code
- * of their own: their PC ranges need not be read (about half the scope
- * walk's work in lz4's inlined-heavy lz4.c). */
-static int no_code(int tag)
+/* The executable segment that holds A; NULL when none. */
+static const struct wseg *segment(uintptr_t a)
 {
-	return tag == DW_TAG_formal_parameter || tag == DW_TAG_variable ||
-	       tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site || tag == DW_TAG_label ||
-	       tag == DW_TAG_unspecified_parameters;
-}
-
-/* The innermost function (subprogram or inlined instance) below PARENT
- * whose code holds PC, into *FN; 0 when none.  Only the scopes that hold
- * PC are entered (and namespaces, which have no code of their own): one
- * DIE's children per level.  dwarf_getscopes, used before, also walks the
- * whole unit again for an inlined instance's abstract origin, to list the
- * scopes outside it that are not needed here: lz4's lz4.c, 20,000 DIEs,
- * about 11 million instructions for each PC named (SELINST_SAMPLE=1000
- * cost a 25 ms lz4 run 27% more CPU time).  Nesting is about 10 deep in
- * real DWARF; 64 bounds the stack a dump uses. */
-static int scope_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *fn, int depth)
-{
-	Dwarf_Die c;
-	if (depth > 64 || dw.dwarf_child(parent, &c) != 0)
-		return 0;
-	do {
-		int tag = dw.dwarf_tag(&c);
-		if (tag == DW_TAG_namespace || tag == DW_TAG_module) {
-			if (scope_at(&c, pc, fn, depth + 1))
-				return 1;
-			continue;
-		}
-		if (no_code(tag) || dw.dwarf_haspc(&c, pc) != 1)
-			continue;
-		if (scope_at(&c, pc, fn, depth + 1))
-			return 1;
-		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
-			return 0;	/* a block of PC's function: the caller's scope */
-		*fn = c;
-		return 1;
-	} while (dw.dwarf_siblingof(&c, &c) == 0);
-	return 0;
-}
-
-/* A unit's functions with code, by address range: the top of the scope
- * walk, made once per unit and write.  Each PC walked all the unit's
- * top-level DIEs before (types and declarations too): lz4's lz4.c, about
- * 300,000 instructions a PC. */
-struct unit_fn { Dwarf_Addr lo, hi; Dwarf_Die die; };
-struct unit_index { size_t n, cap; struct unit_fn *f; };
-
-static void index_scope(struct unit_index *u, Dwarf_Die *parent, int depth)
-{
-	Dwarf_Die c;
-	if (depth > 64 || dw.dwarf_child(parent, &c) != 0)
-		return;
-	do {
-		int tag = dw.dwarf_tag(&c);
-		if (tag == DW_TAG_namespace || tag == DW_TAG_module)
-			index_scope(u, &c, depth + 1);
-		if (tag != DW_TAG_subprogram)
-			continue;
-		Dwarf_Addr base, lo, hi;
-		for (ptrdiff_t off = 0; (off = dw.dwarf_ranges(&c, off, &base, &lo, &hi)) > 0;) {
-			if (u->n == u->cap) {
-				size_t cap = u->cap ? 2 * u->cap : 64;
-				struct unit_fn *more = realloc(u->f, cap * sizeof *more);
-				if (!more)
-					return;
-				u->f = more;
-				u->cap = cap;
-			}
-			u->f[u->n++] = (struct unit_fn){ lo, hi, c };
-		}
-	} while (dw.dwarf_siblingof(&c, &c) == 0);
-}
-
-/* CU's index (made on first use); NULL when memory ran out. */
-static const struct unit_index *unit_index(Dwarf_Die *cu)
-{
-	struct si_mslot *x = si_map_find(units, (uintptr_t)cu->addr, 4, NULL, NULL);
-	if (x)
-		return (const struct unit_index *)x->value;
-	struct unit_index *u = calloc(1, sizeof *u);
-	if (u)
-		index_scope(u, cu, 0);
-	if (!u || !si_map_add(&units, (uintptr_t)cu->addr, 4, (uintptr_t)u, 0)) {
-		if (u)
-			free(u->f);
-		free(u);
-		return NULL;
-	}
-	return u;
-}
-
-static void free_units(void)
-{
-	if (units)
-		for (size_t i = 0; i <= units->mask; i++)
-			if (units->slot[i].a)
-				free(((struct unit_index *)units->slot[i].value)->f);
-	free_strings(&units);
-}
-
-/* The source function whose code PC is, from the module's DWARF: the
- * innermost inlined function there, else the function (its source name:
- * a clone such as x_solve.constprop.0 is x_solve, as its region is).
- * NULL without debug information. */
-static char *dwarf_function(Dwfl_Module *mod, uintptr_t pc)
-{
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = dw.dwfl_module_addrdie(mod, (Dwarf_Addr)pc, &bias);
-	const struct unit_index *u = cu ? unit_index(cu) : NULL;
-	Dwarf_Addr at = (Dwarf_Addr)pc - bias;
-	Dwarf_Die fn;
-	size_t i = 0;
-	while (u && i < u->n && !(u->f[i].lo <= at && at < u->f[i].hi))
-		i++;
-	if (!u || i == u->n)
-		return NULL;
-	fn = u->f[i].die;
-	if (!scope_at(&u->f[i].die, at, &fn, 1))
-		fn = u->f[i].die;	/* in no inlined instance: the function's own code */
-	const char *d = dw.dwarf_diename(&fn);
-	return d ? strdup(d) : NULL;
-}
-#endif
-
-#ifndef SI_STATIC
-/* A module's function symbols, for naming PCs without DWARF (libc's, a
- * program built without -g), read once per module and write from its
- * .symtab, else its .dynsym.  dwfl_module_addrname, used before, walks
- * every symbol of the module for each address (Lua's program, without
- * -g: 21 million instructions for 30 PCs at exit), and
- * dwfl_module_getsym_info costs about 280 instructions a symbol (libc's
- * 3,000: 0.9 million).  A PC is named as dwfl_module_addrname names it:
- * by the function symbol whose extent holds it (of aliases at one
- * address: global, then weak, then local), else by the nearest symbol
- * without a size below it when no symbol starts in between (hand-written
- * assembly); none: NULL.  The first lookups scan the symbols; a module
- * looked up more often is sorted (libc's: 2 million instructions) and
- * searched. */
-#define SYM_SCANS 16
-struct sym { GElf_Addr lo, hi; const char *name; int rank; };	/* hi == lo: no size */
-struct symtab { size_t n, lookups; struct sym s[]; };
-
-static int sym_cmp(const void *pa, const void *pb)
-{
-	const struct sym *a = pa, *b = pb;
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	return a->rank - b->rank;
-}
-
-/* The symbols of section SCN (a symbol table) of ELF, BIAS added, into T
- * (room for all). */
-static void add_symbols(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
-			GElf_Addr bias)
-{
-	Elf_Data *d = el.elf_getdata(scn, NULL);
-	size_t n = d && sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
-	for (size_t i = 1; i < n && i <= INT32_MAX; i++) {
-		GElf_Sym sym;
-		if (!el.gelf_getsym(d, (int)i, &sym))
-			continue;
-		int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
-		const char *name = el.elf_strptr(elf, sh->sh_link, sym.st_name);
-		if (!name || !*name || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
-		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE))
-			continue;
-		/* sized symbols first among aliases: rank 0-2, sizeless 3-5 */
-		t->s[t->n++] = (struct sym){ sym.st_value + bias, sym.st_value + bias + sym.st_size,
-			name, (bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2) +
-			(sym.st_size ? 0 : 3) };
-	}
-}
-
-/* MOD's function symbols; NULL when it has none. */
-static struct symtab *read_symtab(Dwfl_Module *mod)
-{
-	GElf_Addr bias;
-	Elf *elf = el_loaded ? el.dwfl_module_getelf(mod, &bias) : NULL;
-	Elf_Scn *best = NULL;
-	GElf_Shdr sh, bsh = { 0 };
-	for (Elf_Scn *scn = NULL; elf && (scn = el.elf_nextscn(elf, scn)) != NULL;)
-		if (el.gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB ||
-		    (sh.sh_type == SHT_DYNSYM && !best))) {
-			best = scn;
-			bsh = sh;
-		}
-	size_t n = best && bsh.sh_entsize ? bsh.sh_size / bsh.sh_entsize : 0;
-	struct symtab *t = n ? malloc(sizeof *t + n * sizeof t->s[0]) : NULL;
-	if (!t)
-		return NULL;
-	t->n = t->lookups = 0;
-	add_symbols(t, elf, best, &bsh, bias);
-	return t;
-}
-
-/* The symbol of T at PC (see above), scanning all of T. */
-static const struct sym *sym_scan(const struct symtab *t, uintptr_t pc)
-{
-	const struct sym *best = NULL, *sizeless = NULL;
-	GElf_Addr nearest = 0;	/* the highest start at or below PC */
-	for (size_t i = 0; i < t->n; i++) {
-		const struct sym *x = &t->s[i];
-		if (x->lo > pc)
-			continue;
-		if (pc < x->hi && (!best || x->lo > best->lo ||
-				   (x->lo == best->lo && x->rank < best->rank)))
-			best = x;
-		if (x->lo > nearest) {
-			nearest = x->lo;
-			sizeless = NULL;
-		}
-		if (x->lo == nearest && x->hi == x->lo && (!sizeless || x->rank < sizeless->rank))
-			sizeless = x;
-	}
-	return best ? best : sizeless;
-}
-
-/* The same in T sorted: only the symbols starting just below PC. */
-static const struct sym *sym_search(const struct symtab *t, uintptr_t pc)
-{
-	size_t lo = 0, hi = t->n;
-	while (lo < hi) {	/* the first symbol starting above PC */
+	size_t lo = 0, hi = nwsegs;
+	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (t->s[mid].lo <= pc)
+		if (wsegs[mid].hi <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* A sized symbol that holds PC: the one starting nearest below, or
-	 * one of the few before it (PC past a label inside a function). */
-	const struct sym *best = NULL;
-	for (size_t k = lo; k-- > 0 && lo - k <= 16;)
-		if (pc < t->s[k].hi && (!best || t->s[k].lo == best->lo))
-			best = &t->s[k];	/* going down: an alias of better rank */
-	if (best || !lo)
-		return best;
-	/* Else a symbol without size that starts nearest below. */
-	const struct sym *sizeless = NULL;
-	for (size_t i = lo - 1;; i--) {
-		if (t->s[i].hi == t->s[i].lo)
-			sizeless = &t->s[i];
-		if (i == 0 || t->s[i - 1].lo != t->s[i].lo)
-			return sizeless;
-	}
+	return lo < nwsegs && wsegs[lo].lo <= a ? &wsegs[lo] : NULL;
 }
 
-/* The name of MOD's function symbol at PC (see above); NULL when none. */
-static const char *symbol_at(Dwfl_Module *mod, uintptr_t pc)
-{
-	struct si_mslot *x = si_map_find(symtabs, (uintptr_t)mod, 3, NULL, NULL);
-	if (!x) {
-		struct symtab *nt = read_symtab(mod);
-		if (!si_map_add(&symtabs, (uintptr_t)mod, 3, (uintptr_t)nt, 0)) {
-			free(nt);
-			return NULL;
-		}
-		x = si_map_find(symtabs, (uintptr_t)mod, 3, NULL, NULL);
-	}
-	struct symtab *t = (struct symtab *)x->value;
-	if (!t)
-		return NULL;
-	if (++t->lookups == SYM_SCANS)
-		qsort(t->s, t->n, sizeof t->s[0], sym_cmp);
-	const struct sym *s = t->lookups < SYM_SCANS ? sym_scan(t, pc) : sym_search(t, pc);
-	return s ? s->name : NULL;
-}
-#endif
-
-/* PC's function name (see dwarf_function; else the symbol table's),
- * "[module]" when the module has no symbol there, "0x..." when no module
- * is known (or in the static library, which has no libdw). */
-static char *name_pc(uintptr_t pc)
-{
-	char buf[64];
-	snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)pc);
-#ifndef SI_STATIC
-	Dwfl_Module *mod = dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
-	char *src = mod ? dwarf_function(mod, pc) : NULL;
-	if (src)
-		return src;
-	if (mod) {
-		const char *fn = symbol_at(mod, pc);
-		if (fn)
-			return strdup(fn);
-		const char *mname = dw.dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL,
-							 NULL);
-		if (mname) {
-			const char *base = strrchr(mname, '/');
-			snprintf(buf, sizeof buf, "[%s]", base ? base + 1 : mname);
-		}
-	}
-#endif
-	return strdup(buf);
-}
-
+/* The name of PC outside every module (code made at run time, a library
+ * closed since): "0x...". */
 static const char *pc_name(uintptr_t pc)
 {
 	struct si_mslot *x = si_map_find(names, pc, 1, NULL, NULL);
 	if (x)
 		return (const char *)x->value;
-	char *n = name_pc(pc);
-	if (!n)
-		return "?";
-	if (!si_map_add(&names, pc, 1, (uintptr_t)n, 0)) {
+	char buf[32];
+	snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)pc);
+	char *n = strdup(buf);
+	if (!n || !si_map_add(&names, pc, 1, (uintptr_t)n, 0)) {
 		free(n);
 		return "?";
 	}
-	return (const char *)si_map_find(names, pc, 1, NULL, NULL)->value;
+	return n;
 }
 
-#ifndef SI_STATIC
-/* Whether MOD's file has a loop table (SELINST_LOOP_SECTION), and its
- * bias (runtime address - file address). */
-static int has_loop_table(Dwfl_Module *mod, GElf_Addr *bias)
+/* Where PC is, for the profile: its module's index and file address, or
+ * a name made here (see pc_name; also when memory ran out). */
+static void pc_ref(uintptr_t pc, struct si_pcref *r)
 {
-	Elf *elf = el.dwfl_module_getelf(mod, bias);
-	size_t shstr;
-	if (!elf || el.elf_getshdrstrndx(elf, &shstr) != 0)
-		return 0;
-	for (Elf_Scn *scn = NULL; (scn = el.elf_nextscn(elf, scn)) != NULL;) {
-		GElf_Shdr sh;
-		const char *name = el.gelf_getshdr(scn, &sh)
-			? el.elf_strptr(elf, shstr, sh.sh_name) : NULL;
-		if (name && !strcmp(name, SELINST_LOOP_SECTION) && sh.sh_size)
-			return 1;
-	}
-	return 0;
-}
-#endif
-
-/* The index among the profile's sample modules of PC's module, with PC's
- * file address in *AT, when the module has a loop table; -1 otherwise.
- * Which loop holds PC needs the line table of PC's unit, which costs a
- * short process most of its profile write (lz4.c: 17 million
- * instructions): selinst-report names the loop from the file instead. */
-static int32_t loop_module(uintptr_t pc, uint64_t *at)
-{
-#ifndef SI_STATIC
-	Dwfl_Module *mod = el_loaded && dwfl ? dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)pc) : NULL;
-	if (!mod)
-		return -1;
-	struct si_mslot *x = si_map_find(tables, (uintptr_t)mod, 2, NULL, NULL);
-	if (!x) {
-		GElf_Addr bias = 0;
-		uintptr_t v = 0;
-		if (nlmods < SAMPLE_LOOP_MODULES && has_loop_table(mod, &bias)) {
-			lmods[nlmods] = (struct loop_module){ mod, bias };
-			v = ++nlmods;
+	const struct wseg *s = segment(pc);
+	struct wmod *m = s ? &wmods[s->mod] : NULL;
+	r->name = NULL;
+	r->module = -1;
+	r->address = 0;
+	if (m && m->index < 0) {
+		struct wmod **u = grow(used, nused, &capu, sizeof *used);
+		if (u) {
+			used = u;
+			used[nused] = m;
+			m->index = (int32_t)nused++;
 		}
-		if (!si_map_add(&tables, (uintptr_t)mod, 2, v, 0))
-			return -1;
-		x = si_map_find(tables, (uintptr_t)mod, 2, NULL, NULL);
 	}
-	if (!x->value)
-		return -1;
-	*at = pc - lmods[x->value - 1].bias;
-	return (int32_t)x->value - 1;
-#else
-	(void)pc, (void)at;
-	return -1;
-#endif
+	if (!m || m->index < 0) {
+		r->name = pc_name(pc);
+		return;
+	}
+	r->module = m->index;
+	r->address = pc - m->base;
 }
 
 size_t si_sample_modules(void)
 {
-	return nlmods;
+	return nused;
 }
 
-/* Module I of the sample modules: its path, and its GNU build-id in hex
- * into ID (empty when it has none). */
-const char *si_sample_module(size_t i, char *id, size_t len)
+/* Module I of the sample modules: its path (malloc'd; NULL when memory
+ * ran out), and its GNU build-id in hex into ID (empty when it has
+ * none).  The path is the file's real one, as /proc/self/maps gives it:
+ * the program's from /proc/self/exe, a library's with its links
+ * resolved; the vDSO's SELINST_PROFILE_VDSO. */
+char *si_sample_module(size_t i, char *id, size_t len)
 {
+	const struct wmod *m = used[i];
 	id[0] = 0;
-#ifndef SI_STATIC
-	const unsigned char *bits;
-	GElf_Addr vaddr;
-	int n = dw.dwfl_module_build_id(lmods[i].mod, &bits, &vaddr);
-	for (int k = 0; k < n && 2 * (size_t)k + 2 < len; k++)
-		snprintf(id + 2 * k, 3, "%02x", bits[k]);
-	const char *path = dw.dwfl_module_info(lmods[i].mod, NULL, NULL, NULL, NULL, NULL, NULL,
-					       NULL);
-	return path ? path : "";
-#else
-	(void)i, (void)len;
-	return "";
-#endif
+	for (size_t k = 0; m->id && k < m->id_len && 2 * k + 2 < len; k++)
+		snprintf(id + 2 * k, 3, "%02x", m->id[k]);
+	if (m->vdso)
+		return strdup(SELINST_PROFILE_VDSO);
+	if (m->name[0]) {
+		char *r = realpath(m->name, NULL);	/* a relative name: from here */
+		return r ? r : strdup(m->name);
+	}
+	char *p = malloc(PATH_MAX);
+	ssize_t n = p ? readlink("/proc/self/exe", p, PATH_MAX - 1) : -1;
+	if (n <= 0) {
+		free(p);
+		return NULL;
+	}
+	p[n] = 0;
+	/* A program replaced since it started: its old path (the report
+	 * then finds another build-id there, or the file beside the
+	 * profile). */
+	static const char deleted[] = " (deleted)";
+	size_t k = strlen(p), d = sizeof deleted - 1;
+	if (k > d && !strcmp(p + k - d, deleted))
+		p[k - d] = 0;
+	return p;
 }
 
-static int strcmp0(const char *a, const char *b)
+static int ref_cmp(const struct si_pcref *a, const struct si_pcref *b)
 {
-	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+	if (a->name || b->name) {
+		if (!a->name || !b->name)
+			return a->name ? 1 : -1;
+		return strcmp(a->name, b->name);
+	}
+	return a->module != b->module ? (a->module < b->module ? -1 : 1) : 0;
 }
 
+/* By node, then entry (function or module, caller), then address. */
 static int row_cmp(const void *pa, const void *pb)
 {
 	const struct si_sample_row *a = pa, *b = pb;
 	if (a->node != b->node)
 		return a->node < b->node ? -1 : 1;
-	int c = strcmp(a->function, b->function);
+	int c = ref_cmp(&a->pc, &b->pc);
 	if (!c)
-		c = strcmp0(a->caller, b->caller);
-	if (!c && a->module != b->module)
-		c = a->module < b->module ? -1 : 1;
-	if (!c && a->address != b->address)
-		c = a->address < b->address ? -1 : 1;
+		c = ref_cmp(&a->caller, &b->caller);
+	if (!c && a->caller.address != b->caller.address)
+		c = a->caller.address < b->caller.address ? -1 : 1;
+	if (!c && a->pc.address != b->pc.address)
+		c = a->pc.address < b->pc.address ? -1 : 1;
 	return c;
+}
+
+/* Whether rows A and B make one sample entry: same node, function (or
+ * module) and caller; they differ by address only. */
+int si_sample_same_entry(const struct si_sample_row *a, const struct si_sample_row *b)
+{
+	return a->node == b->node && !ref_cmp(&a->pc, &b->pc) && !ref_cmp(&a->caller, &b->caller) &&
+	       a->caller.address == b->caller.address;
 }
 
 /* Whether RET, a word found on the stack, is a return address: it lies
@@ -1127,38 +821,32 @@ static int row_cmp(const void *pa, const void *pb)
  * *disp8(%reg)).  Code is read here, at write time, never in the handler. */
 static int is_return_address(uintptr_t ret)
 {
-#ifndef SI_STATIC
-	uint32_t i = 0;
-	while (i < nranges && ret - ranges[i].lo >= ranges[i].hi - ranges[i].lo)
-		i++;	/* the range of RET, so that RET - 6 is checked to lie in it too */
-	if (i == nranges || ret - ranges[i].lo < 6 || !dwfl ||
-	    !dw.dwfl_addrmodule(dwfl, (Dwarf_Addr)ret))
+	const struct wseg *s = segment(ret);
+	if (!s || ret - s->lo < 6)
 		return 0;
 	const unsigned char *c = (const unsigned char *)ret;
 	return c[-5] == 0xe8 || (c[-6] == 0xff && (c[-5] == 0x15 || (c[-5] & 0xf8) == 0x90)) ||
 	       (c[-2] == 0xff && (c[-1] & 0xf8) == 0xd0) ||
 	       (c[-3] == 0xff && (c[-2] & 0xf8) == 0x50) ||
 	       (c[-3] == 0x41 && c[-2] == 0xff && (c[-1] & 0xf8) == 0xd0);
-#else
-	(void)ret;
-	return 0;
-#endif
 }
 
-/* The function that called the library code of slot X: the source
- * function (innermost inlined) of the call instruction before the first
- * of the slot's stack words that is a return address; NULL when none. */
-static const char *slot_caller(const struct si_sample_slot *x)
+/* The call instruction of slot X's caller: just before the first of the
+ * slot's stack words that is a return address (the report names the
+ * function there, the innermost inlined one); none: module -1, no name. */
+static void slot_caller(const struct si_sample_slot *x, struct si_pcref *r)
 {
+	*r = (struct si_pcref){ NULL, -1, 0 };
 	for (int i = 0; i < 2 && x->ret[i]; i++)
-		if (is_return_address(x->ret[i]))
-			return pc_name(x->ret[i] - 1);
-	return NULL;
+		if (is_return_address(x->ret[i])) {
+			pc_ref(x->ret[i] - 1, r);
+			return;
+		}
 }
 
-/* S's samples as rows (output node OMAP[id], function, count), sorted by
- * node then function, one row per pair; *N rows; NULL with *N 0 when there
- * are none or memory ran out. */
+/* S's samples as rows (output node OMAP[id], where the PC and its caller
+ * are, count), sorted by node, entry, address, one row per distinct key;
+ * *N rows; NULL with *N 0 when there are none or memory ran out. */
 struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *omap, size_t *n)
 {
 	*n = 0;
@@ -1168,8 +856,7 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 	 * first left out the last slots whenever a new one had come in below
 	 * them: the main thread's write at exit lost a slot of 131 samples
 	 * to one taken in pthread_sigmask meanwhile), and the rows grow as
-	 * needed (writing past them was heap corruption, seen as an abort in
-	 * libdw's dwfl_end). */
+	 * needed (writing past them was heap corruption). */
 	size_t cap = t ? __atomic_load_n(&t->used, __ATOMIC_RELAXED) : 0;
 	if (!cap)
 		return NULL;
@@ -1190,10 +877,8 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 			cap *= 2;
 		}
 		r[k].node = x->node ? omap[x->node] : 0;
-		r[k].function = pc_name(pc);
-		r[k].address = 0;
-		r[k].module = loop_module(pc, &r[k].address);
-		r[k].caller = slot_caller(x);
+		pc_ref(pc, &r[k].pc);
+		slot_caller(x, &r[k].caller);
 		r[k].count = x->count;
 		k++;
 	}

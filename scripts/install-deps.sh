@@ -13,7 +13,7 @@ packages=(
 	cmake autoconf pkg-config	# t-install builds CMake, autoconf and pkg-config projects
 	libgmp-dev libyaml-dev		# exact scores; profile/decision files
 	zlib1g-dev			# packed iteration rows (report; the runtime dlopens libz.so.1)
-	libdw-dev			# SELINST_SAMPLE: the runtime names sampled functions, selinst-report their loops (elfutils)
+	libdw-dev			# SELINST_SAMPLE: selinst-report names sampled functions and loops (elfutils)
 	libotf2-trace-dev otf2-tools	# SELINST_MODE=trace: OTF2 archives (writer, report), otf2-print in tests
 	python3 python3-yaml		# test assertions on YAML and JSON
 	graphviz valgrind chromium	# report exports checked by dot, callgrind_annotate, Chromium (~120 MB, ~10 s)

@@ -56,6 +56,27 @@ assert abs(share - 75) <= 6, (share, f)
 PY
 }
 
+# sampled_paths PROFILE... : the sampled nodes that selinst-report names
+# (--tree over the profiles, nothing pruned), one a line: the call path
+# ("work;[loop hot.c:23];~leaf", a loop without its iteration count), a
+# tab, its sample count.  The profile gives addresses; the report names
+# them (profile version 3), so tests read names here.
+sampled_paths() {
+	"$REPORT" --tree --prune 0 --wide "$@" | python3 -c '
+import re, sys
+path = []
+for l in sys.stdin:
+    m = re.match(r"^ *[0-9.]+ +[0-9.]+% +[0-9.]+ +([0-9]+)( smp)?( +)(\S.*)$", l.rstrip("\n"))
+    if not m:
+        continue
+    depth = (len(m.group(3)) - (1 if m.group(2) else 1)) // 2
+    name = re.sub(r"^(\[loop [^]]*\]).*", r"\1", m.group(4))
+    path[depth:] = [name]
+    if m.group(2):
+        print(";".join(path) + "\t" + m.group(1))
+'
+}
+
 # with_samples PROFILE OUT SAMPLES IN_HOOKS: PROFILE again in OUT with its
 # thread 0 sampled (SELINST_SAMPLE): SAMPLES samples, IN_HOOKS of them
 # found a hook running.

@@ -14,7 +14,7 @@ python3 - <<'PY' || fail "profile"
 import yaml
 p = yaml.safe_load(open("bt.prof"))
 d = yaml.safe_load(open("bt.yaml"))
-assert p["format"] == "selinst-profile" and p["version"] == 2, (p.get("format"), p.get("version"))
+assert p["format"] == "selinst-profile" and p["version"] == 3, (p.get("format"), p.get("version"))
 regions = {r["id"]: r for r in p["regions"]}
 chosen = {f["name"] for f in d["functions"] if f["instrument"]}
 chosen_loops = {l["name"] for l in d["loops"] if l["instrument"]}

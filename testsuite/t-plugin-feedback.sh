@@ -138,8 +138,8 @@ head -c 700 a.prof >cut2.prof
 bad "truncated mid-line" cut2.prof "cut2.prof:[0-9]*: "
 head -c 300 a.json >cut.json
 bad "truncated JSON" cut.json "cut.json:[0-9]*: bad profile"
-sed 's/^version: 2$/version: 3/' a.prof >new.prof
-bad "newer version" new.prof "new.prof:2: format version 3 is newer"
+sed 's/^version: 3$/version: 4/' a.prof >new.prof
+bad "newer version" new.prof "new.prof:2: format version 4 is newer"
 sed 's|^program: .*|program: /usr/bin/other|' a.prof >other.prof
 bad "two programs" a.prof:other.prof "other.prof: a profile of 'other', but a.prof is a profile of"
 echo "not: [a profile" >junk.prof

@@ -43,12 +43,12 @@ sed 's/^format: selinst-profile/format: other-profile/' "$D/simple.yaml" > wrong
 check "wrong format" "selinst-report: wrongfmt.prof:3: not a selinst profile (format is 'other-profile', expected 'selinst-profile')" wrongfmt.prof
 printf 'format: selinst-decisions\nversion: 1\n' > decisions.prof
 check "other selinst file" "selinst-report: decisions.prof:1: not a selinst profile (format is 'selinst-decisions', expected 'selinst-profile')" decisions.prof
-sed 's/^version: 1/version: 3/' "$D/simple.yaml" > newer.prof
-check "newer version" "selinst-report: newer.prof:4: profile format version 3 is newer than this selinst-report reads (2); upgrade selinst" newer.prof
+sed 's/^version: 1/version: 4/' "$D/simple.yaml" > newer.prof
+check "newer version" "selinst-report: newer.prof:4: profile format version 4 is newer than this selinst-report reads (3); upgrade selinst" newer.prof
 sed 's/^version: 1/version: 123456789012345678901234567890/' "$D/simple.yaml" > huge.prof
-check "huge version" "selinst-report: huge.prof:4: profile format version 123456789012345678901234567890 is newer than this selinst-report reads (2); upgrade selinst" huge.prof
-printf 'format: selinst-profile\nversion: 3\nsomething: else\n' > v2.prof
-check "newer version, other layout" "selinst-report: v2.prof:2: profile format version 3 is newer than this selinst-report reads (2); upgrade selinst" v2.prof
+check "huge version" "selinst-report: huge.prof:4: profile format version 123456789012345678901234567890 is newer than this selinst-report reads (3); upgrade selinst" huge.prof
+printf 'format: selinst-profile\nversion: 4\nsomething: else\n' > v2.prof
+check "newer version, other layout" "selinst-report: v2.prof:2: profile format version 4 is newer than this selinst-report reads (3); upgrade selinst" v2.prof
 sed 's/^version: 1/version: 0/' "$D/simple.yaml" > v0.prof
 check "version 0" "selinst-report: v0.prof:4: profile format version 0 is not supported" v0.prof
 sed 's/^version: 1/version: one/' "$D/simple.yaml" > vword.prof
@@ -93,7 +93,7 @@ check "two documents" "selinst-report: twodocs.prof:6: more than one YAML docume
 printf 'format: selinst-profile\nversion: 1\nregions: &r []\nthreads: *r\nend: true\n' > alias.prof
 check "alias" "selinst-report: alias.prof:4: YAML aliases are not allowed in a profile" alias.prof
 # One bad file among good ones: the bad one is named.
-check "bad among good" "selinst-report: newer.prof:4: profile format version 3 is newer than this selinst-report reads (2); upgrade selinst" "$D/simple.yaml" newer.prof "$D/loops.yaml"
+check "bad among good" "selinst-report: newer.prof:4: profile format version 4 is newer than this selinst-report reads (3); upgrade selinst" "$D/simple.yaml" newer.prof "$D/loops.yaml"
 mkdir emptydir
 check "directory" "selinst-report: emptydir: a folder without *.prof files (try --help)" emptydir
 # Usage errors are exit 2 too.
@@ -119,7 +119,7 @@ mkdir outdir
 echo keep > outdir/keep.txt
 check "-o, missing input" "selinst-report: nosuch.prof: cannot open: No such file or directory" -o outdir/keep.txt nosuch.prof
 expect_eq "-o FILE kept on a missing input" keep "$(cat outdir/keep.txt)"
-check "-o, bad among good" "selinst-report: newer.prof:4: profile format version 3 is newer than this selinst-report reads (2); upgrade selinst" -o outdir/keep.txt --format=json "$D/simple.yaml" newer.prof
+check "-o, bad among good" "selinst-report: newer.prof:4: profile format version 4 is newer than this selinst-report reads (3); upgrade selinst" -o outdir/keep.txt --format=json "$D/simple.yaml" newer.prof
 expect_eq "-o FILE kept on bad input" keep "$(cat outdir/keep.txt)"
 check "-o, diff with a bad NEW" "selinst-report: cut1.prof:80: YAML error: could not find expected ':' while scanning a simple key" -o outdir/keep.txt --diff "$D/simple.yaml" cut1.prof
 expect_eq "-o FILE kept on a bad diff" keep "$(cat outdir/keep.txt)"
@@ -158,8 +158,8 @@ printf 'format: selinst-profile\nversion: 1\nend: [true]\nregions: []\nthreads: 
 check "end is a list" "selinst-report: endlist.prof:3: 'end' must be true" endlist.prof
 # The format and the version are checked before the end marker: a file
 # from a newer selinst, or not a profile, says so even without the marker.
-sed '/^end: true$/d; s/^version: 1/version: 3/' "$D/simple.yaml" > newer-noend.prof
-check "newer version, no end" "selinst-report: newer-noend.prof:4: profile format version 3 is newer than this selinst-report reads (2); upgrade selinst" newer-noend.prof
+sed '/^end: true$/d; s/^version: 1/version: 4/' "$D/simple.yaml" > newer-noend.prof
+check "newer version, no end" "selinst-report: newer-noend.prof:4: profile format version 4 is newer than this selinst-report reads (3); upgrade selinst" newer-noend.prof
 sed '/^end: true$/d; s/^format: selinst-profile/format: other-profile/' "$D/simple.yaml" > wrongfmt-noend.prof
 check "wrong format, no end" "selinst-report: wrongfmt-noend.prof:3: not a selinst profile (format is 'other-profile', expected 'selinst-profile')" wrongfmt-noend.prof
 # A profile written by the runtime, and the hand-written block- and

@@ -51,28 +51,26 @@ si_cc -O2 -fplugin-arg-selinst-threshold=0 main.c -o main -L. -lleaf -ldl -Wl,-r
 	fail "compile the program"
 SELINST_SAMPLE=1000 ./main >/dev/null 2>err.txt || fail "run: $(cat err.txt)"
 [ -s err.txt ] && fail "stderr: $(cat err.txt)"
-python3 - main.prof <<'PY' || fail "the library's leaf not under the loop: $(grep -A3 samples main.prof)"
+sampled_paths main.prof >paths.txt || fail "the report's tree"
+python3 - main.prof paths.txt "$T/rt" <<'PY' || fail "the library's leaf not under the loop: $(cat paths.txt)"
 import sys, yaml
+sys.path.insert(0, sys.argv[3])
+from sampled import named, tree_path, node_samples
 p = yaml.safe_load(open(sys.argv[1]))
+by = named(sys.argv[2])
 regions = {r["id"]: r for r in p["regions"]}
 (t,) = p["threads"]
-nodes = {n["id"]: n for n in t["nodes"]}
-def path(n):
-    names = []
-    while n:
-        names.append(regions[n["region"]]["name"])
-        n = nodes.get(n["parent"])
-    return "/".join(reversed(names))
 found = {}
 for n in t["nodes"]:
     if regions[n["region"]]["kind"] != "loop":
         continue
-    s = {x["function"]: x["count"] for x in n.get("samples", [])}
+    at = tree_path(p, t, n)
     for leaf in ("dso_leaf", "dl2_leaf"):
-        if s.get(leaf, 0) >= 0.8 * sum(s.values()) and s[leaf] >= 100:
-            found[leaf] = path(n)
-assert found.get("dso_leaf", "").startswith("main/work/"), found
-assert found.get("dl2_leaf", "").startswith("main/opened/work/"), found
+        k = by.get(at + ";~" + leaf, 0)
+        if k >= 0.8 * node_samples(n) and k >= 100:
+            found[leaf] = at
+assert found.get("dso_leaf", "").startswith("main;work;"), found
+assert found.get("dl2_leaf", "").startswith("main;opened;work;"), found
 PY
 "$REPORT" --format=folded main.prof >f.txt || fail "folded"
 grep -Eq '^main;work;main\.c:[0-9]+;~dso_leaf [0-9]+$' f.txt || fail "folded: $(cat f.txt)"

@@ -63,18 +63,23 @@ check() {	# PROGRAM PROFILE MODULE (the file leaf is in)
 	[ -s err.txt ] && fail "$1: stderr: $(cat err.txt)"
 	"$REPORT" --format=folded "$2" >"$2.folded" 2>err.txt || fail "$1: folded: $(cat err.txt)"
 	[ -s err.txt ] && fail "$1: report's stderr: $(cat err.txt)"
-	python3 - "$2" "$2.folded" "$3" <<'PY' || fail "$1: samples not named by leaf's loops: $(grep samples: "$2"; cat "$2.folded")"
+	sampled_paths "$2" >"$2.paths" || fail "$1: the report's tree"
+	python3 - "$2" "$2.paths" "$3" "$T/rt" <<'PY' || fail "$1: samples not named by leaf's loops: $(grep samples: "$2"; cat "$2.paths")"
 import os, sys, yaml
+sys.path.insert(0, sys.argv[4])
+from sampled import named, node_samples
 p = yaml.safe_load(open(sys.argv[1]))
+by = named(sys.argv[2])
 regions = {r["id"]: r for r in p["regions"]}
 (t,) = p["threads"]
 (d,) = [n for n in t["nodes"] if regions[n["region"]]["name"] == "driver"]
 mods = p["sample_modules"]
-tot = 0
 for x in d["samples"]:
-    assert x["function"] == "leaf", x
     assert os.path.samefile(mods[x["module"]]["path"], sys.argv[3]), (x, mods)
-    tot += x["count"]
+# every sample of driver is in leaf, as the report names it
+tot = node_samples(d)
+assert by.get("main;driver;~leaf") == tot, (tot, by)
+assert all(k.startswith("main;driver;~leaf") for k in by if k.startswith("main;driver;")), by
 assert tot >= 300, tot
 PY
 	loop_split "$2.folded" "main;driver;~leaf" leaf.c:11 leaf.c:13 ||
@@ -96,25 +101,34 @@ readelf -n prog-nobid | grep -q 'Build ID' && fail "prog-nobid has a build-id"
 SELINST_SAMPLE=1000 SELINST_OUTPUT=nobid.prof ./prog-nobid 60000 >/dev/null 2>err.txt ||
 	fail "prog-nobid: run: $(cat err.txt)"
 "$REPORT" --format=folded nobid.prof >nobid.folded 2>err.txt || fail "prog-nobid: folded"
-grep -q "^selinst-report: $PWD/prog-nobid has no build-id in the profile: its sampled loops are named from the file as it is now" err.txt ||
+grep -q "^selinst-report: $PWD/prog-nobid has no build-id in the profile: its samples are named from the file as it is now" err.txt ||
 	fail "prog-nobid: stderr: $(cat err.txt)"
 [ "$(wc -l <err.txt)" = 1 ] || fail "prog-nobid: more than one line: $(cat err.txt)"
 grep -Eq '^main;driver;~leaf;~loop leaf\.c:1[13] [0-9]+$' nobid.folded ||
 	fail "prog-nobid: loops not named: $(cat nobid.folded)"
 
 # The program rebuilt (another build-id), then gone: one line on stderr
-# each, the samples still ~leaf under driver, without loops.
+# each, the samples under driver named by address only (prog+0x...),
+# without functions or loops.  (The report also looks beside the profile,
+# where it finds the same file.)
 unloops() {	# WHY: the report's stderr names the file and WHY
 	"$REPORT" --format=folded prog.prof >f2.txt 2>err.txt || fail "report with $1"
-	grep -q "^selinst-report: $PWD/prog $1 (build-id [0-9a-f]\{40\} in the profile, .*): its sampled loops are not named, only their functions$" err.txt ||
+	grep -q "^selinst-report: $PWD/prog $1 (build-id [0-9a-f]\{40\} in the profile, .*): the functions and loops of its samples are not named from it$" err.txt ||
 		fail "$1: stderr: $(cat err.txt)"
 	[ "$(wc -l <err.txt)" = 1 ] || fail "$1: more than one line: $(cat err.txt)"
-	grep -Eq '^main;driver;~leaf [0-9]+$' f2.txt || fail "$1: no ~leaf: $(cat f2.txt)"
-	grep -q '~loop' f2.txt && fail "$1: loops named: $(cat f2.txt)"
+	grep -Eq '^main;driver;~prog\+0x[0-9a-f]+ [0-9]+$' f2.txt || fail "$1: no ~prog+0x...: $(cat f2.txt)"
+	grep -Eq '~leaf|~loop' f2.txt && fail "$1: named from the wrong file: $(cat f2.txt)"
 }
+mkdir moved && cp prog prog.prof moved/ || fail "copy"
 echo "int rebuilt = 1;" >rebuilt.c
 si_cc $opts main.c leaf.c rebuilt.c -o prog || fail "rebuild"
 unloops "is not the file the samples were taken in"
 rm prog
 unloops "cannot be read"
+# The profile and its program copied elsewhere together (from another
+# machine): the program is found beside the profile, its build-id the
+# profile's, and names everything, without a word.
+"$REPORT" --format=folded moved/prog.prof >f3.txt 2>err.txt || fail "moved: report"
+[ -s err.txt ] && fail "moved: stderr: $(cat err.txt)"
+grep -Eq '^main;driver;~leaf;~loop leaf\.c:11 [0-9]+$' f3.txt || fail "moved: $(cat f3.txt)"
 exit 0

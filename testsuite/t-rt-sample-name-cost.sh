@@ -1,15 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Naming the samples at write time costs little beside the run (issue 14,
-# point 4).  Each distinct sampled PC is named by the innermost inlined
-# function that holds it; dwarf_getscopes, used before, walked the whole
-# compilation unit again for each inlined PC (its abstract origin's
-# scopes): in a unit of 400 functions with 6 inlined helpers each, a
-# dump of the profile after 0.25 s of work at 10000 Hz took 23-25 ms of
-# CPU (about 10% of the work), the walk down the scopes that hold the PC
-# 1.5 ms (0.6%).  Bound: 3% of the same thread's CPU time in the work
-# before it (a ratio in one run, so load does not move it much).  And
-# the names are still the helpers' own.
+# Writing the samples costs little beside the run (issue 14, point 4), and
+# so does naming them in selinst-report (profile version 3; the runtime
+# named them at write time before).  Each distinct sampled PC is named by
+# the innermost inlined function that holds it; dwarf_getscopes, used
+# before, walked the whole compilation unit again for each inlined PC
+# (its abstract origin's scopes): in a unit of 400 functions with 6
+# inlined helpers each, a dump of the profile after 0.25 s of work at
+# 10000 Hz took 23-25 ms of CPU (about 10% of the work), the walk down
+# the scopes that hold the PC 1.5 ms (0.6%); the write without naming
+# about 0.1 ms, the report's run about 2.5 ms.  Bounds: the dump 3% of
+# the same thread's CPU time in the work before it (a ratio in one run,
+# so load does not move it much), the report 5%.  And the names are
+# still the helpers' own.
 . "$(dirname "$0")/lib.sh"
 python3 - > many.c <<'PY'
 print("#include <stdio.h>\n#include <stdlib.h>\n#include <time.h>\n#include <selinst.h>")
@@ -40,9 +43,20 @@ read -r work dump < <(SELINST_SAMPLE=10000 SELINST_OUTPUT=$WORK/m.prof ./many 20
 echo "work ${work}s, dump ${dump}s"
 python3 -c "import sys; sys.exit(not ($dump < 0.03 * $work))" ||
 	fail "the dump took ${dump}s of CPU, over 3% of the work's ${work}s"
-grep -o 'samples: \[.*' d.prof | grep -o 'function: "[^"]*"' | sort -u > names.txt
+read -r rep < <(python3 - "$REPORT" d.prof <<'PY'
+import resource, subprocess, sys
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+subprocess.run([sys.argv[1], "--tree", sys.argv[2]], stdout=subprocess.DEVNULL, check=True)
+r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.6f" % (r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime))
+PY
+) || fail "report"
+echo "report ${rep}s"
+python3 -c "import sys; sys.exit(not ($rep < 0.05 * $work))" ||
+	fail "the report took ${rep}s of CPU, over 5% of the work's ${work}s"
+sampled_paths d.prof | sed 's/.*;~\([^;]*\)\t.*/\1/' | sort -u >names.txt
 # Which helpers keep code of their own depends on the compiler (GCC 11
 # folds some into their neighbours), so at least half of the 16 by name.
-[ "$(grep -cx 'function: "h[0-9]*"' names.txt)" -ge 8 ] ||
+[ "$(grep -cx 'h[0-9]*' names.txt)" -ge 8 ] ||
 	fail "the inlined helpers are not named: $(cat names.txt)"
 exit 0

@@ -6,7 +6,10 @@
 # began, so a slot added meanwhile below the last ones pushed the last
 # one out of the profile (t-rt-sample-only once wrote a main thread with
 # samples: 658 and rows of 527).  A slot's count only grows, so over
-# successive dumps of a running thread no function's count may go down.
+# successive dumps of a running thread no sampled address's count may go
+# down (the profile's module and file address: a root sample in the
+# program's own code is one slot per address); the last dump names 100
+# functions or more (selinst-report names them).
 # The worker walks 1024 functions (-O0: each loop has some 60 addresses)
 # so that nearly every sample is a new slot; the main thread dumps 100
 # times, each after 15 ms of the worker's CPU time (its CPU clock: load
@@ -78,14 +81,24 @@ for f in sys.argv[1:]:
     th = [t for t in p["threads"] if t["index"] == 1]
     if not th:
         continue
+    mods = p.get("sample_modules") or []
     cur = {}
     for x in th[0].get("root_samples") or []:
-        cur[x["function"]] = cur.get(x["function"], 0) + x["count"]
-    for fn, n in prev.items():
-        assert cur.get(fn, 0) >= n, (f, fn, n, cur.get(fn, 0))
+        if "function" in x:	# named in the process (the vDSO; no module)
+            cur[x["function"]] = cur.get(x["function"], 0) + x["count"]
+            continue
+        m, ad = mods[x["module"]]["path"], x["addresses"]
+        for a, n in zip(ad[0::2], ad[1::2]):
+            cur[(m, a)] = cur.get((m, a), 0) + n
+    for k, n in prev.items():
+        assert cur.get(k, 0) >= n, (f, k, n, cur.get(k, 0))
     grew += len(cur) > len(prev)
     prev = cur
 assert grew >= 10 and len(prev) >= 100, (grew, len(prev))
 PY
+	last=$(ls d*.prof | tail -1)
+	"$REPORT" --format=json "$last" >last.json || fail "round $round: report"
+	jget last.json 'sum(r["name"].startswith("~f") for r in d["regions"])' >nf.txt
+	[ "$(cat nf.txt)" -ge 100 ] || fail "round $round: $(cat nf.txt) functions named in $last"
 done
 exit 0

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Hybrid sampling (SELINST_SAMPLE=HZ, issue 14): per-thread CPU-time
 # samples are placed under the calling-context node the shadow stack says
-# is running, with the sampled function named by libdw.  The hot work here
+# is running.  The hot work here
 # is in an uninstrumented leaf called from a loop of an instrumented
 # function: the leaf must show up under that loop's node, in both threads
-# and in a forked child, holding most of the node's samples.  Bad settings
+# and in a forked child, holding most of the node's samples (named by
+# selinst-report from the profile's addresses).  Bad settings
 # and a signal the program already handles are reported once and leave
 # sampling off, the program's handler in place.
 . "$(dirname "$0")/lib.sh"
@@ -91,31 +92,41 @@ SELINST_SAMPLE=1000 ./hot 1 2>err.txt || fail "run with SELINST_SAMPLE=1000: $(c
 [ -s err.txt ] && fail "stderr with a good setting: $(cat err.txt)"
 child=$(ls hot.*.prof 2>/dev/null | head -1)
 [ -n "$child" ] || fail "no profile from the forked child"
-python3 - hot.prof "$child" <<'PY' || fail "samples not under the loop of work"
+# The names are the report's (the profile gives addresses): each thread's
+# loop of work, found in the profile with its samples' count, is a call
+# path of the report's tree with ~leaf under it holding most of them.
+sampled_paths hot.prof >paths.txt && sampled_paths "$child" >child-paths.txt ||
+	fail "the report's tree"
+python3 - hot.prof paths.txt "$child" child-paths.txt "$T/rt" <<'PY' || fail "samples not under the loop of work: $(cat paths.txt child-paths.txt)"
 import sys, yaml
-for path, nthreads, secs in ((sys.argv[1], 2, 0.3), (sys.argv[2], 1, 0.2)):
+sys.path.insert(0, sys.argv[5])
+from sampled import named, tree_path, node_samples
+for path, paths, nthreads, secs in ((sys.argv[1], sys.argv[2], 2, 0.3),
+                                    (sys.argv[3], sys.argv[4], 1, 0.2)):
     p = yaml.safe_load(open(path))
     assert p["sampling"]["hz"] == 1000, p.get("sampling")
+    by = named(paths)
     regions = {r["id"]: r for r in p["regions"]}
     threads = [t for t in p["threads"] if any(
         regions[n["region"]]["name"] == "work" for n in t["nodes"])]
     assert len(threads) == nthreads, (path, len(threads))
+    lps = set()
     for t in threads:
         # ~1000 samples per CPU second (weighted by timer overruns); under
         # heavy load CI saw 0.49 of that (the CPU-clock timer's expiries
         # come late and in bursts), so the floor is 0.4: still 4x 100 Hz
         assert 0.4 * secs * 1000 <= t["samples"] <= 1.5 * secs * 1000 + 50, (path, t["samples"])
-        nodes = {n["id"]: n for n in t["nodes"]}
         loop = [n for n in t["nodes"] if regions[n["region"]]["kind"] == "loop"
                 and regions[n["region"]].get("function") == "work"]
         assert len(loop) == 1, loop
-        s = {x["function"]: x["count"] for x in loop[0].get("samples", [])}
-        tot = sum(s.values())
-        assert s.get("leaf", 0) >= 0.8 * tot and s["leaf"] >= 0.3 * secs * 1000, (path, s)
-        # the leaf is sampled nowhere but under that loop
-        for n in t["nodes"]:
-            if n is not loop[0]:
-                assert all(x["function"] != "leaf" for x in n.get("samples", [])), n
+        lp = tree_path(p, t, loop[0])
+        lps.add(lp)
+        tot, leaf = node_samples(loop[0]), by.get(lp + ";~leaf", 0)
+        assert leaf >= 0.8 * tot and leaf >= 0.3 * secs * 1000, (path, lp, tot, by)
+    # the leaf is sampled nowhere but under those loops
+    for k in by:
+        if k.endswith(";~leaf") or ";~leaf;" in k:
+            assert k.split(";~leaf")[0] in lps, (path, k, lps)
 PY
 
 # The report: ~leaf, kind sampled, under the loop of work, holding most of
