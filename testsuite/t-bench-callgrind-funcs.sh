@@ -14,24 +14,13 @@
 need valgrind
 need callgrind_annotate
 CF=$SELINST_ROOT/bench/callgrind_funcs.py
-python3 - > ctx.c <<'PY'
-print("#include <stdio.h>")
-print("volatile long sink;")
-for i in range(16):
-    print("__attribute__((noinline)) void f%d(long x) { for (long j = 0; j < x; j++) sink += j; }" % i)
-for i in range(16):
-    calls = " ".join("f%d(x);" % ((i * 7 + k) % 16) for k in range(16))
-    print("__attribute__((noinline)) void g%d(long x) { %s }" % (i, calls))
-print("int main(void) {")
-for i in range(16):
-    print("  g%d(3);" % i)
-print('  printf("%ld\\n", sink); return 0; }')
-PY
+# fbnodes at threshold 0: eleven regions, a few call-tree nodes each
+cp "$T/programs/fbnodes.c" ctx.c
 gcc -O2 ctx.c -o plain || fail "build plain"
 si_cc -O2 -fplugin-arg-selinst-threshold=0 ctx.c -o ctx || fail "build"
-SELINST_OUTPUT=$PWD/ctx.prof valgrind --tool=callgrind --callgrind-out-file=cg.out ./ctx \
+SELINST_OUTPUT=$PWD/ctx.prof valgrind --tool=callgrind --callgrind-out-file=cg.out ./ctx 1000 1000 \
 	> /dev/null 2> vg.txt || fail "run: $(tail -3 vg.txt)"
-valgrind --tool=callgrind --callgrind-out-file=plain.out ./plain > /dev/null 2> vg.txt ||
+valgrind --tool=callgrind --callgrind-out-file=plain.out ./plain 1000 1000 > /dev/null 2> vg.txt ||
 	fail "run plain: $(tail -3 vg.txt)"
 # from the tree that built the runtime, and from here
 w_root=$(cd "$SELINST_ROOT" && python3 "$CF" incl "$WORK/cg.out" si_write_profile)
