@@ -11,9 +11,10 @@
 # valgrind runs one thread at a time), times the header's constants,
 # beside the measured instructions over plain, the write, and the
 # measured run split by bench/callgrind_funcs.py (runtime, loader and
-# libc, the program's functions grown and shrunk; "without the shrunk":
-# the measured overhead less what the program's functions lost, which
-# hooks cannot do and code generation did).  The regions the model did
+# libc, the program's own functions; "without a gain": the measured
+# overhead less the program's functions' net loss against plain, if any,
+# which hooks, adding instructions, cannot cause and code generation
+# did; what is left is at least the runtime's and the loader's).  The regions the model did
 # not choose are not in the decision files' kept set, so the terms are
 # what the build instruments.
 #   python3 bench/predict-terms.py RES zstd-fb0 lz4-fb ...
@@ -110,15 +111,16 @@ for pv in sys.argv[2:]:
     print("== %s: %d regions kept; measured %+d instructions (%+.2f%%), write %d"
           % (pv, len(keep), ir - plain, 100.0 * (ir - plain) / plain, wr or 0))
     # the measured run's split (callgrind_funcs.py): the hooks only add
-    # instructions, so what the program's functions lost is code generation
+    # instructions, so the program's own functions running fewer than in
+    # plain, all together, is code generation's gain
     base, own_cg = cg_files(res, p + "-plain"), cg_files(res, pv)
     hooks = None
     if base and len(base) == len(own_cg):
         over, run, sysl, grown, shrunk = callgrind_funcs.split(base, own_cg)
-        hooks = over - shrunk
-        print("  measured  over=%d runtime=%d loader+libc=%d program grown=%d "
-              "program shrunk=%d  without the shrunk: %d (%.2f%%)"
-              % (over, run, sysl, grown, shrunk, hooks, 100.0 * hooks / plain))
+        hooks = over - min(grown + shrunk, 0)
+        print("  measured  over=%d runtime=%d loader+libc=%d program=%+d (functions grown %d, "
+              "shrunk %d)  without a gain: %d (%.2f%%)"
+              % (over, run, sysl, grown + shrunk, grown, shrunk, hooks, 100.0 * hooks / plain))
     lists = [("first run", first), ("own run", os.path.join(res, pv + ".profs")),
              ("cg run", os.path.join(res, pv + ".cgprofs"))]
     for what, lst in lists:
@@ -130,7 +132,7 @@ for pv in sys.argv[2:]:
         n = sum(tm.values())
         ratios = "ratio %s" % ("%.2f" % (n / (ir - plain)) if ir > plain else "-")
         if hooks:
-            ratios += ", without the shrunk %.2f" % (n / hooks)
+            ratios += ", without a gain %.2f" % (n / hooks)
         print("  %-9s %s" % (what, " ".join("%s=%d" % kv for kv in t.items())))
         print("  %-9s %s total=%d (%.2f%%) %s" % ("", " ".join("%s=%d" % kv for kv in tm.items()),
               n, 100.0 * n / plain, ratios))
