@@ -19,14 +19,14 @@
 #       (the same commands in the same order) one line: total over plain,
 #       runtime, loader and libc, program grown, program shrunk
 #   callgrind_funcs.py diff PLAIN.cg BUILD.cg [N]   the N largest changes
-import collections, re, subprocess, sys
+import collections, os, re, subprocess, sys
 
 LINE = re.compile(r"\s*([\d,]+) \([^)]*\)\s+(\S+?):(\S+)(?: \[(.*)\])?$")
 
 
 def _annotate(path, inclusive):
     out = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100",
-                          "--inclusive=" + ("yes" if inclusive else "no"), path],
+                          "--inclusive=" + ("yes" if inclusive else "no"), os.path.abspath(path)],
                          capture_output=True, text=True, cwd="/", check=True).stdout
     for line in out.splitlines():
         m = LINE.match(line)
@@ -46,24 +46,32 @@ def total(path):
     return 0
 
 
+def _kind(fn, obj):
+    base = obj.rsplit("/", 1)[-1]
+    if "libselinst" in base:
+        return "runtime"
+    return "system" if ".so" in base else "program"
+
+
 def own(path):
     """{(kind, function): own instructions}; kind: runtime (libselinst),
     system (ld.so, libc, other shared libraries), program.  Lines without
-    an object (inlined parts listed by their file) count with the
+    an object (parts inlined from another file, listed by it) take the
+    kind of the function's line with one; else they count with the
     program unless the function is the runtime's (si_, selinst_, em_).
     Code without a symbol is listed by its address, which moves from
     build to build: it is one entry, "(no symbol)"."""
+    rows = [(n, "(no symbol)" if fn.startswith("0x") else fn, obj)
+            for n, fn, obj in _annotate(path, False)]
+    kinds = {fn: _kind(fn, obj) for _, fn, obj in rows if obj}
     d = collections.Counter()
-    for n, fn, obj in _annotate(path, False):
-        if fn.startswith("0x"):
-            fn = "(no symbol)"
-        base = obj.rsplit("/", 1)[-1]
-        if "libselinst" in base or (not obj and re.match(r"(si_|selinst_|__selinst_|em_)", fn)):
-            kind = "runtime"
-        elif ".so" in base:
-            kind = "system"
+    for n, fn, obj in rows:
+        if obj:
+            kind = _kind(fn, obj)
+        elif fn in kinds:
+            kind = kinds[fn]
         else:
-            kind = "program"
+            kind = "runtime" if re.match(r"(si_|selinst_|__selinst_|em_)", fn) else "program"
         d[(kind, fn)] += n
     return d
 
