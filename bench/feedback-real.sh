@@ -19,6 +19,11 @@
 # predicted_added_instructions over plain's instructions), and each
 # predicted / measured.  "pair in run": the first run's hook pair measured
 # in situ (hook_pair_in_run_ns; the first run is sampled: FIRST_SAMPLE).
+# "program": the build's instructions in the program's own functions over
+# plain's (the median callgrind runs, bench/callgrind_funcs.py); "ratio
+# w/o gain": predicted instructions over the measured overhead less the
+# program's net gain, if any (code generation: hooks only add
+# instructions; bench/README.md, "zstd's 3x").
 #   WORK=/tmp/me REALSRC=/tmp/real-sel/src bash bench/feedback-real.sh
 # Variables: those of real-projects.sh (PROJECTS, WORK, REALSRC, REUSE,
 # BUDGET); PROJECTS defaults to all seven; VARIANTS is "plain default fb
@@ -32,8 +37,10 @@ PROJECTS=${PROJECTS:-lz4 cjson lua zstd yaml-cpp sqlite libxml2}
 VARIANTS=${VARIANTS:-plain default fb t0 fb0 fb0b}
 export WORK PROJECTS VARIANTS
 [ -n "${TABLE_ONLY:-}" ] || DIAL='' bash "$ROOT/bench/real-projects.sh" >&2
-python3 - "$WORK/res" "$PROJECTS" "$VARIANTS" <<'PY'
+python3 - "$WORK/res" "$PROJECTS" "$VARIANTS" "$ROOT/bench" <<'PY'
 import os, sys, yaml
+sys.path.insert(0, sys.argv[4])
+import callgrind_funcs
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 res, projects = sys.argv[1], sys.argv[2].split()
 fb_variants = [v for v in ("fb", "fb0", "fb0b") if v in sys.argv[3].split()]
@@ -68,7 +75,18 @@ def summary(name):
         for f in fbs)
     return len(drop), len(add), pred, fbs[0]["predicted_all"], insns, fbs[0].get("hook_pair_in_run_ns")
 
-print("project\tbuild\tmeasured first\tdropped/added\tpair in run\tpred first\tpred feedback\tpred instr\tmeasured\tmeasured less write\tratio\tratio instr")
+def program_net(p, v):
+    """The program's own functions' instructions over plain's (None: no
+    callgrind outputs kept)."""
+    base = [os.path.join(res, "%s-plain.cg%d" % (p, i)) for i in range(1, 100)]
+    base = [f for f in base if os.path.exists(f)]
+    own = [os.path.join(res, "%s-%s.cg%d" % (p, v, i)) for i in range(1, len(base) + 1)]
+    if not base or not all(os.path.exists(f) for f in own):
+        return None
+    s = callgrind_funcs.split(base, own)
+    return s[3] + s[4]
+
+print("project\tbuild\tmeasured first\tdropped/added\tpair in run\tpred first\tpred feedback\tpred instr\tmeasured\tmeasured less write\tratio\tratio instr\tprogram\tratio w/o gain")
 for p in projects:
     plain = num(os.path.join(res, p + "-plain.ir"))
     for v in fb_variants:
@@ -85,6 +103,10 @@ for p in projects:
         # the first build's own overhead (default for fb, t0 for fb0 and fb0b)
         fir = num(os.path.join(res, "%s-%s.ir" % (p, "default" if v == "fb" else "t0")))
         first = "%+.2f%%" % (100.0 * (fir / plain - 1)) if fir else "-"
-        print("%s\t%s\t%s\t%d/%d\t%s\t%.2f%%\t%.2f%%\t%.2f%%\t%+.2f%%\t%+.2f%%\t%s\t%s"
-              % (p, v, first, s[0], s[1], s[5], s[3], s[2], pi, m, ml, ratio, ratio_i))
+        net = program_net(p, v)
+        hooks = ir - plain - min(net or 0, 0)
+        ratio_g = "%.2f" % (s[4] / hooks) if net is not None and hooks > 0 and s[4] > 0 else "-"
+        print("%s\t%s\t%s\t%d/%d\t%s\t%.2f%%\t%.2f%%\t%.2f%%\t%+.2f%%\t%+.2f%%\t%s\t%s\t%s\t%s"
+              % (p, v, first, s[0], s[1], s[5], s[3], s[2], pi, m, ml, ratio, ratio_i,
+                 "-" if net is None else "%+d" % net, ratio_g))
 PY

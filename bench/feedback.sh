@@ -18,6 +18,17 @@
 #   pred rerun     the feedback build's own profile, by the same rule
 #                  (selinst-report --suggest's predicted hook cost): checks
 #                  the estimates
+#   program        the feedback build's instructions in the program's own
+#                  functions over plain's (bench/callgrind_funcs.py; the
+#                  rest is the runtime, the loader and libc).  Below 0
+#                  the hooks' call sites and counters cannot be the cause
+#                  (they only add instructions): code generation gave
+#                  back more than they cost (cg: makea and main, their
+#                  loops compiled differently)
+#   ratio w/o gain predicted instr over the feedback build's instructions
+#                  over plain less such a gain (program below 0): the
+#                  hooks' cost, at least what the runtime and the loader
+#                  run; the ratio column stays the verdict on the build
 # The first build's run is sampled (SELINST_SAMPLE=$FIRST_SAMPLE, default
 # 5000; empty: not) so that its hooks' share is measured in situ.
 # ROUND2=1: a third build, the first profile again with profile-base= the
@@ -48,9 +59,9 @@ for a in ${BASE:-}; do plug+=(-fplugin-arg-selinst-$a); done
 tsv=$B/bench/feedback${BASE:+-$(echo $BASE | tr ' =' '_-')}.tsv
 sel=(-L"$B" -lselinst -Wl,-rpath,"$B")
 
-instr() { # EXE: instructions executed under callgrind
+instr() { # EXE: instructions executed under callgrind (its output: EXE.cg)
 	local log=$out/cg.log
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >"$out/cg.stdout" 2>"$log" \
+	valgrind --tool=callgrind --callgrind-out-file="$1.cg" "$@" >"$out/cg.stdout" 2>"$log" \
 		|| { echo "callgrind failed: $*" >&2; tail -3 "$log" >&2; exit 1; }
 	grep -q "VERIFICATION SUCCESSFUL" "$out/cg.stdout" || { echo "verification failed: $*" >&2; exit 1; }
 	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$log"
@@ -104,7 +115,7 @@ changes() { # DECISIONS: dropped/added
 
 runs=${TIME_RUNS:-0}
 first_sample=${FIRST_SAMPLE-5000}
-printf "workload\tsize\tregions default\tregions feedback\tdropped/added\tinstr plain\tdefault\tfeedback\tpred default\tpred feedback\tpred feedback instr\tpred rerun\tpredicted instr\tfeedback instr\tratio%s%s\n" \
+printf "workload\tsize\tregions default\tregions feedback\tdropped/added\tinstr plain\tdefault\tfeedback\tpred default\tpred feedback\tpred feedback instr\tpred rerun\tpredicted instr\tfeedback instr\tratio\tprogram\tratio w/o gain%s%s\n" \
 	"$([ -n "${ROUND2:-}" ] && printf '\tround 2\tpred round 2\tpred round 2 instr')" \
 	"$([ "$runs" -gt 0 ] && printf '\tdefault cpu\tfeedback cpu')" | tee "$tsv"
 for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
@@ -146,12 +157,18 @@ for wl in $(echo "${BENCH_WORKLOADS:-bt,cg,ft,mg,interp}" | tr , ' '); do
 		[ "$ts" = medium ] && ts=$(python3 -c "import sys; sys.path.insert(0, '$root/bench'); import overhead; print(' '.join(overhead.MEDIUM['$wl']))")
 		cpu=$(printf '\t-\t%s' $(cputime "$runs" "$ts" "$out/$wl-plain" "$out/$wl-feedback"))
 	fi
-	printf "%s\t%s\t%s\t%s\t%s\t%s\t%+.2f%%\t%+.2f%%\t%s%%\t%s%%\t%s%%\t%s%%\t%s%s\n" "$wl" "$size" \
+	# the program's own functions against plain (a gain: code generation)
+	prog=$(python3 "$root/bench/callgrind_funcs.py" split "$out/$wl-plain.cg" -- "$out/$wl-feedback.cg" |
+		awk '{print $4 + $5}')
+	pi=$(insn_pct "$out/$wl-feedback.yaml" "$p" $((f - p)))
+	wo=$(python3 -c 'import sys; n, m, g = map(int, sys.argv[1:]); m -= min(g, 0)
+print("%.2f" % (n / m) if m > 0 else "-")' "$(echo "$pi" | cut -f1)" $((f - p)) "$prog")
+	printf "%s\t%s\t%s\t%s\t%s\t%s\t%+.2f%%\t%+.2f%%\t%s%%\t%s%%\t%s%%\t%s%%\t%s\t%s\t%s%s\n" "$wl" "$size" \
 		"$(count "$out/$wl-default.yaml")" "$(count "$out/$wl-feedback.yaml")" "$(changes "$out/$wl-feedback.yaml")" "$p" \
 		"$(echo "($d / $p - 1) * 100" | bc -l)" "$(echo "($f / $p - 1) * 100" | bc -l)" \
 		"$(fb "$out/$wl-feedback.yaml" predicted_all)" \
 		"$(fb "$out/$wl-feedback.yaml" predicted_kept predicted_added -predicted_not_chosen)" \
 		"$(insn_pct "$out/$wl-feedback.yaml" "$p")" \
-		"$(predicted "$out/$wl-feedback.prof")" "$(insn_pct "$out/$wl-feedback.yaml" "$p" $((f - p)))" \
+		"$(predicted "$out/$wl-feedback.prof")" "$pi" "$prog" "$wo" \
 		"$r2$cpu" | tee -a "$tsv"
 done

@@ -4,13 +4,23 @@
 # term (include/selinst-predict.h), against what it measured: for each
 # PROJECT-VARIANT of bench/feedback-real.sh's results (RES), the kept
 # regions' calls, function calls, loop iterations and call-tree nodes,
-# from the first run's profiles (what the plugin predicted from) and from
-# the feedback build's own run (what it did), times the header's
-# constants, beside the measured instructions over plain and the write
-# (the regions the model did not choose are not in the decision files'
-# kept set, so the terms are what the build instruments).
+# from the first run's profiles (what the plugin predicted from), from
+# the feedback build's own native run and from its callgrind run (the
+# median one, whose instructions were measured: a program whose threads
+# poll runs its polls as often as the threads' timing makes it, and
+# valgrind runs one thread at a time), times the header's constants,
+# beside the measured instructions over plain, the write, and the
+# measured run split by bench/callgrind_funcs.py (runtime, loader and
+# libc, the program's own functions; "without a gain": the measured
+# overhead less the program's functions' net loss against plain, if any,
+# which hooks, adding instructions, cannot cause and code generation
+# did; what is left is at least the runtime's and the loader's).  The regions the model did
+# not choose are not in the decision files' kept set, so the terms are
+# what the build instruments.
 #   python3 bench/predict-terms.py RES zstd-fb0 lz4-fb ...
 import os, re, sys, yaml
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import callgrind_funcs  # noqa: E402
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 hdr = open(os.path.join(ROOT, "include", "selinst-predict.h")).read()
@@ -83,6 +93,14 @@ def terms(t):
                 + t["entries"] * C["ENTRY_INSNS"] + t["name_bytes"] * C["ENTRY_BYTE_INSNS"],
                 procs=t["procs"] * C["PROCESS_INSNS"])
 
+def cg_files(res, pv):
+    """The median callgrind outputs of PROJECT-VARIANT, in command order."""
+    out, i = [], 1
+    while os.path.exists(os.path.join(res, "%s.cg%d" % (pv, i))):
+        out.append(os.path.join(res, "%s.cg%d" % (pv, i)))
+        i += 1
+    return out
+
 res = sys.argv[1]
 for pv in sys.argv[2:]:
     p, v = pv.rsplit("-", 1)
@@ -92,10 +110,29 @@ for pv in sys.argv[2:]:
                      for a, b in (("plain", "ir"), (v, "ir"), (v, "write")))
     print("== %s: %d regions kept; measured %+d instructions (%+.2f%%), write %d"
           % (pv, len(keep), ir - plain, 100.0 * (ir - plain) / plain, wr or 0))
-    for what, lst in (("first run", first), ("own run", os.path.join(res, pv + ".profs"))):
+    # the measured run's split (callgrind_funcs.py): the hooks only add
+    # instructions, so the program's own functions running fewer than in
+    # plain, all together, is code generation's gain
+    base, own_cg = cg_files(res, p + "-plain"), cg_files(res, pv)
+    hooks = None
+    if base and len(base) == len(own_cg):
+        over, run, sysl, grown, shrunk = callgrind_funcs.split(base, own_cg)
+        hooks = over - min(grown + shrunk, 0)
+        print("  measured  over=%d runtime=%d loader+libc=%d program=%+d (functions grown %d, "
+              "shrunk %d)  without a gain: %d (%.2f%%)"
+              % (over, run, sysl, grown + shrunk, grown, shrunk, hooks, 100.0 * hooks / plain))
+    lists = [("first run", first), ("own run", os.path.join(res, pv + ".profs")),
+             ("cg run", os.path.join(res, pv + ".cgprofs"))]
+    for what, lst in lists:
+        if not os.path.exists(lst):
+            continue
         profs = open(lst).read().split()
         t = counts(profs, keep)
         tm = terms(t)
+        n = sum(tm.values())
+        ratios = "ratio %s" % ("%.2f" % (n / (ir - plain)) if ir > plain else "-")
+        if hooks:
+            ratios += ", without a gain %.2f" % (n / hooks)
         print("  %-9s %s" % (what, " ".join("%s=%d" % kv for kv in t.items())))
-        print("  %-9s %s total=%d (%.2f%%)" % ("", " ".join("%s=%d" % kv for kv in tm.items()),
-              sum(tm.values()), 100.0 * sum(tm.values()) / plain))
+        print("  %-9s %s total=%d (%.2f%%) %s" % ("", " ".join("%s=%d" % kv for kv in tm.items()),
+              n, 100.0 * n / plain, ratios))

@@ -469,27 +469,38 @@ run_workload() {
 	# CALLGRIND_THROTTLE: the callgrind runs' setting itself (valgrind
 	# translates code at its first run, so a region's first calls take
 	# far longer there: an early rule may need more than S).
-	local cg_out=/dev/null cg_env=()
+	local cg_env=() scaled= i=0
 	if [ -n "${CALLGRIND_NS_SCALE:-}" ]; then
 		rm -rf "$d/prof-cg"; mkdir -p "$d/prof-cg"
-		cg_out=$d/prof-cg/%p.prof
+		scaled=1
 		cg_env=(SELINST_THROTTLE="${CALLGRIND_THROTTLE:-$(scale_ns "${SELINST_THROTTLE-}" "$CALLGRIND_NS_SCALE")}")
 	fi
+	# Each callgrind run writes its profiles to cg-runs/I.K/ (command I,
+	# run K; a folder of its own, so the runtime's look for stale
+	# temporaries finds nothing) and keeps its callgrind output there: the
+	# median run's are $r.cgI and $r.cgprofs, for bench/predict-terms.py
+	# (the prediction from the run that was measured, and the instructions
+	# per function against plain's).
+	rm -rf "$d/cg-runs" "$r".cg[0-9]* "$r.cgprofs"
 	while read -r cmd; do
 		local runs=() k
+		i=$((i + 1))
 		for k in $(seq 1 "${CALLGRIND_RUNS:-1}"); do
-			rm -f "$d"/callgrind.out
-			(cd "$d" && env "${cg_env[@]}" SELINST_OUTPUT="$cg_out" valgrind --tool=callgrind \
-				--callgrind-out-file="$d/callgrind.out" $cmd < /dev/null > /dev/null 2>>"$r.run.log")
-			n=$(awk '/^(summary|totals):/ {print $2; exit}' "$d/callgrind.out")
-			w=$(callgrind_annotate --inclusive=yes --threshold=100 "$d/callgrind.out" 2>/dev/null |
-				awk '/si_write_profile \[/ {gsub(",", "", $1); print $1; exit}')
-			runs+=("${n:-0} ${w:-0}")
+			local rd=$d/cg-runs/$i.$k
+			mkdir -p "$rd"
+			(cd "$d" && env "${cg_env[@]}" SELINST_OUTPUT="$rd/%p.prof" valgrind --tool=callgrind \
+				--callgrind-out-file="$rd/callgrind.out" $cmd < /dev/null > /dev/null 2>>"$r.run.log")
+			[ -n "$scaled" ] && cp "$rd"/*.prof "$d/prof-cg/" 2>/dev/null
+			n=$(awk '/^(summary|totals):/ {print $2; exit}' "$rd/callgrind.out")
+			w=$(python3 "$ROOT/bench/callgrind_funcs.py" incl "$rd/callgrind.out" si_write_profile)
+			runs+=("${n:-0} ${w:-0} $k")
 		done
 		# the median run (by instructions) of CALLGRIND_RUNS
-		read -r n w < <(printf '%s\n' "${runs[@]}" | sort -n | sed -n "$(( (${#runs[@]} + 1) / 2 ))p")
+		read -r n w k < <(printf '%s\n' "${runs[@]}" | sort -n | sed -n "$(( (${#runs[@]} + 1) / 2 ))p")
 		ir=$((ir + ${n:-0}))
 		wr=$((wr + ${w:-0}))
+		cp "$d/cg-runs/$i.$k/callgrind.out" "$r.cg$i"
+		ls "$d/cg-runs/$i.$k/"*.prof >> "$r.cgprofs" 2>/dev/null
 	done < <(workload "$p" "$d")
 	echo "$ir" > "$r.ir"
 	echo "$wr" > "$r.write"
