@@ -395,6 +395,8 @@ SI_HIDDEN void si_sample_thread_stop(struct si_thread *t);
 SI_HIDDEN int si_sample_hz(void);
 SI_HIDDEN int si_sample_signal(void);
 SI_HIDDEN int si_sample_handler_lost(void);
+struct sigaction;
+SI_HIDDEN int si_sample_is_handler(const struct sigaction *sa);
 SI_HIDDEN void si_sample_write_begin(void);
 SI_HIDDEN void si_sample_write_end(void);
 /* Where a sampled PC is: module (index in sample_modules) and file

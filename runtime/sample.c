@@ -341,6 +341,13 @@ static int handler_ours(void)
 
 int si_sample_handler_lost(void) { return handler_lost; }
 
+/* Whether SA is the sampling handler (the exit path tells the runtime's
+ * handlers from the program's: signals.c). */
+int si_sample_is_handler(const struct sigaction *sa)
+{
+	return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_sample;
+}
+
 #ifndef SI_STATIC
 /* sigaction and signal, interposed (shared library only, as
  * pthread_create): a program that puts SIG_DFL or SIG_IGN on the sampling

@@ -21,6 +21,9 @@
 #include <time.h>
 #include <signal.h>
 #include <string.h>
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#endif
 #include <unistd.h>
 #include "internal.h"
 
@@ -29,6 +32,7 @@ static const int fatal[] = {
 	SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU, SIGXFSZ,
 };
 static int in_fatal;
+static void on_fatal(int sig);
 
 /* 1 once the final writer is done; in a child forked while it ran (a
  * signal handler of the exiting thread that forks), where the writer
@@ -60,14 +64,43 @@ static void wait_for_writer(void)
 	}
 }
 
+/* Whether a thread of the runtime's may be started at exit.  glibc's
+ * fork takes its locks (atfork handlers' list, malloc arenas, stdio list)
+ * only once a process has had a second thread, so that fork stays usable
+ * from a signal handler of a single-threaded program; a writer thread
+ * ends that for the rest of the exit.  A handler of the program's that
+ * forks while the exit path holds one of those locks (__cxa_finalize
+ * unregistering a library's atfork handlers, free in a destructor) then
+ * waits for itself forever: t-rt-stress's fork_in_handler hung so under
+ * load, in libm's __cxa_finalize.  So a single-threaded program with a
+ * signal handler of its own writes in the exiting thread; the runtime's
+ * handlers (fatal signals, sampling) never fork. */
+static int writer_thread_safe(void)
+{
+#if __has_include(<sys/single_threaded.h>)
+	if (!__libc_single_threaded)
+		return 1;	/* fork locks already: a thread changes nothing */
+#endif
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction cur;
+		if (sigaction(sig, NULL, &cur) != 0 || cur.sa_handler == SIG_DFL ||
+		    cur.sa_handler == SIG_IGN || si_sample_is_handler(&cur))
+			continue;
+		if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == on_fatal)
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
 /* The final write runs on a thread of its own, which the exiting thread
  * waits for: its allocations (the emitter's buffer, the snapshot copies)
  * then come from that thread's malloc arena.  In the exiting thread's
  * arena the first large request would consolidate every small chunk the
  * program freed, work the plain program never does (cJSON's test run: 12.7
  * million instructions, 5.5% of the run).  Signals are blocked in the
- * writer (its mask is inherited); without a thread, the exiting thread
- * writes. */
+ * writer (its mask is inherited); without a thread (none may be started:
+ * writer_thread_safe, or it could not be), the exiting thread writes. */
 void si_at_exit(void)
 {
 	/* A vfork child that calls exit() shares the parent's memory: it
@@ -83,7 +116,7 @@ void si_at_exit(void)
 	pthread_t writer;
 	int made = 0;
 	__atomic_store_n(&writer_done, 0, __ATOMIC_RELAXED);
-	if (pthread_attr_init(&attr) == 0) {
+	if (writer_thread_safe() && pthread_attr_init(&attr) == 0) {
 		made = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0
 			&& pthread_create(&writer, &attr, write_final, NULL) == 0;
 		pthread_attr_destroy(&attr);
