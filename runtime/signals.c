@@ -74,13 +74,20 @@ static void wait_for_writer(void)
  * waits for itself forever: t-rt-stress's fork_in_handler hung so under
  * load, in libm's __cxa_finalize.  So a single-threaded program with a
  * signal handler of its own writes in the exiting thread; the runtime's
- * handlers (fatal signals, sampling) never fork. */
-static int writer_thread_safe(void)
+ * handlers (fatal signals, sampling) never fork.  Except where the exit
+ * seems to come from inside such a handler (its signal blocked in the
+ * mask the exit path found, ENTRY_MASK: a handler that calls exit()): the
+ * interrupted code may hold malloc's lock, which a single-threaded
+ * process's malloc does not take, so the write's allocations would
+ * corrupt the heap there (glibc aborted in about 1 run of 3); the writer
+ * thread allocates from an arena of its own. */
+static int writer_thread_safe(const sigset_t *entry_mask)
 {
 #if __has_include(<sys/single_threaded.h>)
 	if (!__libc_single_threaded)
 		return 1;	/* fork locks already: a thread changes nothing */
 #endif
+	int own = 0;
 	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction cur;
 		if (sigaction(sig, NULL, &cur) != 0 || cur.sa_handler == SIG_DFL ||
@@ -88,9 +95,11 @@ static int writer_thread_safe(void)
 			continue;
 		if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == on_fatal)
 			continue;
-		return 0;
+		if (sigismember(entry_mask, sig) == 1)
+			return 1;	/* exit() in the program's handler */
+		own = 1;
 	}
-	return 1;
+	return !own;
 }
 
 /* The final write runs on a thread of its own, which the exiting thread
@@ -116,7 +125,7 @@ void si_at_exit(void)
 	pthread_t writer;
 	int made = 0;
 	__atomic_store_n(&writer_done, 0, __ATOMIC_RELAXED);
-	if (writer_thread_safe() && pthread_attr_init(&attr) == 0) {
+	if (writer_thread_safe(&old) && pthread_attr_init(&attr) == 0) {
 		made = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0
 			&& pthread_create(&writer, &attr, write_final, NULL) == 0;
 		pthread_attr_destroy(&attr);
