@@ -28,6 +28,8 @@
  * setjmp and add no EH or abnormal edges.
  */
 #include "gcc-compat.h"
+#include "tree-inline.h"	/* tree_versionable_function_p */
+#include "tree-dfa.h"	/* get_or_create_ssa_default_def */
 #include "selinst-plugin.h"
 #include "../include/selinst.h"
 
@@ -511,16 +513,132 @@ static bool throttle_test_inline(void)
 	return !cfun->calls_setjmp && !cfun->has_nonlocal_label;
 }
 
-void selinst_instrument_function(struct selinst_function *fn,
-				 const struct selinst_function *all, size_t nall)
-{
-	location_t loc = DECL_SOURCE_LOCATION(fn->decl);
-	char *loops = uninstrumented_loop_table(fn);
-	tree descriptor = selinst_region_descriptor(SELINST_KIND_FUNCTION, fn->name,
-						    fn->file, fn->line, loops,
-						    loops ? SELINST_REGION_LOOP_TABLE : 0);
-	free(loops);
+/* ---- the instrumented copy ------------------------------------------- */
 
+/* A copy of the current function's body as it is now (its loop regions'
+ * hooks in, its own not yet), to take the function's own hooks, or
+ * NULL_TREE where none is made.  The function keeps its body without its
+ * own hooks and starts with the throttle test: while the region is on it
+ * calls the copy (a tail call), switched off it runs its own body, the
+ * plain build's code after a load, a test and a branch.  With the hooks
+ * in one body behind tests instead, the flag read at entry stays live to
+ * every exit and the hook calls' saved registers are paid on every call,
+ * switched off too: libxml2's xmlStrEqual, 19 instructions a call plain,
+ * took 37 switched off (four registers pushed and popped, the flag kept
+ * in one of them; bench/README.md).  The copy stays out of line: inlined
+ * back, the two bodies would share one prologue.  Only where the call is
+ * plain: parameters and result of register types (no aggregate or
+ * invisible reference to pass on), not variadic, no static chain, not
+ * noreturn, not main, and bodies GCC can copy. */
+static tree instrumented_copy(const struct selinst_function *fn)
+{
+	tree decl = fn->decl;
+	if (!selinst_opts.off_copy || MAIN_NAME_P(DECL_NAME(decl))
+	    || stdarg_p(TREE_TYPE(decl)) || DECL_STATIC_CHAIN(decl)
+	    || TREE_THIS_VOLATILE(decl) || !tree_versionable_function_p(decl))
+		return NULL_TREE;
+	tree res = DECL_RESULT(decl);
+	if (res && !VOID_TYPE_P(TREE_TYPE(res))
+	    && (!is_gimple_reg_type(TREE_TYPE(res)) || DECL_BY_REFERENCE(res)))
+		return NULL_TREE;
+	for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p))
+		if (!is_gimple_reg_type(TREE_TYPE(p)) || DECL_BY_REFERENCE(p))
+			return NULL_TREE;
+	cgraph_node *node = cgraph_node::get(decl);
+	if (!node)
+		return NULL_TREE;
+	/* The copy is taken from the SSA form and call edges as they are. */
+	selinst_finish_body();
+	cgraph_node *copy = node->create_version_clone_with_body(vNULL, NULL, NULL, NULL,
+								  NULL, "selinst");
+	gcc_assert(cfun == DECL_STRUCT_FUNCTION(decl));
+	if (!copy)
+		return NULL_TREE;
+	DECL_UNINLINABLE(copy->decl) = 1;
+	return copy->decl;
+}
+
+/* A new block after AFTER that calls COPY with the function's own
+ * arguments and returns what it returns. */
+static basic_block call_copy_block(tree copy, basic_block after, location_t loc)
+{
+	basic_block bb = create_empty_bb(after);
+	if (current_loops)
+		add_bb_to_loop(bb, current_loops->tree_root);
+	gimple_stmt_iterator gsi = gsi_start_bb(bb);
+	auto_vec<tree> args;
+	for (tree p = DECL_ARGUMENTS(current_function_decl); p; p = DECL_CHAIN(p)) {
+		tree v = is_gimple_reg(p) ? get_or_create_ssa_default_def(cfun, p) : NULL_TREE;
+		if (!v) {	/* kept in memory (its address is taken): load it */
+			v = make_ssa_name(TREE_TYPE(p));
+			gsi_insert_after(&gsi, gimple_build_assign(v, p), GSI_NEW_STMT);
+		}
+		args.safe_push(v);
+	}
+	gcall *call = gimple_build_call_vec(copy, args);
+	tree res = DECL_RESULT(current_function_decl);
+	tree value = NULL_TREE;
+	if (res && !VOID_TYPE_P(TREE_TYPE(res))) {
+		value = make_ssa_name(TREE_TYPE(res));
+		gimple_call_set_lhs(call, value);
+	}
+	gimple_set_location(call, loc);
+	gsi_insert_after(&gsi, call, GSI_NEW_STMT);
+	greturn *ret = gimple_build_return(value);
+	gimple_set_location(ret, loc);
+	gsi_insert_after(&gsi, ret, GSI_NEW_STMT);
+	make_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun), 0);
+	return bb;
+}
+
+/* The current function's new entry: the throttle flag tested on the
+ * edge out of the entry block; clear (the region on), the call of COPY;
+ * set, the function's own body. */
+static void insert_call_of_copy(tree descriptor, tree copy, location_t loc)
+{
+	edge e = single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun));
+	basic_block body = e->dest;
+	basic_block test_bb = split_edge(e);
+	gimple_seq seq = NULL;
+	tree flag = selinst_throttle_flag(descriptor, &seq);
+	gimple_stmt_iterator gsi = gsi_start_bb(test_bb);
+	gsi_insert_seq_after(&gsi, seq, GSI_NEW_STMT);
+	gsi = gsi_last_bb(test_bb);
+	gsi_insert_after(&gsi, gimple_build_cond(EQ_EXPR, flag, build_zero_cst(TREE_TYPE(flag)),
+						 NULL_TREE, NULL_TREE), GSI_NEW_STMT);
+	basic_block on_bb = call_copy_block(copy, test_bb, loc);
+	edge off = single_succ_edge(test_bb);
+	off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+	edge on = make_edge(test_bb, on_bb, EDGE_TRUE_VALUE);
+	/* Switched off is the likely case for the calls that matter (as
+	 * branch_around): the plain body is the fall-through path. */
+	off->probability = profile_probability::likely();
+	on->probability = off->probability.invert();
+	on_bb->count = test_bb->count.apply_probability(on->probability);
+	body->count = test_bb->count.apply_probability(off->probability);
+}
+
+/* The exit hook before each of STMTS, behind FLAG unless NULL_TREE. */
+static void insert_exits(tree descriptor, const vec<gimple *> &stmts, tree flag)
+{
+	unsigned i;
+	gimple *stmt;
+	FOR_EACH_VEC_ELT(stmts, i, stmt) {
+		gcall *exit = hook_call(HOOK_EXIT, descriptor, gimple_location(stmt));
+		if (flag)
+			insert_guarded_before(stmt, exit, flag);
+		else {
+			gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+			gsi_insert_before(&gsi, exit, GSI_SAME_STMT);
+		}
+	}
+}
+
+/* The function's own hooks into the current body: enter, exits, exception
+ * exits; behind the throttle test when GUARD. */
+static void hook_body(tree descriptor, location_t loc, bool guard,
+		      const struct selinst_function *all, size_t nall)
+{
 	/* Collect first, insert after: insertion splits blocks. */
 	auto_vec<gimple *> returns, noreturns;
 	basic_block bb;
@@ -551,33 +669,47 @@ void selinst_instrument_function(struct selinst_function *fn,
 		noreturns.safe_push(resx);
 		gsi_remove(&gsi, true);	/* made again below, like the others */
 	}
-	if (!throttle_test_inline()) {
-		unsigned i;
-		gimple *stmt;
-		FOR_EACH_VEC_ELT(returns, i, stmt) {
-			gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
-			gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor,
-							  gimple_location(stmt)), GSI_SAME_STMT);
-		}
-		FOR_EACH_VEC_ELT(noreturns, i, stmt) {
-			gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
-			gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor,
-							  gimple_location(stmt)), GSI_SAME_STMT);
-		}
+	gcall *enter = hook_call(HOOK_ENTER, descriptor, loc);
+	if (!guard) {
+		insert_exits(descriptor, returns, NULL_TREE);
+		insert_exits(descriptor, noreturns, NULL_TREE);
 		gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)),
-					     hook_call(HOOK_ENTER, descriptor, loc));
+					     enter);
 		return;
 	}
 	/* Entry first: the flag it computes dominates every exit. */
-	tree flag = insert_guarded_entry(descriptor, hook_call(HOOK_ENTER, descriptor, loc));
-	unsigned i;
-	gimple *stmt;
-	FOR_EACH_VEC_ELT(returns, i, stmt)
-		insert_guarded_before(stmt, hook_call(HOOK_EXIT, descriptor,
-						      gimple_location(stmt)), flag);
-	FOR_EACH_VEC_ELT(noreturns, i, stmt)
-		insert_guarded_before(stmt, hook_call(HOOK_EXIT, descriptor,
-						      gimple_location(stmt)), flag);
+	tree flag = insert_guarded_entry(descriptor, enter);
+	insert_exits(descriptor, returns, flag);
+	insert_exits(descriptor, noreturns, flag);
+}
+
+void selinst_instrument_function(struct selinst_function *fn,
+				 const struct selinst_function *all, size_t nall)
+{
+	location_t loc = DECL_SOURCE_LOCATION(fn->decl);
+	char *loops = uninstrumented_loop_table(fn);
+	tree descriptor = selinst_region_descriptor(SELINST_KIND_FUNCTION, fn->name,
+						    fn->file, fn->line, loops,
+						    loops ? SELINST_REGION_LOOP_TABLE : 0);
+	free(loops);
+
+	/* Where the test cannot be in the body (throttle_test_inline), the
+	 * hooks test the flag themselves. */
+	if (!throttle_test_inline()) {
+		hook_body(descriptor, loc, false, all, nall);
+		return;
+	}
+	tree copy = instrumented_copy(fn);
+	if (!copy) {
+		hook_body(descriptor, loc, true, all, nall);
+		return;
+	}
+	insert_call_of_copy(descriptor, copy, loc);
+	/* The copy runs only while the region is on: no tests. */
+	push_cfun(DECL_STRUCT_FUNCTION(copy));
+	hook_body(descriptor, loc, false, all, nall);
+	selinst_finish_body();
+	pop_cfun();
 }
 
 /* ---- which instrumented bodies GCC may inline ------------------------- */

@@ -30,6 +30,8 @@ struct selinst_options {
 	const char *sites_out;		/* sites-out=FILE, or NULL */
 	bool inline_bodies;		/* inline=on|off: GCC may inline
 					   instrumented bodies, hooks included */
+	bool off_copy;			/* off-copy=on|off: a switched-off
+					   region runs a hook-free copy */
 };
 
 /* One natural loop of a function. */
