@@ -515,47 +515,73 @@ static bool throttle_test_inline(void)
 
 /* ---- the instrumented copy ------------------------------------------- */
 
-/* A copy of the current function's body as it is now (its loop regions'
- * hooks in, its own not yet), to take the function's own hooks, or
- * NULL_TREE where none is made.  The function keeps its body without its
- * own hooks and starts with the throttle test: while the region is on it
- * calls the copy (a tail call), switched off it runs its own body, the
- * plain build's code after a load, a test and a branch.  With the hooks
- * in one body behind tests instead, the flag read at entry stays live to
- * every exit and the hook calls' saved registers are paid on every call,
+/* Where the function's hooks can sit behind the throttle test, they go
+ * into a copy of its body (its loop regions' hooks already in), and the
+ * function starts with the test: while the region is on it calls the
+ * copy (a tail call); switched off it runs its own body, the plain
+ * build's code after a load, a test and a branch.  With the hooks in the
+ * body behind tests instead, the flag read at entry stays live to every
+ * exit and the hook calls' saved registers are paid on every call,
  * switched off too: libxml2's xmlStrEqual, 19 instructions a call plain,
  * took 37 switched off (four registers pushed and popped, the flag kept
- * in one of them; bench/README.md).  The copy stays out of line: inlined
- * back, the two bodies would share one prologue.  Only where the call is
- * plain: parameters and result of register types (no aggregate or
- * invisible reference to pass on), not variadic, no static chain, not
- * noreturn, not main, and bodies GCC can copy. */
-static tree instrumented_copy(const struct selinst_function *fn)
+ * in one of them; bench/README.md, "Switched-off copies").  A function
+ * with loop regions becomes a dispatcher over three copies (insert_
+ * dispatch).  Only where the call is plain: parameters and result of
+ * register types (no aggregate or invisible reference to pass on), not
+ * variadic, no static chain, not noreturn, not main, a body GCC can
+ * copy; off-copy=off: never. */
+static bool copyable(const struct selinst_function *fn)
 {
 	tree decl = fn->decl;
-	if (!selinst_opts.off_copy || MAIN_NAME_P(DECL_NAME(decl))
+	if (!selinst_opts.off_copy || !throttle_test_inline() || MAIN_NAME_P(DECL_NAME(decl))
 	    || stdarg_p(TREE_TYPE(decl)) || DECL_STATIC_CHAIN(decl)
-	    || TREE_THIS_VOLATILE(decl) || !tree_versionable_function_p(decl))
-		return NULL_TREE;
+	    || TREE_THIS_VOLATILE(decl) || !tree_versionable_function_p(decl)
+	    || !cgraph_node::get(decl))
+		return false;
 	tree res = DECL_RESULT(decl);
 	if (res && !VOID_TYPE_P(TREE_TYPE(res))
 	    && (!is_gimple_reg_type(TREE_TYPE(res)) || DECL_BY_REFERENCE(res)))
-		return NULL_TREE;
+		return false;
 	for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p))
 		if (!is_gimple_reg_type(TREE_TYPE(p)) || DECL_BY_REFERENCE(p))
-			return NULL_TREE;
-	cgraph_node *node = cgraph_node::get(decl);
-	if (!node)
+			return false;
+	return true;
+}
+
+/* A copy of the current function's body as it is now, named after it
+ * with SUFFIX. */
+static tree copy_body(const char *suffix)
+{
+	cgraph_node *copy = cgraph_node::get(current_function_decl)
+		->create_version_clone_with_body(vNULL, NULL, NULL, NULL, NULL, suffix);
+	gcc_assert(copy && cfun == DECL_STRUCT_FUNCTION(current_function_decl));
+	return copy->decl;
+}
+
+/* FN's body before any hook is in it, for the function to run while its
+ * region and all its loop regions are switched off (selinst_instrument_
+ * function), or NULL_TREE.  Only for a function with chosen loops: a
+ * loop's guard keeps its flag and cell live across the loop, and the
+ * loop's hook calls' saved registers are paid on every call too
+ * (libxml2's xmlOutputBufferWrite, a do-while entered once a call: 51
+ * instructions a call plain, 70 with its loop's guard alone). */
+tree selinst_hookless_copy(const struct selinst_function *fn)
+{
+	if (!fn->cm.instrument || !selinst_any_loop_chosen(fn) || !copyable(fn))
 		return NULL_TREE;
+	return copy_body("selinst_off");
+}
+
+/* The copy of the current function (its loop regions' hooks in) that
+ * takes its own hooks: see selinst_instrument_function.  It stays out of
+ * line: inlined back, the bodies would share one prologue. */
+static tree instrumented_copy(void)
+{
 	/* The copy is taken from the SSA form and call edges as they are. */
 	selinst_finish_body();
-	cgraph_node *copy = node->create_version_clone_with_body(vNULL, NULL, NULL, NULL,
-								  NULL, "selinst");
-	gcc_assert(cfun == DECL_STRUCT_FUNCTION(decl));
-	if (!copy)
-		return NULL_TREE;
-	DECL_UNINLINABLE(copy->decl) = 1;
-	return copy->decl;
+	tree copy = copy_body("selinst");
+	DECL_UNINLINABLE(copy) = 1;
+	return copy;
 }
 
 /* A new block after AFTER that calls COPY with the function's own
@@ -591,31 +617,79 @@ static basic_block call_copy_block(tree copy, basic_block after, location_t loc)
 	return bb;
 }
 
+/* TEST_BB, with one successor, gets SEQ and "if (VALUE CODE 0)": true, a
+ * new block that calls COPY (LIKELY: the common case); false, the
+ * successor it had. */
+static void branch_to_copy(basic_block test_bb, gimple_seq seq, enum tree_code code,
+			   tree value, tree copy, bool likely, location_t loc)
+{
+	gimple_stmt_iterator gsi = gsi_last_bb(test_bb);
+	gsi_insert_seq_after(&gsi, seq, GSI_NEW_STMT);
+	gsi = gsi_last_bb(test_bb);
+	gsi_insert_after(&gsi, gimple_build_cond(code, value, build_zero_cst(TREE_TYPE(value)),
+						 NULL_TREE, NULL_TREE), GSI_NEW_STMT);
+	basic_block call_bb = call_copy_block(copy, test_bb, loc);
+	edge other = single_succ_edge(test_bb);
+	other->flags = (other->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+	edge to_copy = make_edge(test_bb, call_bb, EDGE_TRUE_VALUE);
+	/* Switched off is the likely case for the calls that matter (as
+	 * branch_around). */
+	to_copy->probability = likely ? profile_probability::likely()
+				      : profile_probability::unlikely();
+	other->probability = to_copy->probability.invert();
+	call_bb->count = test_bb->count.apply_probability(to_copy->probability);
+	other->dest->count = test_bb->count.apply_probability(other->probability);
+}
+
 /* The current function's new entry: the throttle flag tested on the
- * edge out of the entry block; clear (the region on), the call of COPY;
+ * edge out of the entry block; clear (the region on), a call of COPY;
  * set, the function's own body. */
 static void insert_call_of_copy(tree descriptor, tree copy, location_t loc)
 {
-	edge e = single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun));
-	basic_block body = e->dest;
-	basic_block test_bb = split_edge(e);
+	basic_block test_bb = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)));
 	gimple_seq seq = NULL;
 	tree flag = selinst_throttle_flag(descriptor, &seq);
-	gimple_stmt_iterator gsi = gsi_start_bb(test_bb);
-	gsi_insert_seq_after(&gsi, seq, GSI_NEW_STMT);
-	gsi = gsi_last_bb(test_bb);
-	gsi_insert_after(&gsi, gimple_build_cond(EQ_EXPR, flag, build_zero_cst(TREE_TYPE(flag)),
-						 NULL_TREE, NULL_TREE), GSI_NEW_STMT);
-	basic_block on_bb = call_copy_block(copy, test_bb, loc);
-	edge off = single_succ_edge(test_bb);
-	off->flags = (off->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-	edge on = make_edge(test_bb, on_bb, EDGE_TRUE_VALUE);
-	/* Switched off is the likely case for the calls that matter (as
-	 * branch_around): the plain body is the fall-through path. */
-	off->probability = profile_probability::likely();
-	on->probability = off->probability.invert();
-	on_bb->count = test_bb->count.apply_probability(on->probability);
-	body->count = test_bb->count.apply_probability(off->probability);
+	branch_to_copy(test_bb, seq, EQ_EXPR, flag, copy, false, loc);
+}
+
+/* FN's body (its loop regions' hooks in) replaced by a dispatch: region
+ * on, FULL (every hook); region and all its loop regions switched off,
+ * PLAIN (no hook: selinst_hookless_copy); else LOOPS (a copy of the body
+ * as it is, loop hooks only).  The function itself then holds no hook
+ * and no body: no prologue before the tests, a tail call after them. */
+static void insert_dispatch(const struct selinst_function *fn, tree descriptor, tree full,
+			    tree plain, location_t loc)
+{
+	tree loops = copy_body("selinst_loops");
+	basic_block test_bb = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)));
+	basic_block test2_bb = split_edge(single_succ_edge(test_bb));
+	basic_block body = single_succ(test2_bb);
+	gimple_seq seq = NULL;
+	tree flag = selinst_throttle_flag(descriptor, &seq);
+	branch_to_copy(test_bb, seq, EQ_EXPR, flag, full, false, loc);
+	/* All loop regions off: the AND of their flags (the same bit). */
+	seq = NULL;
+	tree all = NULL_TREE;
+	for (unsigned i = 0; i < fn->nloops; i++) {
+		if (!fn->loops[i].inserted)
+			continue;
+		tree bit = selinst_throttle_flag(fn->loops[i].descriptor, &seq);
+		if (all) {
+			tree both = make_ssa_name(TREE_TYPE(bit));
+			gimple_seq_add_stmt(&seq, gimple_build_assign(both, BIT_AND_EXPR, all, bit));
+			bit = both;
+		}
+		all = bit;
+	}
+	gcc_assert(all);	/* selinst_hookless_copy: a function with chosen loops */
+	branch_to_copy(test2_bb, seq, NE_EXPR, all, plain, true, loc);
+	edge old = find_edge(test2_bb, body);
+	basic_block loops_bb = call_copy_block(loops, test2_bb, loc);
+	edge to_loops = make_edge(test2_bb, loops_bb, EDGE_FALSE_VALUE);
+	to_loops->probability = old->probability;
+	loops_bb->count = body->count;
+	remove_edge(old);
+	delete_unreachable_blocks();
 }
 
 /* The exit hook before each of STMTS, behind FLAG unless NULL_TREE. */
@@ -684,7 +758,8 @@ static void hook_body(tree descriptor, location_t loc, bool guard,
 }
 
 void selinst_instrument_function(struct selinst_function *fn,
-				 const struct selinst_function *all, size_t nall)
+				 const struct selinst_function *all, size_t nall,
+				 tree plain)
 {
 	location_t loc = DECL_SOURCE_LOCATION(fn->decl);
 	char *loops = uninstrumented_loop_table(fn);
@@ -699,14 +774,20 @@ void selinst_instrument_function(struct selinst_function *fn,
 		hook_body(descriptor, loc, false, all, nall);
 		return;
 	}
-	tree copy = instrumented_copy(fn);
-	if (!copy) {
+	if (!copyable(fn)) {
 		hook_body(descriptor, loc, true, all, nall);
 		return;
 	}
-	insert_call_of_copy(descriptor, copy, loc);
+	tree full = instrumented_copy();
+	bool any_loop = false;
+	for (unsigned i = 0; i < fn->nloops; i++)
+		any_loop |= fn->loops[i].inserted;
+	if (plain && any_loop)
+		insert_dispatch(fn, descriptor, full, plain, loc);
+	else
+		insert_call_of_copy(descriptor, full, loc);
 	/* The copy runs only while the region is on: no tests. */
-	push_cfun(DECL_STRUCT_FUNCTION(copy));
+	push_cfun(DECL_STRUCT_FUNCTION(full));
 	hook_body(descriptor, loc, false, all, nall);
 	selinst_finish_body();
 	pop_cfun();
