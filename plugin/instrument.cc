@@ -528,22 +528,29 @@ static bool throttle_test_inline(void)
  * with loop regions becomes a dispatcher over three copies (insert_
  * dispatch).  Only where the call is plain: parameters and result of
  * register types (no aggregate or invisible reference to pass on), not
- * variadic, no static chain, not noreturn, not main, a body GCC can
- * copy; off-copy=off: never. */
+ * variadic, no static chain, not noreturn, not main, no K&R parameter
+ * that arrives promoted, not a target_clones function or an ifunc
+ * resolver (versioned by GCC itself; copying one crashed cc1), a body
+ * GCC can copy; off-copy=off: never. */
 static bool copyable(const struct selinst_function *fn)
 {
 	tree decl = fn->decl;
 	if (!selinst_opts.off_copy || !throttle_test_inline() || MAIN_NAME_P(DECL_NAME(decl))
 	    || stdarg_p(TREE_TYPE(decl)) || DECL_STATIC_CHAIN(decl)
 	    || TREE_THIS_VOLATILE(decl) || !tree_versionable_function_p(decl)
-	    || !cgraph_node::get(decl))
+	    || !cgraph_node::get(decl) || cgraph_node::get(decl)->ifunc_resolver
+	    || lookup_attribute("target_clones", DECL_ATTRIBUTES(decl))
+	    || DECL_FUNCTION_VERSIONED(decl))
 		return false;
 	tree res = DECL_RESULT(decl);
 	if (res && !VOID_TYPE_P(TREE_TYPE(res))
 	    && (!is_gimple_reg_type(TREE_TYPE(res)) || DECL_BY_REFERENCE(res)))
 		return false;
+	/* A K&R parameter arrives promoted (DECL_ARG_TYPE: float as double,
+	 * char as int): the call would pass it unpromoted. */
 	for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p))
-		if (!is_gimple_reg_type(TREE_TYPE(p)) || DECL_BY_REFERENCE(p))
+		if (!is_gimple_reg_type(TREE_TYPE(p)) || DECL_BY_REFERENCE(p)
+		    || TYPE_MAIN_VARIANT(DECL_ARG_TYPE(p)) != TYPE_MAIN_VARIANT(TREE_TYPE(p)))
 			return false;
 	return true;
 }
