@@ -981,6 +981,17 @@ static const char *symbol_at(Dwfl_Module *mod, uintptr_t pc)
 }
 #endif
 
+#ifndef SI_STATIC
+/* FN as its region names it: the plugin's copies of a function (off-copy:
+ * NAME.selinst.N, NAME.selinst_off.N, NAME.selinst_loops.N, and GCC's
+ * clones of those) are NAME, as DWARF says (dwarf_function). */
+static char *source_symbol(const char *fn)
+{
+	const char *cut = strstr(fn, ".selinst");
+	return cut ? strndup(fn, (size_t)(cut - fn)) : strdup(fn);
+}
+#endif
+
 /* PC's function name (see dwarf_function; else the symbol table's),
  * "[module]" when the module has no symbol there, "0x..." when no module
  * is known (or in the static library, which has no libdw). */
@@ -996,7 +1007,7 @@ static char *name_pc(uintptr_t pc)
 	if (mod) {
 		const char *fn = symbol_at(mod, pc);
 		if (fn)
-			return strdup(fn);
+			return source_symbol(fn);
 		const char *mname = dw.dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL,
 							 NULL);
 		if (mname) {
