@@ -700,10 +700,12 @@ static void instrument_unit(std::vector<selinst_function> &fns)
 		if (!fn->cm.instrument && !loops && !resync)
 			continue;
 		push_cfun(body);
+		/* Before any hook is in the body. */
+		tree plain = selinst_hookless_copy(fn);
 		if (loops)
 			selinst_instrument_loops(fn);
 		if (fn->cm.instrument)
-			selinst_instrument_function(fn, &fns[0], fns.size());
+			selinst_instrument_function(fn, &fns[0], fns.size(), plain);
 		if (resync)
 			selinst_insert_resyncs();
 		selinst_finish_body();

@@ -28,6 +28,8 @@
  * setjmp and add no EH or abnormal edges.
  */
 #include "gcc-compat.h"
+#include "tree-inline.h"	/* tree_versionable_function_p */
+#include "tree-dfa.h"	/* get_or_create_ssa_default_def */
 #include "selinst-plugin.h"
 #include "../include/selinst.h"
 
@@ -511,16 +513,213 @@ static bool throttle_test_inline(void)
 	return !cfun->calls_setjmp && !cfun->has_nonlocal_label;
 }
 
-void selinst_instrument_function(struct selinst_function *fn,
-				 const struct selinst_function *all, size_t nall)
-{
-	location_t loc = DECL_SOURCE_LOCATION(fn->decl);
-	char *loops = uninstrumented_loop_table(fn);
-	tree descriptor = selinst_region_descriptor(SELINST_KIND_FUNCTION, fn->name,
-						    fn->file, fn->line, loops,
-						    loops ? SELINST_REGION_LOOP_TABLE : 0);
-	free(loops);
+/* ---- the instrumented copy ------------------------------------------- */
 
+/* Where the function's hooks can sit behind the throttle test, they go
+ * into a copy of its body (its loop regions' hooks already in), and the
+ * function starts with the test: while the region is on it calls the
+ * copy (a tail call); switched off it runs its own body, the plain
+ * build's code after a load, a test and a branch.  With the hooks in the
+ * body behind tests instead, the flag read at entry stays live to every
+ * exit and the hook calls' saved registers are paid on every call,
+ * switched off too: libxml2's xmlStrEqual, 19 instructions a call plain,
+ * took 37 switched off (four registers pushed and popped, the flag kept
+ * in one of them; bench/README.md, "Switched-off copies").  A function
+ * with loop regions becomes a dispatcher over three copies (insert_
+ * dispatch).  Only where the call is plain: parameters and result of
+ * register types (no aggregate or invisible reference to pass on), not
+ * variadic, no static chain, not noreturn, not main, no K&R parameter
+ * that arrives promoted, not a target_clones function or an ifunc
+ * resolver (versioned by GCC itself; copying one crashed cc1), a body
+ * GCC can copy; off-copy=off: never. */
+static bool copyable(const struct selinst_function *fn)
+{
+	tree decl = fn->decl;
+	if (!selinst_opts.off_copy || !throttle_test_inline() || MAIN_NAME_P(DECL_NAME(decl))
+	    || stdarg_p(TREE_TYPE(decl)) || DECL_STATIC_CHAIN(decl)
+	    || TREE_THIS_VOLATILE(decl) || !tree_versionable_function_p(decl)
+	    || !cgraph_node::get(decl) || cgraph_node::get(decl)->ifunc_resolver
+	    || lookup_attribute("target_clones", DECL_ATTRIBUTES(decl))
+	    || DECL_FUNCTION_VERSIONED(decl))
+		return false;
+	tree res = DECL_RESULT(decl);
+	if (res && !VOID_TYPE_P(TREE_TYPE(res))
+	    && (!is_gimple_reg_type(TREE_TYPE(res)) || DECL_BY_REFERENCE(res)))
+		return false;
+	/* A K&R parameter arrives promoted (DECL_ARG_TYPE: float as double,
+	 * char as int): the call would pass it unpromoted. */
+	for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p))
+		if (!is_gimple_reg_type(TREE_TYPE(p)) || DECL_BY_REFERENCE(p)
+		    || TYPE_MAIN_VARIANT(DECL_ARG_TYPE(p)) != TYPE_MAIN_VARIANT(TREE_TYPE(p)))
+			return false;
+	return true;
+}
+
+/* A copy of the current function's body as it is now, named after it
+ * with SUFFIX. */
+static tree copy_body(const char *suffix)
+{
+	cgraph_node *copy = cgraph_node::get(current_function_decl)
+		->create_version_clone_with_body(vNULL, NULL, NULL, NULL, NULL, suffix);
+	gcc_assert(copy && cfun == DECL_STRUCT_FUNCTION(current_function_decl));
+	return copy->decl;
+}
+
+/* FN's body before any hook is in it, for the function to run while its
+ * region and all its loop regions are switched off (selinst_instrument_
+ * function), or NULL_TREE.  Only for a function with chosen loops: a
+ * loop's guard keeps its flag and cell live across the loop, and the
+ * loop's hook calls' saved registers are paid on every call too
+ * (libxml2's xmlOutputBufferWrite, a do-while entered once a call: 51
+ * instructions a call plain, 70 with its loop's guard alone). */
+tree selinst_hookless_copy(const struct selinst_function *fn)
+{
+	if (!fn->cm.instrument || !selinst_any_loop_chosen(fn) || !copyable(fn))
+		return NULL_TREE;
+	return copy_body("selinst_off");
+}
+
+/* The copy of the current function (its loop regions' hooks in) that
+ * takes its own hooks: see selinst_instrument_function.  It stays out of
+ * line: inlined back, the bodies would share one prologue. */
+static tree instrumented_copy(void)
+{
+	/* The copy is taken from the SSA form and call edges as they are. */
+	selinst_finish_body();
+	tree copy = copy_body("selinst");
+	DECL_UNINLINABLE(copy) = 1;
+	return copy;
+}
+
+/* A new block after AFTER that calls COPY with the function's own
+ * arguments and returns what it returns. */
+static basic_block call_copy_block(tree copy, basic_block after, location_t loc)
+{
+	basic_block bb = create_empty_bb(after);
+	if (current_loops)
+		add_bb_to_loop(bb, current_loops->tree_root);
+	gimple_stmt_iterator gsi = gsi_start_bb(bb);
+	auto_vec<tree> args;
+	for (tree p = DECL_ARGUMENTS(current_function_decl); p; p = DECL_CHAIN(p)) {
+		tree v = is_gimple_reg(p) ? get_or_create_ssa_default_def(cfun, p) : NULL_TREE;
+		if (!v) {	/* kept in memory (its address is taken): load it */
+			v = make_ssa_name(TREE_TYPE(p));
+			gsi_insert_after(&gsi, gimple_build_assign(v, p), GSI_NEW_STMT);
+		}
+		args.safe_push(v);
+	}
+	gcall *call = gimple_build_call_vec(copy, args);
+	tree res = DECL_RESULT(current_function_decl);
+	tree value = NULL_TREE;
+	if (res && !VOID_TYPE_P(TREE_TYPE(res))) {
+		value = make_ssa_name(TREE_TYPE(res));
+		gimple_call_set_lhs(call, value);
+	}
+	gimple_set_location(call, loc);
+	gsi_insert_after(&gsi, call, GSI_NEW_STMT);
+	greturn *ret = gimple_build_return(value);
+	gimple_set_location(ret, loc);
+	gsi_insert_after(&gsi, ret, GSI_NEW_STMT);
+	make_edge(bb, EXIT_BLOCK_PTR_FOR_FN(cfun), 0);
+	return bb;
+}
+
+/* TEST_BB, with one successor, gets SEQ and "if (VALUE CODE 0)": true, a
+ * new block that calls COPY (LIKELY: the common case); false, the
+ * successor it had. */
+static void branch_to_copy(basic_block test_bb, gimple_seq seq, enum tree_code code,
+			   tree value, tree copy, bool likely, location_t loc)
+{
+	gimple_stmt_iterator gsi = gsi_last_bb(test_bb);
+	gsi_insert_seq_after(&gsi, seq, GSI_NEW_STMT);
+	gsi = gsi_last_bb(test_bb);
+	gsi_insert_after(&gsi, gimple_build_cond(code, value, build_zero_cst(TREE_TYPE(value)),
+						 NULL_TREE, NULL_TREE), GSI_NEW_STMT);
+	basic_block call_bb = call_copy_block(copy, test_bb, loc);
+	edge other = single_succ_edge(test_bb);
+	other->flags = (other->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+	edge to_copy = make_edge(test_bb, call_bb, EDGE_TRUE_VALUE);
+	/* Switched off is the likely case for the calls that matter (as
+	 * branch_around). */
+	to_copy->probability = likely ? profile_probability::likely()
+				      : profile_probability::unlikely();
+	other->probability = to_copy->probability.invert();
+	call_bb->count = test_bb->count.apply_probability(to_copy->probability);
+	other->dest->count = test_bb->count.apply_probability(other->probability);
+}
+
+/* The current function's new entry: the throttle flag tested on the
+ * edge out of the entry block; clear (the region on), a call of COPY;
+ * set, the function's own body. */
+static void insert_call_of_copy(tree descriptor, tree copy, location_t loc)
+{
+	basic_block test_bb = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)));
+	gimple_seq seq = NULL;
+	tree flag = selinst_throttle_flag(descriptor, &seq);
+	branch_to_copy(test_bb, seq, EQ_EXPR, flag, copy, false, loc);
+}
+
+/* FN's body (its loop regions' hooks in) replaced by a dispatch: region
+ * on, FULL (every hook); region and all its loop regions switched off,
+ * PLAIN (no hook: selinst_hookless_copy); else LOOPS (a copy of the body
+ * as it is, loop hooks only).  The function itself then holds no hook
+ * and no body: no prologue before the tests, a tail call after them. */
+static void insert_dispatch(const struct selinst_function *fn, tree descriptor, tree full,
+			    tree plain, location_t loc)
+{
+	tree loops = copy_body("selinst_loops");
+	basic_block test_bb = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)));
+	basic_block test2_bb = split_edge(single_succ_edge(test_bb));
+	basic_block body = single_succ(test2_bb);
+	gimple_seq seq = NULL;
+	tree flag = selinst_throttle_flag(descriptor, &seq);
+	branch_to_copy(test_bb, seq, EQ_EXPR, flag, full, false, loc);
+	/* All loop regions off: the AND of their flags (the same bit). */
+	seq = NULL;
+	tree all = NULL_TREE;
+	for (unsigned i = 0; i < fn->nloops; i++) {
+		if (!fn->loops[i].inserted)
+			continue;
+		tree bit = selinst_throttle_flag(fn->loops[i].descriptor, &seq);
+		if (all) {
+			tree both = make_ssa_name(TREE_TYPE(bit));
+			gimple_seq_add_stmt(&seq, gimple_build_assign(both, BIT_AND_EXPR, all, bit));
+			bit = both;
+		}
+		all = bit;
+	}
+	gcc_assert(all);	/* selinst_hookless_copy: a function with chosen loops */
+	branch_to_copy(test2_bb, seq, NE_EXPR, all, plain, true, loc);
+	edge old = find_edge(test2_bb, body);
+	basic_block loops_bb = call_copy_block(loops, test2_bb, loc);
+	edge to_loops = make_edge(test2_bb, loops_bb, EDGE_FALSE_VALUE);
+	to_loops->probability = old->probability;
+	loops_bb->count = body->count;
+	remove_edge(old);
+	delete_unreachable_blocks();
+}
+
+/* The exit hook before each of STMTS, behind FLAG unless NULL_TREE. */
+static void insert_exits(tree descriptor, const vec<gimple *> &stmts, tree flag)
+{
+	unsigned i;
+	gimple *stmt;
+	FOR_EACH_VEC_ELT(stmts, i, stmt) {
+		gcall *exit = hook_call(HOOK_EXIT, descriptor, gimple_location(stmt));
+		if (flag)
+			insert_guarded_before(stmt, exit, flag);
+		else {
+			gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+			gsi_insert_before(&gsi, exit, GSI_SAME_STMT);
+		}
+	}
+}
+
+/* The function's own hooks into the current body: enter, exits, exception
+ * exits; behind the throttle test when GUARD. */
+static void hook_body(tree descriptor, location_t loc, bool guard,
+		      const struct selinst_function *all, size_t nall)
+{
 	/* Collect first, insert after: insertion splits blocks. */
 	auto_vec<gimple *> returns, noreturns;
 	basic_block bb;
@@ -551,33 +750,54 @@ void selinst_instrument_function(struct selinst_function *fn,
 		noreturns.safe_push(resx);
 		gsi_remove(&gsi, true);	/* made again below, like the others */
 	}
-	if (!throttle_test_inline()) {
-		unsigned i;
-		gimple *stmt;
-		FOR_EACH_VEC_ELT(returns, i, stmt) {
-			gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
-			gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor,
-							  gimple_location(stmt)), GSI_SAME_STMT);
-		}
-		FOR_EACH_VEC_ELT(noreturns, i, stmt) {
-			gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
-			gsi_insert_before(&gsi, hook_call(HOOK_EXIT, descriptor,
-							  gimple_location(stmt)), GSI_SAME_STMT);
-		}
+	gcall *enter = hook_call(HOOK_ENTER, descriptor, loc);
+	if (!guard) {
+		insert_exits(descriptor, returns, NULL_TREE);
+		insert_exits(descriptor, noreturns, NULL_TREE);
 		gsi_insert_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)),
-					     hook_call(HOOK_ENTER, descriptor, loc));
+					     enter);
 		return;
 	}
 	/* Entry first: the flag it computes dominates every exit. */
-	tree flag = insert_guarded_entry(descriptor, hook_call(HOOK_ENTER, descriptor, loc));
-	unsigned i;
-	gimple *stmt;
-	FOR_EACH_VEC_ELT(returns, i, stmt)
-		insert_guarded_before(stmt, hook_call(HOOK_EXIT, descriptor,
-						      gimple_location(stmt)), flag);
-	FOR_EACH_VEC_ELT(noreturns, i, stmt)
-		insert_guarded_before(stmt, hook_call(HOOK_EXIT, descriptor,
-						      gimple_location(stmt)), flag);
+	tree flag = insert_guarded_entry(descriptor, enter);
+	insert_exits(descriptor, returns, flag);
+	insert_exits(descriptor, noreturns, flag);
+}
+
+void selinst_instrument_function(struct selinst_function *fn,
+				 const struct selinst_function *all, size_t nall,
+				 tree plain)
+{
+	location_t loc = DECL_SOURCE_LOCATION(fn->decl);
+	char *loops = uninstrumented_loop_table(fn);
+	tree descriptor = selinst_region_descriptor(SELINST_KIND_FUNCTION, fn->name,
+						    fn->file, fn->line, loops,
+						    loops ? SELINST_REGION_LOOP_TABLE : 0);
+	free(loops);
+
+	/* Where the test cannot be in the body (throttle_test_inline), the
+	 * hooks test the flag themselves. */
+	if (!throttle_test_inline()) {
+		hook_body(descriptor, loc, false, all, nall);
+		return;
+	}
+	if (!copyable(fn)) {
+		hook_body(descriptor, loc, true, all, nall);
+		return;
+	}
+	tree full = instrumented_copy();
+	bool any_loop = false;
+	for (unsigned i = 0; i < fn->nloops; i++)
+		any_loop |= fn->loops[i].inserted;
+	if (plain && any_loop)
+		insert_dispatch(fn, descriptor, full, plain, loc);
+	else
+		insert_call_of_copy(descriptor, full, loc);
+	/* The copy runs only while the region is on: no tests. */
+	push_cfun(DECL_STRUCT_FUNCTION(full));
+	hook_body(descriptor, loc, false, all, nall);
+	selinst_finish_body();
+	pop_cfun();
 }
 
 /* ---- which instrumented bodies GCC may inline ------------------------- */

@@ -962,6 +962,7 @@ static void instrument_loop(class loop *loop, struct selinst_loop *l,
 	tree descriptor = selinst_region_descriptor(SELINST_KIND_LOOP, l->name, l->file, l->line,
 						    function_name,
 						    iterable ? SELINST_REGION_ITERABLE : 0);
+	l->descriptor = descriptor;	/* the entry's dispatch tests it */
 	tree type = uint64_type_node;
 	location_t loc = loop_location(loop);
 	basic_block header = loop->header;

@@ -30,6 +30,8 @@ struct selinst_options {
 	const char *sites_out;		/* sites-out=FILE, or NULL */
 	bool inline_bodies;		/* inline=on|off: GCC may inline
 					   instrumented bodies, hooks included */
+	bool off_copy;			/* off-copy=on|off: a switched-off
+					   region runs a hook-free copy */
 };
 
 /* One natural loop of a function. */
@@ -37,6 +39,7 @@ struct selinst_loop {
 	int header;		/* header block index: the loop's identity
 				   (the CFG does not change before insertion) */
 	bool inserted;		/* hooks and counter are in */
+	tree descriptor;	/* its region descriptor, once inserted */
 	int nest;		/* 1 = outermost loop of the function */
 	char *name;		/* "<file>:<line>" of the loop keyword */
 	const char *file;
@@ -98,8 +101,11 @@ void selinst_note_counted_loops(void);
 opt_pass *selinst_make_counter_pass(void);
 
 /* instrument.cc: insert the function hooks into FN (the current cfun). */
+/* PLAIN: selinst_hookless_copy's copy, made before the loops' hooks. */
 void selinst_instrument_function(struct selinst_function *fn,
-				 const struct selinst_function *all, size_t nall);
+				 const struct selinst_function *all, size_t nall,
+				 tree plain);
+tree selinst_hookless_copy(const struct selinst_function *fn);
 /* After all insertions into cfun: SSA, dominators, call-graph edges. */
 void selinst_finish_body(void);
 void selinst_insert_resyncs(void);

@@ -125,6 +125,13 @@ static bool set_inline(const char *k, const char *v)
 	return parse_on_off(k, v, &selinst_opts.inline_bodies);
 }
 
+/* off-copy=on|off: whether a switched-off function runs a copy of its
+ * body without its own hooks (selinst_instrument_function). */
+static bool set_off_copy(const char *k, const char *v)
+{
+	return parse_on_off(k, v, &selinst_opts.off_copy);
+}
+
 static const char *config_path, *profile_paths, *base_paths, *sites_path, *budget_value;
 static bool set_sites(const char *, const char *v) { sites_path = v; return selinst_sites_read(v); }
 static bool set_sites_out(const char *, const char *v) { selinst_opts.sites_out = xstrdup(v); return true; }
@@ -155,6 +162,8 @@ static const struct plugin_option options[] = {
 	{ "loops", "on|off", true, set_loops, "loop regions (default on)" },
 	{ "inline", "on|off", true, set_inline,
 	  "let GCC inline instrumented bodies, hooks and all (default on)" },
+	{ "off-copy", "on|off", true, set_off_copy,
+	  "a switched-off function runs a copy without its hooks (default on)" },
 	{ "model", "default|paper", true, set_model,
 	  "the paper's formula plus refinements, or the formula alone" },
 	{ "block-weight", "N", true, set_block_weight, "model constant (default 5)" },
@@ -409,6 +418,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	mpz_init_set_ui(selinst_opts.loop_threshold, 204800);
 	selinst_opts.loops = true;
 	selinst_opts.inline_bodies = true;
+	selinst_opts.off_copy = true;
 	if (!parse_arguments(info))
 		return 1;
 

@@ -49,6 +49,7 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);	/* the first N bytes of S */
 
 struct achunk;
 typedef struct arena { struct achunk *head; } arena;

@@ -177,6 +177,13 @@ static void add_symbols(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shd
 		if (!name || !*name || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
 		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE))
 			continue;
+		/* The plugin's copies of a function (off-copy: NAME.selinst.N,
+		 * NAME.selinst_off.N, NAME.selinst_loops.N, GCC's clones of
+		 * them) are NAME, as DWARF names them: kept for the report's
+		 * life, as the module's strings are. */
+		const char *copy = strstr(name, ".selinst");
+		if (copy)
+			name = xstrndup(name, (size_t)(copy - name));
 		/* sized symbols first among aliases: rank 0-2, sizeless 3-5 */
 		t->s[t->n++] = (struct sym){ sym.st_value + bias, sym.st_value + bias + sym.st_size,
 			name, (bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2) +

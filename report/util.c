@@ -40,6 +40,14 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
 struct achunk { struct achunk *next; size_t used, size; char data[]; };
 
 void *arena_alloc(arena *a, size_t n)

@@ -110,6 +110,8 @@ PY
 
 # Recursion inlined into itself (-O3 inlines fib into fib): each inlined
 # level enters the same region again, so the calls are the source's.
+# With off-copy=off: the default puts the hooks into a copy that stays
+# out of line (t-plugin-off-copy), so only the hook-free body is inlined.
 cat > rec.c <<'C'
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,7 +119,8 @@ static inline int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 int main(int argc, char **argv) { printf("%d\n", fib(argc > 1 ? atoi(argv[1]) : 20)); return 0; }
 C
 for m in on off; do
-	si_cc -O3 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-inline=$m rec.c -o rec$m ||
+	si_cc -O3 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-inline=$m \
+		-fplugin-arg-selinst-off-copy=off rec.c -o rec$m ||
 		fail "compile recursion inline=$m"
 	[ "$(SELINST_OUTPUT=$PWD/rec$m.prof ./rec$m)" = 6765 ] || fail "recursion inline=$m output"
 	summary rec$m.prof > rec$m.txt || fail "recursion profile inline=$m"
@@ -133,15 +136,20 @@ off=$(objdump -d recoff | grep -c 'call.*<__selinst_enter')
 need g++
 eh=$T/programs/inline_eh.cc
 g++ -O2 "$eh" -o ehplain && ./ehplain > ehplain.txt || fail "plain C++ build"
+# With off-copy=off (the default keeps the hooks in an out-of-line copy,
+# t-plugin-off-copy); the default (oc) gives the same profile.
 for O in -O0 -O2 -O3 -Os; do
-	for m in on off; do
-		g++ $SI_CFLAGS $O -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-inline=$m \
-			"$eh" -o eh$m $SI_LIBS || fail "compile C++ inline=$m $O"
+	for m in on off oc; do
+		oc=-fplugin-arg-selinst-off-copy=off
+		[ $m = oc ] && oc=
+		g++ $SI_CFLAGS $O -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-inline=${m/oc/on} \
+			$oc "$eh" -o eh$m $SI_LIBS || fail "compile C++ inline=$m $O"
 		SELINST_OUTPUT=$PWD/eh$m.prof ./eh$m > out.txt || fail "run C++ inline=$m $O"
 		cmp -s out.txt ehplain.txt || fail "C++ inline=$m $O: output differs"
 		summary eh$m.prof > eh$m.txt || fail "C++ profile inline=$m $O"
 	done
 	diff eh{off,on}.txt > /dev/null || fail "C++ $O: inline=on differs: $(diff ehoff.txt ehon.txt)"
+	diff eh{off,oc}.txt > /dev/null || fail "C++ $O: off-copy differs: $(diff ehoff.txt ehoc.txt)"
 	grep -q "run(int)/void after(int) 10 0" ehon.txt || fail "C++ $O: after's path: $(cat ehon.txt)"
 	[ "$(grep -c 'after' ehon.txt)" = 1 ] || fail "C++ $O: after under guarded: $(cat ehon.txt)"
 	[ $O = -O0 ] || ! nm -C ehon | grep -q ' guarded(int)$' || fail "C++ $O: guarded not inlined"

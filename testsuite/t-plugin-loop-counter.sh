@@ -66,8 +66,9 @@ if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; t
 			./$x $n >/dev/null 2>&1 || fail "callgrind $x"
 		callgrind_annotate --threshold=100 $x.cg > $x.txt
 	done
-	fn_ir() { # ANNOTATION FUNCTION: its own instructions
-		sed -n "s/^ *\([0-9,]*\) ([ 0-9.]*%) *[^ ]*:$2 .*/\1/p" "$1" | tr -d , |
+	fn_ir() { # ANNOTATION FUNCTION: its own instructions, its copies' added
+		# (off-copy: FUNCTION.selinst.N and the like, README "What gets inserted")
+		sed -n "s/^ *\([0-9,]*\) ([ 0-9.]*%) *[^ ]*:$2\(\.selinst[a-z_]*\.[0-9][^ ]*\)\{0,1\} .*/\1/p" "$1" | tr -d , |
 			awk '{s += $1} END {print s + 0}'
 	}
 	per_iter() { # FUNCTION: its instructions over plain's, per iteration of its loop

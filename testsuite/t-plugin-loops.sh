@@ -132,7 +132,11 @@ gcc -O3 -ffast-math -fopt-info-vec-optimized -c vec.c -o v1.o 2>&1 | grep -o '^v
 gcc -O3 -ffast-math -fplugin=$PLUGIN -fplugin-arg-selinst-threshold=0 -fopt-info-vec-optimized -c vec.c -o v2.o 2>&1 \
 	| grep -o '^vec.c:[0-9]*:[0-9]*: optimized: loop vectorized' | sort > vec-si.txt
 [ -s vec-plain.txt ] || fail "nothing vectorized even without the plugin"
-cmp -s vec-plain.txt vec-si.txt || { diff vec-plain.txt vec-si.txt; fail "vectorization changed"; }
+# Each function is three bodies (off-copy, README "What gets inserted"):
+# all three vectorize the same loops.
+sort -u vec-si.txt | cmp -s - <(sort -u vec-plain.txt) &&
+	[ "$(wc -l < vec-si.txt)" = $((3 * $(wc -l < vec-plain.txt))) ] ||
+	{ diff vec-plain.txt vec-si.txt; fail "vectorization changed"; }
 nm v2.o | grep -q "U __selinst_loop_exit" || fail "loops were not instrumented"
 # Real kernels at the default thresholds: the set of vectorized loops of
 # the BT-, MG- and CG-like workloads is the plain build's. (At
