@@ -99,6 +99,27 @@ def cpu_samples(runs_profs):
     taken in the hooks (samples_in_runtime: at threshold 0 a sixth to two
     fifths of them, no region's time); those outside every region count."""
     excl, incl, total = {}, {}, 0
+    for doc, t in threads_of(runs_profs):
+        names = {r["id"]: (r["kind"], r["name"]) for r in doc.get("regions") or []}
+        total += (t.get("samples") or 0) - (t.get("samples_in_runtime") or 0)
+        nodes = {n["id"]: n for n in t.get("nodes") or []}
+        for n in nodes.values():
+            count = sum(x["count"] for x in n.get("samples") or [])
+            if not count:
+                continue
+            key = names.get(n["region"])
+            excl[key] = excl.get(key, 0) + count
+            seen, up = set(), n
+            while up is not None:
+                seen.add(names.get(up["region"]))
+                up = nodes.get(up["parent"])
+            for k in seen:
+                incl[k] = incl.get(k, 0) + count
+    return excl, incl, total
+
+
+def threads_of(runs_profs):
+    """(profile, thread) for every thread of every readable profile."""
     for profs in runs_profs:
         for path in profs:
             try:
@@ -106,23 +127,39 @@ def cpu_samples(runs_profs):
                     doc = yaml.load(f, Loader=Loader)
             except (OSError, yaml.YAMLError):
                 continue
-            names = {r["id"]: (r["kind"], r["name"]) for r in doc.get("regions") or []}
             for t in doc.get("threads") or []:
-                total += (t.get("samples") or 0) - (t.get("samples_in_runtime") or 0)
-                nodes = {n["id"]: n for n in t.get("nodes") or []}
-                for n in nodes.values():
-                    count = sum(x["count"] for x in n.get("samples") or [])
-                    if not count:
-                        continue
-                    key = names.get(n["region"])
-                    excl[key] = excl.get(key, 0) + count
-                    seen, up = set(), n
-                    while up is not None:
-                        seen.add(names.get(up["region"]))
-                        up = nodes.get(up["parent"])
-                    for k in seen:
-                        incl[k] = incl.get(k, 0) + count
-    return excl, incl, total
+                yield doc, t
+
+
+def function_samples(runs_profs):
+    """CPU-time samples of every run by the function they were taken in
+    (every node's and the threads' root samples: a plain build run with
+    the runtime preloaded has no region), and all samples but the hooks'.
+    The witness without hooks for the half rule (plainsmp)."""
+    funcs, total = {}, 0
+    for _, t in threads_of(runs_profs):
+        total += (t.get("samples") or 0) - (t.get("samples_in_runtime") or 0)
+        lists = [t.get("root_samples") or []] + [n.get("samples") or []
+                                                 for n in t.get("nodes") or []]
+        for entries in lists:
+            for x in entries:
+                # a library sample counts in its caller, as in a region's
+                # exclusive time (when the handler found it)
+                name = x.get("caller") or x["function"]
+                funcs[name] = funcs.get(name, 0) + x["count"]
+    return funcs, total
+
+
+def plain_witness(res, p, default_region):
+    """(largest function's share, its name, the share of DEFAULT_REGION's
+    function) in the plain build's samples, or None without them."""
+    funcs, total = function_samples(runs(res, p + "-plainsmp"))
+    named = {k: v for k, v in funcs.items() if not k.startswith("[")}
+    if not total or not named:
+        return None
+    big = max(named, key=named.get)
+    lib = sum(v for k, v in funcs.items() if k.startswith("["))
+    return named[big] / total, big, funcs.get(default_region, 0) / total, lib / total
 
 
 def by_samples(regions, samples):
@@ -205,6 +242,8 @@ def project_table(res, report, p, variants):
           "top regions by inclusive time"))
     profiles, spread, errors = {}, {}, {}
     for v in variants:
+        if v == "plainsmp":
+            continue
         name = "%s-%s" % (p, v)
         fc = functions(res, name)
         every = [profile(report, f) for f in runs(res, name)] if v != "plain" else []
@@ -240,6 +279,13 @@ def project_table(res, report, p, variants):
     for v, (err, who, n) in errors.items():
         print("  %s: sampling error of the largest share (%s): %.1f points"
               " (standard deviation over 2,000 resamples of the %d runs)" % (v, who, err, n))
+    d = SUMMARY.get(p, {}).get("default")
+    w = plain_witness(res, p, d[3] if d else None) if "plainsmp" in variants else None
+    if w:
+        WITNESS[p] = w
+        print("  plain build sampled (no hooks): largest function %.0f%% %s; the default's"
+              " largest region's function (%s) %.0f%%; in libraries, caller not found %.0f%%"
+              % (100 * w[0], w[1], d[3] if d else "-", 100 * w[2], 100 * w[3]))
     PROFILES_T0[p] = profiles.get("t0")
     if profiles.get("default") is not None and profiles.get("t0") is not None:
         full = top(profiles["t0"], 10 ** 6)
@@ -253,6 +299,7 @@ def project_table(res, report, p, variants):
 
 
 SUMMARY = {}
+WITNESS = {}
 
 
 def total_of(res, name, base):
@@ -278,6 +325,15 @@ def markdown(projects):
             p, "%d / %d" % d[0] if d[0] else "-", d[1], share(d), share(z),
             ", ".join("`%s` #%s" % (n, rank.get(n, "-")) for n in d[4]),
             ", ".join("`%s`" % n for n in z[4])))
+    if any(p in WITNESS for p in projects):
+        print("\n| project | the default's largest region | its function's share, plain build"
+              " sampled (no hooks) | largest function there | library samples without a caller |")
+        print("|---|---|---:|---|---:|")
+        for p in projects:
+            d, w = SUMMARY.get(p, {}).get("default"), WITNESS.get(p)
+            if d and w and d[2] is not None:
+                print("| %s | `%s` %.0f%% | %.0f%% | `%s` %.0f%% | %.0f%% |"
+                      % (p, d[3], 100 * d[2], 100 * w[2], w[1], 100 * w[0], 100 * w[3]))
 
 
 PROFILES_T0 = {}
