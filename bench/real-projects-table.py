@@ -159,7 +159,13 @@ def plain_witness(res, p, default_region):
         return None
     big = max(named, key=named.get)
     lib = sum(v for k, v in funcs.items() if k.startswith("["))
-    return named[big] / total, big, funcs.get(default_region, 0) / total, lib / total
+    # None: no sample names it (inlined in the plain build, or never run)
+    own = funcs[default_region] / total if default_region in funcs else None
+    return named[big] / total, big, own, lib / total
+
+
+def own_share(x):
+    return "%.0f%%" % (100 * x) if x is not None else "- (no sample names it: inlined?)"
 
 
 def by_samples(regions, samples):
@@ -284,8 +290,8 @@ def project_table(res, report, p, variants):
     if w:
         WITNESS[p] = w
         print("  plain build sampled (no hooks): largest function %.0f%% %s; the default's"
-              " largest region's function (%s) %.0f%%; in libraries, caller not found %.0f%%"
-              % (100 * w[0], w[1], d[3] if d else "-", 100 * w[2], 100 * w[3]))
+              " largest region's function (%s) %s; in libraries, caller not found %.0f%%"
+              % (100 * w[0], w[1], d[3] if d else "-", own_share(w[2]), 100 * w[3]))
     PROFILES_T0[p] = profiles.get("t0")
     if profiles.get("default") is not None and profiles.get("t0") is not None:
         full = top(profiles["t0"], 10 ** 6)
@@ -332,8 +338,8 @@ def markdown(projects):
         for p in projects:
             d, w = SUMMARY.get(p, {}).get("default"), WITNESS.get(p)
             if d and w and d[2] is not None:
-                print("| %s | `%s` %.0f%% | %.0f%% | `%s` %.0f%% | %.0f%% |"
-                      % (p, d[3], 100 * d[2], 100 * w[2], w[1], 100 * w[0], 100 * w[3]))
+                print("| %s | `%s` %.0f%% | %s | `%s` %.0f%% | %.0f%% |"
+                      % (p, d[3], 100 * d[2], own_share(w[2]), w[1], 100 * w[0], 100 * w[3]))
 
 
 PROFILES_T0 = {}
