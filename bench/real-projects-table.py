@@ -28,6 +28,7 @@ but not lz4's or Lua's (no run of 0.3 s was left alone), nor did the
 median of each region.  The runs' own largest shares in elapsed time are
 printed under the table.
 """
+import bisect
 import json
 import os
 import random
@@ -131,21 +132,66 @@ def threads_of(runs_profs):
                 yield doc, t
 
 
+def symbols(path, cache={}):
+    """(sorted start addresses, ends, names) of PATH's function symbols
+    (nm: .symtab, else .dynsym, with their sizes).  .cold parts count in
+    their function."""
+    if path not in cache:
+        table = []
+        for flags in (["-n"], ["-D", "-n"]):
+            try:
+                out = subprocess.run(["nm", "-S", "--defined-only"] + flags + [path],
+                                     capture_output=True, text=True).stdout
+            except OSError:
+                out = ""
+            for line in out.splitlines():
+                f = line.split()
+                if len(f) == 4 and f[2] in "TtWw":
+                    start = int(f[0], 16)
+                    table.append((start, start + int(f[1], 16), f[3].split(".cold")[0]))
+            if table:
+                break
+        table.sort()
+        cache[path] = tuple([e[i] for e in table] for i in range(3))
+    return cache[path]
+
+
+def symbol_at(modules, k, addr):
+    """The function symbol of module K whose range holds file address
+    ADDR, else [BASE] (a stripped library's internal code)."""
+    path = modules[k]["path"] if k < len(modules) else "?"
+    starts, ends, names = symbols(path)
+    i = bisect.bisect_right(starts, addr) - 1
+    return names[i] if i >= 0 and addr < ends[i] else "[%s]" % os.path.basename(path)
+
+
 def function_samples(runs_profs):
-    """CPU-time samples of every run by the function they were taken in
-    (every node's and the threads' root samples: a plain build run with
-    the runtime preloaded has no region), and all samples but the hooks'.
-    The witness without hooks for the half rule (plainsmp)."""
+    """CPU-time samples of every run by the function they were taken in,
+    named by the module's symbol table (the function as compiled, with
+    what GCC inlined into it, as a region would hold it; the report
+    names the innermost inlined function instead, which splits a
+    function's own code among its inlined callees), a library's samples
+    in their caller where the handler found it (as in a region's
+    exclusive time), and all samples but the hooks'.  Profile version 3
+    (module and file address); versions 1 and 2 name the function.  The
+    witness without hooks for the half rule (plainsmp: a plain build run
+    with the runtime preloaded has no region, only samples)."""
     funcs, total = {}, 0
-    for _, t in threads_of(runs_profs):
+    for doc, t in threads_of(runs_profs):
+        mods = doc.get("sample_modules") or []
         total += (t.get("samples") or 0) - (t.get("samples_in_runtime") or 0)
-        lists = [t.get("root_samples") or []] + [n.get("samples") or []
-                                                 for n in t.get("nodes") or []]
-        for entries in lists:
-            for x in entries:
-                # a library sample counts in its caller, as in a region's
-                # exclusive time (when the handler found it)
-                name = x.get("caller") or x["function"]
+        for n in [{"samples": t.get("root_samples")}] + (t.get("nodes") or []):
+            for x in n.get("samples") or []:
+                if x.get("caller_at"):
+                    name = symbol_at(mods, *x["caller_at"])
+                elif "addresses" in x and "function" not in x:
+                    a = x["addresses"]
+                    for addr, count in zip(a[0::2], a[1::2]):
+                        name = symbol_at(mods, x["module"], addr)
+                        funcs[name] = funcs.get(name, 0) + count
+                    continue
+                else:
+                    name = x.get("caller") or x.get("function") or "?"
                 funcs[name] = funcs.get(name, 0) + x["count"]
     return funcs, total
 
