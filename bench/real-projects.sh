@@ -429,7 +429,7 @@ measure() {
 # each sample named by the function it was taken in.  The table compares
 # the default's largest region with these shares: threshold 0's are
 # distorted by its hooks (zstd's block compressor, 51% at the default,
-# had 40% at threshold 0 and 52-54% here: bench/README.md, "The half rule:
+# had 40% at threshold 0 and 45-59% here: bench/README.md, "The half rule:
 # what a region costs where the time is per row").
 sample_plain() {
 	local p=$1 d=$WORK/build/$1-plain r=$WORK/res/$1-plainsmp cmd k
