@@ -28,6 +28,7 @@ but not lz4's or Lua's (no run of 0.3 s was left alone), nor did the
 median of each region.  The runs' own largest shares in elapsed time are
 printed under the table.
 """
+import bisect
 import json
 import os
 import random
@@ -99,6 +100,27 @@ def cpu_samples(runs_profs):
     taken in the hooks (samples_in_runtime: at threshold 0 a sixth to two
     fifths of them, no region's time); those outside every region count."""
     excl, incl, total = {}, {}, 0
+    for doc, t in threads_of(runs_profs):
+        names = {r["id"]: (r["kind"], r["name"]) for r in doc.get("regions") or []}
+        total += (t.get("samples") or 0) - (t.get("samples_in_runtime") or 0)
+        nodes = {n["id"]: n for n in t.get("nodes") or []}
+        for n in nodes.values():
+            count = sum(x["count"] for x in n.get("samples") or [])
+            if not count:
+                continue
+            key = names.get(n["region"])
+            excl[key] = excl.get(key, 0) + count
+            seen, up = set(), n
+            while up is not None:
+                seen.add(names.get(up["region"]))
+                up = nodes.get(up["parent"])
+            for k in seen:
+                incl[k] = incl.get(k, 0) + count
+    return excl, incl, total
+
+
+def threads_of(runs_profs):
+    """(profile, thread) for every thread of every readable profile."""
     for profs in runs_profs:
         for path in profs:
             try:
@@ -106,23 +128,90 @@ def cpu_samples(runs_profs):
                     doc = yaml.load(f, Loader=Loader)
             except (OSError, yaml.YAMLError):
                 continue
-            names = {r["id"]: (r["kind"], r["name"]) for r in doc.get("regions") or []}
             for t in doc.get("threads") or []:
-                total += (t.get("samples") or 0) - (t.get("samples_in_runtime") or 0)
-                nodes = {n["id"]: n for n in t.get("nodes") or []}
-                for n in nodes.values():
-                    count = sum(x["count"] for x in n.get("samples") or [])
-                    if not count:
-                        continue
-                    key = names.get(n["region"])
-                    excl[key] = excl.get(key, 0) + count
-                    seen, up = set(), n
-                    while up is not None:
-                        seen.add(names.get(up["region"]))
-                        up = nodes.get(up["parent"])
-                    for k in seen:
-                        incl[k] = incl.get(k, 0) + count
-    return excl, incl, total
+                yield doc, t
+
+
+def symbols(path, cache={}):
+    """(sorted start addresses, ends, names) of PATH's function symbols
+    (nm: .symtab, else .dynsym, with their sizes).  .cold parts count in
+    their function."""
+    if path not in cache:
+        table = []
+        for flags in (["-n"], ["-D", "-n"]):
+            try:
+                out = subprocess.run(["nm", "-S", "--defined-only"] + flags + [path],
+                                     capture_output=True, text=True).stdout
+            except OSError:
+                out = ""
+            for line in out.splitlines():
+                f = line.split()
+                if len(f) == 4 and f[2] in "TtWw":
+                    start = int(f[0], 16)
+                    table.append((start, start + int(f[1], 16), f[3].split(".cold")[0]))
+            if table:
+                break
+        table.sort()
+        cache[path] = tuple([e[i] for e in table] for i in range(3))
+    return cache[path]
+
+
+def symbol_at(modules, k, addr):
+    """The function symbol of module K whose range holds file address
+    ADDR, else [BASE] (a stripped library's internal code)."""
+    path = modules[k]["path"] if k < len(modules) else "?"
+    starts, ends, names = symbols(path)
+    i = bisect.bisect_right(starts, addr) - 1
+    return names[i] if i >= 0 and addr < ends[i] else "[%s]" % os.path.basename(path)
+
+
+def function_samples(runs_profs):
+    """CPU-time samples of every run by the function they were taken in,
+    named by the module's symbol table (the function as compiled, with
+    what GCC inlined into it, as a region would hold it; the report
+    names the innermost inlined function instead, which splits a
+    function's own code among its inlined callees), a library's samples
+    in their caller where the handler found it (as in a region's
+    exclusive time), and all samples but the hooks'.  Profile version 3
+    (module and file address); versions 1 and 2 name the function.  The
+    witness without hooks for the half rule (plainsmp: a plain build run
+    with the runtime preloaded has no region, only samples)."""
+    funcs, total = {}, 0
+    for doc, t in threads_of(runs_profs):
+        mods = doc.get("sample_modules") or []
+        total += (t.get("samples") or 0) - (t.get("samples_in_runtime") or 0)
+        for n in [{"samples": t.get("root_samples")}] + (t.get("nodes") or []):
+            for x in n.get("samples") or []:
+                if x.get("caller_at"):
+                    name = symbol_at(mods, *x["caller_at"])
+                elif "addresses" in x and "function" not in x:
+                    a = x["addresses"]
+                    for addr, count in zip(a[0::2], a[1::2]):
+                        name = symbol_at(mods, x["module"], addr)
+                        funcs[name] = funcs.get(name, 0) + count
+                    continue
+                else:
+                    name = x.get("caller") or x.get("function") or "?"
+                funcs[name] = funcs.get(name, 0) + x["count"]
+    return funcs, total
+
+
+def plain_witness(res, p, default_region):
+    """(largest function's share, its name, the share of DEFAULT_REGION's
+    function) in the plain build's samples, or None without them."""
+    funcs, total = function_samples(runs(res, p + "-plainsmp"))
+    named = {k: v for k, v in funcs.items() if not k.startswith("[")}
+    if not total or not named:
+        return None
+    big = max(named, key=named.get)
+    lib = sum(v for k, v in funcs.items() if k.startswith("["))
+    # None: no sample names it (inlined in the plain build, or never run)
+    own = funcs[default_region] / total if default_region in funcs else None
+    return named[big] / total, big, own, lib / total
+
+
+def own_share(x):
+    return "%.0f%%" % (100 * x) if x is not None else "- (no sample names it: inlined?)"
 
 
 def by_samples(regions, samples):
@@ -205,6 +294,8 @@ def project_table(res, report, p, variants):
           "top regions by inclusive time"))
     profiles, spread, errors = {}, {}, {}
     for v in variants:
+        if v == "plainsmp":
+            continue
         name = "%s-%s" % (p, v)
         fc = functions(res, name)
         every = [profile(report, f) for f in runs(res, name)] if v != "plain" else []
@@ -240,6 +331,13 @@ def project_table(res, report, p, variants):
     for v, (err, who, n) in errors.items():
         print("  %s: sampling error of the largest share (%s): %.1f points"
               " (standard deviation over 2,000 resamples of the %d runs)" % (v, who, err, n))
+    d = SUMMARY.get(p, {}).get("default")
+    w = plain_witness(res, p, d[3] if d else None) if "plainsmp" in variants else None
+    if w:
+        WITNESS[p] = w
+        print("  plain build sampled (no hooks): largest function %.0f%% %s; the default's"
+              " largest region's function (%s) %s; in libraries, caller not found %.0f%%"
+              % (100 * w[0], w[1], d[3] if d else "-", own_share(w[2]), 100 * w[3]))
     PROFILES_T0[p] = profiles.get("t0")
     if profiles.get("default") is not None and profiles.get("t0") is not None:
         full = top(profiles["t0"], 10 ** 6)
@@ -253,6 +351,7 @@ def project_table(res, report, p, variants):
 
 
 SUMMARY = {}
+WITNESS = {}
 
 
 def total_of(res, name, base):
@@ -278,6 +377,15 @@ def markdown(projects):
             p, "%d / %d" % d[0] if d[0] else "-", d[1], share(d), share(z),
             ", ".join("`%s` #%s" % (n, rank.get(n, "-")) for n in d[4]),
             ", ".join("`%s`" % n for n in z[4])))
+    if any(p in WITNESS for p in projects):
+        print("\n| project | the default's largest region | its function's share, plain build"
+              " sampled (no hooks) | largest function there | library samples without a caller |")
+        print("|---|---|---:|---|---:|")
+        for p in projects:
+            d, w = SUMMARY.get(p, {}).get("default"), WITNESS.get(p)
+            if d and w and d[2] is not None:
+                print("| %s | `%s` %.0f%% | %s | `%s` %.0f%% | %.0f%% |"
+                      % (p, d[3], 100 * d[2], own_share(w[2]), w[1], 100 * w[0], 100 * w[3]))
 
 
 PROFILES_T0 = {}

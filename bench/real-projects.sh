@@ -31,6 +31,11 @@
 #             processes) and budget=$BUDGET (default 1), and measured with
 #             SELINST_THROTTLE=off; measure the first variant before
 #             (bench/feedback-real.sh prints predicted vs measured)
+#             plainsmp is the plain build run again (measure plain
+#             first) with the runtime preloaded, sampling only: the CPU
+#             share of each function with no hooks, the half rule's
+#             witness beside t0 (the table: the default's largest
+#             region's own function there, and the largest function)
 #             fb0b is fb0 again with profile-base= fb0's own profiles (the
 #             run's length from a light run; measure fb0 before)
 #             any of them with "-noinline" appended (t0-noinline) adds
@@ -356,6 +361,7 @@ first_profiles() {
 # callgrind; writes $WORK/res/PROJECT-VARIANT.{ir,dec,prof}.
 measure() {
 	local p=$1 v=$2 d=$WORK/build/$1-$2 r=$WORK/res/$1-$2
+	[ "$v" = plainsmp ] && { sample_plain "$p"; return; }
 	if [ -n "${REUSE:-}" ] && [ -s "$r.ir" ]; then
 		echo "  $p $v: $(cat "$r.ir") instructions (reused)"
 		return 0
@@ -415,6 +421,30 @@ measure() {
 		return 0
 	fi
 	run_workload "$p" "$v" "$d" "$r"
+}
+
+# sample_plain PROJECT: the plain build (measured before) run natively
+# NATIVE_RUNS times with the runtime preloaded and SELINST_SAMPLE=$SAMPLE_HZ
+# (sampling-only mode: no hooks, no regions, the program's own inlining):
+# each sample named by the function it was taken in.  The table compares
+# the default's largest region with these shares: threshold 0's are
+# distorted by its hooks (zstd's block compressor, 51% at the default,
+# had 40% at threshold 0 and 45-59% here: bench/README.md, "The half rule:
+# what a region costs where the time is per row").
+sample_plain() {
+	local p=$1 d=$WORK/build/$1-plain r=$WORK/res/$1-plainsmp cmd k
+	[ -f "$d/.built" ] || { echo "  $p plainsmp: measure plain first" >&2; return 1; }
+	rm -rf "$d/prof-smp"; rm -f "$r.runs"
+	for k in $(seq 1 "$NATIVE_RUNS"); do
+		mkdir -p "$d/prof-smp/$k"
+		while read -r cmd; do
+			(cd "$d" && LD_PRELOAD=$B/libselinst.so SELINST_SAMPLE=$SAMPLE_HZ \
+				SELINST_OUTPUT="$d/prof-smp/$k/%p.prof" $cmd < /dev/null > /dev/null \
+				2>>"$r.run.log") || echo "  $p plainsmp: '$cmd' failed" >&2
+		done < <(workload "$p" "$d")
+		echo $(ls "$d"/prof-smp/"$k"/*.prof 2>/dev/null) >> "$r.runs"
+	done
+	echo "  $p plainsmp: $NATIVE_RUNS sampled runs of the plain build"
 }
 
 # scale_ns SETTING S: SELINST_THROTTLE SETTING (empty: the runtime's
