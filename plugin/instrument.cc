@@ -529,18 +529,64 @@ static bool throttle_test_inline(void)
  * dispatch).  Only where the call is plain: parameters and result of
  * register types (no aggregate or invisible reference to pass on), not
  * variadic, no static chain, not noreturn, not main, no K&R parameter
- * that arrives promoted, not a target_clones function or an ifunc
- * resolver (versioned by GCC itself; copying one crashed cc1), a body
- * GCC can copy; off-copy=off: never. */
+ * that arrives promoted, not a target_clones function (versioned by GCC
+ * itself; copying one crashed cc1), not recursive, not heavier than
+ * OFF_COPY_MAX_WEIGHT, a body GCC can copy (body_copyable); off-copy=off:
+ * never. */
+/* The heaviest body that is copied: above it the few instructions a
+ * switched-off call saves are lost in the body's own work, while its two
+ * or three copies still cost their code (libxml2's gains came from
+ * functions of weight 73 to 476; the chosen functions of 1 KiB of code
+ * or more held 95 of the 182 KB the copies added there). */
+#define OFF_COPY_MAX_WEIGHT 512
+
+/* Whether BODY may run behind a dispatcher: not where the dispatcher's
+ * frame would show.  A body that calls itself (its switched-off
+ * recursion becomes a loop around the call of the copy, so every level
+ * keeps the dispatcher's frame: half the depth fit the stack), that
+ * reads its return or frame address, or that holds inline asm text (a
+ * label it defines would be assembled once per copy; an empty asm, a
+ * compiler barrier, is fine). */
+static bool body_copyable(tree decl)
+{
+	basic_block bb;
+	FOR_EACH_BB_FN(bb, DECL_STRUCT_FUNCTION(decl))
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+			gimple *stmt = gsi_stmt(gsi);
+			if (gasm *as = dyn_cast<gasm *>(stmt)) {
+				const char *text = gimple_asm_string(as);
+				if (text[strspn(text, " \t\n")])
+					return false;
+				continue;
+			}
+			tree callee = is_gimple_call(stmt) ? gimple_call_fndecl(stmt) : NULL_TREE;
+			if (callee && (callee == decl
+				       || fndecl_built_in_p(callee, BUILT_IN_RETURN_ADDRESS)
+				       || fndecl_built_in_p(callee, BUILT_IN_FRAME_ADDRESS)
+				       || fndecl_built_in_p(callee, BUILT_IN_EXTRACT_RETURN_ADDR)))
+				return false;
+		}
+	return true;
+}
+
 static bool copyable(const struct selinst_function *fn)
 {
 	tree decl = fn->decl;
+	/* Without sibling calls (-O0, -O1, -Og) or under AddressSanitizer the
+	 * call of the copy keeps the dispatcher's frame: deep recursion
+	 * overflows sooner and __builtin_return_address sees the wrong
+	 * caller.  The error and warning attributes would fire on the
+	 * dispatcher's calls of the copies. */
 	if (!selinst_opts.off_copy || !throttle_test_inline() || MAIN_NAME_P(DECL_NAME(decl))
+	    || !flag_optimize_sibling_calls || (flag_sanitize & SANITIZE_ADDRESS)
+	    || fn->cm.recursive || mpz_cmp_ui(fn->cm.weight, OFF_COPY_MAX_WEIGHT) > 0
 	    || stdarg_p(TREE_TYPE(decl)) || DECL_STATIC_CHAIN(decl)
 	    || TREE_THIS_VOLATILE(decl) || !tree_versionable_function_p(decl)
 	    || !cgraph_node::get(decl) || cgraph_node::get(decl)->ifunc_resolver
 	    || lookup_attribute("target_clones", DECL_ATTRIBUTES(decl))
-	    || DECL_FUNCTION_VERSIONED(decl))
+	    || lookup_attribute("error", DECL_ATTRIBUTES(decl))
+	    || lookup_attribute("warning", DECL_ATTRIBUTES(decl))
+	    || DECL_FUNCTION_VERSIONED(decl) || !body_copyable(decl))
 		return false;
 	tree res = DECL_RESULT(decl);
 	if (res && !VOID_TYPE_P(TREE_TYPE(res))
@@ -548,9 +594,11 @@ static bool copyable(const struct selinst_function *fn)
 		return false;
 	/* A K&R parameter arrives promoted (DECL_ARG_TYPE: float as double,
 	 * char as int): the call would pass it unpromoted. */
+	bool knr = !prototype_p(TREE_TYPE(decl));
 	for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p))
 		if (!is_gimple_reg_type(TREE_TYPE(p)) || DECL_BY_REFERENCE(p)
-		    || TYPE_MAIN_VARIANT(DECL_ARG_TYPE(p)) != TYPE_MAIN_VARIANT(TREE_TYPE(p)))
+		    || (knr && TYPE_MAIN_VARIANT(DECL_ARG_TYPE(p))
+			       != TYPE_MAIN_VARIANT(TREE_TYPE(p))))
 			return false;
 	return true;
 }
