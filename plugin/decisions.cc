@@ -257,6 +257,9 @@ static void emit_function(emitter *em, const selinst_function *fn)
 	if (fn->out_of_line_reason) {
 		scalar(em, "out_of_line"); str(em, fn->out_of_line_reason);
 	}
+	if (fn->off_copy) {	/* switched-off copies (instrument.cc) */
+		scalar(em, "off_copy"); str(em, fn->off_copy);
+	}
 	end_map(em);
 }
 

@@ -531,8 +531,9 @@ static bool throttle_test_inline(void)
  * variadic, no static chain, not noreturn, not main, no K&R parameter
  * that arrives promoted, not a target_clones function (versioned by GCC
  * itself; copying one crashed cc1), not recursive, not heavier than
- * OFF_COPY_MAX_WEIGHT, a body GCC can copy (body_copyable); off-copy=off:
- * never. */
+ * OFF_COPY_MAX_WEIGHT, a body GCC can copy (not_copyable); off-copy=off:
+ * never.  The decision file says which, or why not (off_copy). */
+
 /* The heaviest body that is copied: above it the few instructions a
  * switched-off call saves are lost in the body's own work, while its two
  * or three copies still cost their code (libxml2's gains came from
@@ -540,14 +541,14 @@ static bool throttle_test_inline(void)
  * or more held 95 of the 182 KB the copies added there). */
 #define OFF_COPY_MAX_WEIGHT 512
 
-/* Whether BODY may run behind a dispatcher: not where the dispatcher's
- * frame would show.  A body that calls itself (its switched-off
- * recursion becomes a loop around the call of the copy, so every level
+/* Why DECL's body may not run behind a dispatcher (NULL: it may): where
+ * the dispatcher's frame would show.  A body that calls itself (its
+ * switched-off recursion becomes a loop around the call of the copy, so every level
  * keeps the dispatcher's frame: half the depth fit the stack), that
  * reads its return or frame address, or that holds inline asm text (a
  * label it defines would be assembled once per copy; an empty asm, a
  * compiler barrier, is fine). */
-static bool body_copyable(tree decl)
+static const char *body_not_copyable(tree decl)
 {
 	basic_block bb;
 	FOR_EACH_BB_FN(bb, DECL_STRUCT_FUNCTION(decl))
@@ -556,51 +557,68 @@ static bool body_copyable(tree decl)
 			if (gasm *as = dyn_cast<gasm *>(stmt)) {
 				const char *text = gimple_asm_string(as);
 				if (text[strspn(text, " \t\n")])
-					return false;
+					return "inline asm text";
 				continue;
 			}
 			tree callee = is_gimple_call(stmt) ? gimple_call_fndecl(stmt) : NULL_TREE;
-			if (callee && (callee == decl
-				       || fndecl_built_in_p(callee, BUILT_IN_RETURN_ADDRESS)
+			if (callee == decl)
+				return "calls itself";
+			if (callee && (fndecl_built_in_p(callee, BUILT_IN_RETURN_ADDRESS)
 				       || fndecl_built_in_p(callee, BUILT_IN_FRAME_ADDRESS)
 				       || fndecl_built_in_p(callee, BUILT_IN_EXTRACT_RETURN_ADDR)))
-				return false;
+				return "reads its return or frame address";
 		}
-	return true;
+	return NULL;
 }
 
-static bool copyable(const struct selinst_function *fn)
+/* Why FN's own hooks stay in its body (see above), or NULL: they go into
+ * a copy.  Without sibling calls (-O0, -O1, -Og) or under
+ * AddressSanitizer the call of the copy keeps the dispatcher's frame:
+ * deep recursion overflows sooner and __builtin_return_address sees the
+ * wrong caller.  The error and warning attributes would fire on the
+ * dispatcher's calls of the copies. */
+static const char *not_copyable(const struct selinst_function *fn)
 {
 	tree decl = fn->decl;
-	/* Without sibling calls (-O0, -O1, -Og) or under AddressSanitizer the
-	 * call of the copy keeps the dispatcher's frame: deep recursion
-	 * overflows sooner and __builtin_return_address sees the wrong
-	 * caller.  The error and warning attributes would fire on the
-	 * dispatcher's calls of the copies. */
-	if (!selinst_opts.off_copy || !throttle_test_inline() || MAIN_NAME_P(DECL_NAME(decl))
-	    || !flag_optimize_sibling_calls || (flag_sanitize & SANITIZE_ADDRESS)
-	    || fn->cm.recursive || mpz_cmp_ui(fn->cm.weight, OFF_COPY_MAX_WEIGHT) > 0
-	    || stdarg_p(TREE_TYPE(decl)) || DECL_STATIC_CHAIN(decl)
-	    || TREE_THIS_VOLATILE(decl) || !tree_versionable_function_p(decl)
-	    || !cgraph_node::get(decl) || cgraph_node::get(decl)->ifunc_resolver
-	    || lookup_attribute("target_clones", DECL_ATTRIBUTES(decl))
-	    || lookup_attribute("error", DECL_ATTRIBUTES(decl))
-	    || lookup_attribute("warning", DECL_ATTRIBUTES(decl))
-	    || DECL_FUNCTION_VERSIONED(decl) || !body_copyable(decl))
-		return false;
+	cgraph_node *node = cgraph_node::get(decl);
+	if (!selinst_opts.off_copy)
+		return "off-copy=off";
+	if (!throttle_test_inline())
+		return "setjmp or a non-local label: the hooks test the flag";
+	if (!flag_optimize_sibling_calls)
+		return "no sibling calls (-O0, -O1, -Og, -fno-optimize-sibling-calls)";
+	if (flag_sanitize & SANITIZE_ADDRESS)
+		return "AddressSanitizer";
+	if (MAIN_NAME_P(DECL_NAME(decl)))
+		return "main";
+	if (fn->cm.recursive)
+		return "recursive";
+	if (mpz_cmp_ui(fn->cm.weight, OFF_COPY_MAX_WEIGHT) > 0)
+		return "weight over 512";
+	if (stdarg_p(TREE_TYPE(decl)) || DECL_STATIC_CHAIN(decl) || TREE_THIS_VOLATILE(decl))
+		return "variadic, nested or noreturn";
+	if (!tree_versionable_function_p(decl) || !node)
+		return "GCC cannot copy the body";
+	if (node->ifunc_resolver || DECL_FUNCTION_VERSIONED(decl)
+	    || lookup_attribute("target_clones", DECL_ATTRIBUTES(decl)))
+		return "versioned by GCC (target_clones, ifunc)";
+	if (lookup_attribute("error", DECL_ATTRIBUTES(decl))
+	    || lookup_attribute("warning", DECL_ATTRIBUTES(decl)))
+		return "error or warning attribute";
 	tree res = DECL_RESULT(decl);
 	if (res && !VOID_TYPE_P(TREE_TYPE(res))
 	    && (!is_gimple_reg_type(TREE_TYPE(res)) || DECL_BY_REFERENCE(res)))
-		return false;
+		return "aggregate result";
 	/* A K&R parameter arrives promoted (DECL_ARG_TYPE: float as double,
 	 * char as int): the call would pass it unpromoted. */
 	bool knr = !prototype_p(TREE_TYPE(decl));
-	for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p))
-		if (!is_gimple_reg_type(TREE_TYPE(p)) || DECL_BY_REFERENCE(p)
-		    || (knr && TYPE_MAIN_VARIANT(DECL_ARG_TYPE(p))
-			       != TYPE_MAIN_VARIANT(TREE_TYPE(p))))
-			return false;
-	return true;
+	for (tree p = DECL_ARGUMENTS(decl); p; p = DECL_CHAIN(p)) {
+		if (!is_gimple_reg_type(TREE_TYPE(p)) || DECL_BY_REFERENCE(p))
+			return "aggregate parameter";
+		if (knr && TYPE_MAIN_VARIANT(DECL_ARG_TYPE(p)) != TYPE_MAIN_VARIANT(TREE_TYPE(p)))
+			return "K&R parameter that arrives promoted";
+	}
+	return body_not_copyable(decl);
 }
 
 /* A copy of the current function's body as it is now, named after it
@@ -622,7 +640,7 @@ static tree copy_body(const char *suffix)
  * instructions a call plain, 70 with its loop's guard alone). */
 tree selinst_hookless_copy(const struct selinst_function *fn)
 {
-	if (!fn->cm.instrument || !selinst_any_loop_chosen(fn) || !copyable(fn))
+	if (!fn->cm.instrument || !selinst_any_loop_chosen(fn) || not_copyable(fn))
 		return NULL_TREE;
 	return copy_body("selinst_off");
 }
@@ -826,10 +844,12 @@ void selinst_instrument_function(struct selinst_function *fn,
 	/* Where the test cannot be in the body (throttle_test_inline), the
 	 * hooks test the flag themselves. */
 	if (!throttle_test_inline()) {
+		fn->off_copy = "setjmp or a non-local label: the hooks test the flag";
 		hook_body(descriptor, loc, false, all, nall);
 		return;
 	}
-	if (!copyable(fn)) {
+	fn->off_copy = not_copyable(fn);
+	if (fn->off_copy) {
 		hook_body(descriptor, loc, true, all, nall);
 		return;
 	}
@@ -837,10 +857,13 @@ void selinst_instrument_function(struct selinst_function *fn,
 	bool any_loop = false;
 	for (unsigned i = 0; i < fn->nloops; i++)
 		any_loop |= fn->loops[i].inserted;
-	if (plain && any_loop)
+	if (plain && any_loop) {
 		insert_dispatch(fn, descriptor, full, plain, loc);
-	else
+		fn->off_copy = "dispatch over three copies";
+	} else {
 		insert_call_of_copy(descriptor, full, loc);
+		fn->off_copy = "copy";
+	}
 	/* The copy runs only while the region is on: no tests. */
 	push_cfun(DECL_STRUCT_FUNCTION(full));
 	hook_body(descriptor, loc, false, all, nall);

@@ -81,6 +81,9 @@ struct selinst_function {
 					   loops are still decided by score */
 	const char *out_of_line_reason;	/* inline=on, yet kept out of line:
 					   why (instrument.cc); NULL if not */
+	const char *off_copy;		/* instrumented: "copy", "dispatch
+					   over three copies", or why its hooks
+					   stay in its body (instrument.cc) */
 };
 
 /* Per-block facts gathered once by the analysis and shared with loops.cc. */

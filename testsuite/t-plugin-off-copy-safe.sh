@@ -37,8 +37,10 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-si_cc -O2 $F rec.c -o rec || fail "compile rec.c"
+si_cc -O2 $F rec.c -o rec -fplugin-arg-selinst-decisions=rec.yaml || fail "compile rec.c"
 expect_eq "rec's copies (self-recursive)" 0 "$(copies rec rec)"
+expect_eq "rec's off_copy in the decision file" '"recursive"' \
+	"$(awk '/name: "rec"/{f=1} f && /off_copy:/{print $2; exit}' rec.yaml)"
 [ "$(copies rec leaf)" -ge 1 ] || fail "leaf has no copy: the check is not a test of anything"
 SELINST_THROTTLE=off ./rec 1000 > out.txt || fail "rec 1000"
 gcc -O2 rec.c -o rec.plain && ./rec.plain 1000 | cmp -s - out.txt || fail "rec's output differs from plain"
