@@ -38,6 +38,7 @@
 #include "c-family/c-pragma.h"
 #endif
 #include "diagnostic-core.h"
+#include "diagnostic.h"	/* global_dc: selinst_quiet_copies */
 #include "tree-into-ssa.h"
 #include "cfghooks.h"
 #include "dominance.h"
@@ -84,6 +85,13 @@ static inline bool startswith (const char *str, const char *prefix)
 #define SELINST_MAKE_EH_EDGES(stmt) make_eh_edge (stmt)
 #else
 #define SELINST_MAKE_EH_EDGES(stmt) make_eh_edges (stmt)
+#endif
+
+/* Warnings off for the whole context (-w): GCC 14 renamed the field. */
+#if GCCPLUGIN_VERSION_MAJOR >= 14
+#define SELINST_INHIBIT_WARNINGS(dc) ((dc)->m_inhibit_warnings)
+#else
+#define SELINST_INHIBIT_WARNINGS(dc) ((dc)->dc_inhibit_warnings)
 #endif
 
 /* GCC 14 dropped last_stmt (). */

@@ -621,14 +621,41 @@ static const char *not_copyable(const struct selinst_function *fn)
 	return body_not_copyable(decl);
 }
 
+/* Marks a copy whose late warnings would repeat another body's: a name
+ * with a space, which no source can spell. */
+#define QUIET_COPY_ATTRIBUTE "selinst quiet copy"
+
 /* A copy of the current function's body as it is now, named after it
- * with SUFFIX. */
-static tree copy_body(const char *suffix)
+ * with SUFFIX.  QUIET: the passes after this one warn in another body
+ * (the hook-free one), not in this copy. */
+static tree copy_body(const char *suffix, bool quiet)
 {
 	cgraph_node *copy = cgraph_node::get(current_function_decl)
 		->create_version_clone_with_body(vNULL, NULL, NULL, NULL, NULL, suffix);
 	gcc_assert(copy && cfun == DECL_STRUCT_FUNCTION(current_function_decl));
+	if (quiet)
+		DECL_ATTRIBUTES(copy->decl) = tree_cons(get_identifier(QUIET_COPY_ATTRIBUTE),
+							NULL_TREE,
+							DECL_ATTRIBUTES(copy->decl));
 	return copy->decl;
+}
+
+/* A function with copies is compiled once per body, and a late warning
+ * (-Wstringop-overflow, -Warray-bounds, -Wmaybe-uninitialized ...) came
+ * once per body: three times for one line.  Exactly one body of each
+ * function speaks, the one without hooks (the function itself, or its
+ * selinst_off copy behind a dispatcher), so a build warns as the plain
+ * build does; -Werror counts the same.  Set before every pass: a quiet
+ * copy's passes run with warnings inhibited, every other with the
+ * user's own setting (-w). */
+void selinst_quiet_copies(void *, void *)
+{
+	static int user_setting = -1;
+	if (user_setting < 0)
+		user_setting = SELINST_INHIBIT_WARNINGS(global_dc);
+	bool quiet = cfun && cfun->decl
+		&& lookup_attribute(QUIET_COPY_ATTRIBUTE, DECL_ATTRIBUTES(cfun->decl));
+	SELINST_INHIBIT_WARNINGS(global_dc) = user_setting || quiet;
 }
 
 /* FN's body before any hook is in it, for the function to run while its
@@ -642,7 +669,7 @@ tree selinst_hookless_copy(const struct selinst_function *fn)
 {
 	if (!fn->cm.instrument || !selinst_any_loop_chosen(fn) || not_copyable(fn))
 		return NULL_TREE;
-	return copy_body("selinst_off");
+	return copy_body("selinst_off", false);
 }
 
 /* The copy of the current function (its loop regions' hooks in) that
@@ -652,7 +679,7 @@ static tree instrumented_copy(void)
 {
 	/* The copy is taken from the SSA form and call edges as they are. */
 	selinst_finish_body();
-	tree copy = copy_body("selinst");
+	tree copy = copy_body("selinst", true);
 	DECL_UNINLINABLE(copy) = 1;
 	return copy;
 }
@@ -733,7 +760,7 @@ static void insert_call_of_copy(tree descriptor, tree copy, location_t loc)
 static void insert_dispatch(const struct selinst_function *fn, tree descriptor, tree full,
 			    tree plain, location_t loc)
 {
-	tree loops = copy_body("selinst_loops");
+	tree loops = copy_body("selinst_loops", true);
 	basic_block test_bb = split_edge(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)));
 	basic_block test2_bb = split_edge(single_succ_edge(test_bb));
 	basic_block body = single_succ(test2_bb);

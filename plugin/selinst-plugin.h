@@ -109,6 +109,9 @@ void selinst_instrument_function(struct selinst_function *fn,
 				 const struct selinst_function *all, size_t nall,
 				 tree plain);
 tree selinst_hookless_copy(const struct selinst_function *fn);
+/* PLUGIN_PASS_EXECUTION: no late warning from the copies that hold
+ * hooks (each would repeat the hook-free body's). */
+void selinst_quiet_copies(void *gcc_data, void *user_data);
 /* After all insertions into cfun: SSA, dominators, call-graph edges. */
 void selinst_finish_body(void);
 void selinst_insert_resyncs(void);

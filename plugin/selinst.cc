@@ -444,5 +444,6 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			  selinst_remember_loop_keywords, NULL);
 	register_callback(info->base_name, PLUGIN_PRAGMAS, selinst_register_pragmas, NULL);
 	register_callback(info->base_name, PLUGIN_OVERRIDE_GATE, check_lto_link, NULL);
+	register_callback(info->base_name, PLUGIN_PASS_EXECUTION, selinst_quiet_copies, NULL);
 	return 0;
 }
