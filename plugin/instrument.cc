@@ -268,6 +268,12 @@ const char *selinst_cannot_instrument(tree decl, function *body)
 		return "extern inline (gnu_inline): no out-of-line copy is emitted here";
 	if (lookup_attribute("naked", DECL_ATTRIBUTES(decl)))
 		return "naked function: no prologue or epilogue to hook";
+	/* Entered by the hardware with its own frame and return; the hooks
+	 * are ordinary calls into a user-space runtime.  (x86 keeps it on
+	 * the type, other targets on the declaration.) */
+	if (lookup_attribute("interrupt", DECL_ATTRIBUTES(decl))
+	    || lookup_attribute("interrupt", TYPE_ATTRIBUTES(TREE_TYPE(decl))))
+		return "interrupt handler: entered by the hardware, not by a call";
 	if (!body)
 		return "no body";
 	basic_block bb;
@@ -605,6 +611,10 @@ static const char *not_copyable(const struct selinst_function *fn)
 	if (lookup_attribute("error", DECL_ATTRIBUTES(decl))
 	    || lookup_attribute("warning", DECL_ATTRIBUTES(decl)))
 		return "error or warning attribute";
+	/* Its calls keep the frame (every register is restored after
+	 * them): the dispatcher would show. */
+	if (lookup_attribute("no_caller_saved_registers", TYPE_ATTRIBUTES(TREE_TYPE(decl))))
+		return "no_caller_saved_registers: the call of a copy is no tail call";
 	tree res = DECL_RESULT(decl);
 	if (res && !VOID_TYPE_P(TREE_TYPE(res))
 	    && (!is_gimple_reg_type(TREE_TYPE(res)) || DECL_BY_REFERENCE(res)))

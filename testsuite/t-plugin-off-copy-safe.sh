@@ -12,7 +12,8 @@
 # with the warning attribute warned; asm defining a global label was
 # assembled twice.  Prototyped char/short/bool parameters (promoted by
 # the ABI, not K&R) still get copies, and a heavy body (weight over 512)
-# none.
+# none.  x86 interrupt handlers are not instrumented (a copy broke the
+# build) and no_caller_saved_registers functions keep their hooks.
 . "$(dirname "$0")/lib.sh"
 F=-fplugin-arg-selinst-threshold=0
 copies() { nm "$1" | grep -c " t $2\.selinst"; }
@@ -126,4 +127,30 @@ si_cc -O2 $F heavy.c -o heavy -fplugin-arg-selinst-decisions=heavy.yaml || fail 
 w=$(awk '/name: "heavy"/{f=1} f && /weight:/{print $2; exit}' heavy.yaml)
 [ "${w:-0}" -gt 512 ] || fail "heavy's weight $w is not over 512: the check tests nothing"
 expect_eq "heavy's copies (weight $w)" 0 "$(copies heavy heavy)"
+
+# x86's interrupt handlers and no_caller_saved_registers functions
+# (-mgeneral-regs-only): a copy of a handler cannot be called ("interrupt
+# service routine cannot be called directly" broke the build), and a
+# no_caller_saved_registers function's call of its copy keeps the frame.
+if [ "$(uname -m)" = x86_64 ]; then
+	cat > isr.c <<'C'
+struct interrupt_frame;
+volatile int ticks;
+__attribute__((interrupt)) void isr(struct interrupt_frame *f) { (void)f; ticks++; }
+__attribute__((no_caller_saved_registers, noinline)) void keeps(int n)
+{
+	for (int i = 0; i < n; i++)
+		ticks += 2;
+}
+int main(void) { keeps(3); return ticks == 6 ? 0 : 1; }
+C
+	gcc -O2 -mgeneral-regs-only isr.c -o isr.plain || fail "isr.c does not build plain"
+	si_cc -O2 -mgeneral-regs-only $F isr.c -o isr -fplugin-arg-selinst-decisions=isr.yaml \
+		2> err.txt || fail "isr.c: $(cat err.txt)"
+	SELINST_OUTPUT=isr.prof ./isr || fail "isr runs"
+	expect_eq "isr's decision" '"interrupt handler: entered by the hardware, not by a call"' \
+		"$(awk '/name: "isr"/{f=1} f && /reason:/{sub(/^  reason: /, ""); print; exit}' isr.yaml)"
+	expect_eq "keeps's copies (no_caller_saved_registers)" 0 "$(copies isr keeps)"
+	grep -q '"keeps"' isr.prof || fail "keeps is not in the profile: it should keep its hooks in its body"
+fi
 exit 0
