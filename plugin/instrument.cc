@@ -595,6 +595,10 @@ static const char *not_copyable(const struct selinst_function *fn)
 		return "no sibling calls (-O0, -O1, -Og, -fno-optimize-sibling-calls)";
 	if (flag_sanitize & SANITIZE_ADDRESS)
 		return "AddressSanitizer";
+	/* Each copy would call mcount or __cyg_profile_func_enter too: one
+	 * call counted two or three times by gprof or the user's hooks. */
+	if (profile_flag || flag_instrument_function_entry_exit)
+		return "-pg or -finstrument-functions";
 	if (MAIN_NAME_P(DECL_NAME(decl)))
 		return "main";
 	if (fn->cm.recursive)

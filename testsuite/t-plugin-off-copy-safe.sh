@@ -12,7 +12,8 @@
 # with the warning attribute warned; asm defining a global label was
 # assembled twice.  Prototyped char/short/bool parameters (promoted by
 # the ABI, not K&R) still get copies, and a heavy body (weight over 512)
-# none.  x86 interrupt handlers are not instrumented (a copy broke the
+# none.  -pg and -finstrument-functions: no copies (each would be
+# counted).  x86 interrupt handlers are not instrumented (a copy broke the
 # build) and no_caller_saved_registers functions keep their hooks.
 . "$(dirname "$0")/lib.sh"
 F=-fplugin-arg-selinst-threshold=0
@@ -127,6 +128,20 @@ si_cc -O2 $F heavy.c -o heavy -fplugin-arg-selinst-decisions=heavy.yaml || fail 
 w=$(awk '/name: "heavy"/{f=1} f && /weight:/{print $2; exit}' heavy.yaml)
 [ "${w:-0}" -gt 512 ] || fail "heavy's weight $w is not over 512: the check tests nothing"
 expect_eq "heavy's copies (weight $w)" 0 "$(copies heavy heavy)"
+
+# -pg and -finstrument-functions put their call into every body: with
+# copies one call was counted two or three times.
+cat > prof.c <<'C'
+volatile int v;
+__attribute__((noinline)) void counted(int n) { for (int i = 0; i < n; i++) v += i; }
+int main(void) { counted(3); return v == 3 ? 0 : 1; }
+C
+for flag in -pg -finstrument-functions; do
+	si_cc -O2 $F $flag -c prof.c -o prof.o || fail "prof.c with $flag"
+	expect_eq "counted's copies with $flag" 0 "$(copies prof.o counted)"
+done
+si_cc -O2 $F -c prof.c -o prof.o || fail "prof.c"
+[ "$(copies prof.o counted)" -ge 1 ] || fail "counted has no copy without -pg: the check tests nothing"
 
 # x86's interrupt handlers and no_caller_saved_registers functions
 # (-mgeneral-regs-only): a copy of a handler cannot be called ("interrupt
