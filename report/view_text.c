@@ -91,6 +91,32 @@ void view_compensated_note(FILE *out, const view *v)
 			v->uncompensated_files == 1 ? "" : "s");
 }
 
+/* One region holding more than half of the exclusive time, with no
+ * sampled detail under it: the time of everything it calls that is no
+ * region (not chosen, or switched off by the throttle) is in it, and the
+ * profile cannot say where inside it goes (issue 10's half rule; SQLite's
+ * byte-code engine at the default).  Say so, and what splits it. */
+static void dominant_note(FILE *out, const view *v)
+{
+	const region *top = NULL;
+	uint32_t top_ix = 0;
+	for (size_t i = 0; i < v->nregions; i++)
+		if (!top || v->regions[i].excl > top->excl)
+			top = &v->regions[i], top_ix = (uint32_t)i;
+	if (!top || top->kind == K_SAMPLED || top->excl * 2 <= v->total)
+		return;
+	for (size_t n = 1; n < v->nnodes; n++) {
+		const cnode *c = &v->nodes[n];
+		if (v->regions[c->region].kind == K_SAMPLED && c->parent
+		    && v->nodes[c->parent].region == top_ix)
+			return;
+	}
+	fprintf(out, "note: %s holds %.0f%% of the exclusive time, with that of whatever it\n"
+		"  calls that is no region (not chosen, or switched off); SELINST_SAMPLE=1000\n"
+		"  splits it by function\n", top->name,
+		100.0 * (double)top->excl / (double)v->total);
+}
+
 static void header(FILE *out, const view *v, const char *what)
 {
 	char t[32];
@@ -106,6 +132,7 @@ static void header(FILE *out, const view *v, const char *what)
 	if (v->overflow)
 		fprintf(out, "note: a thread hit the node limit; see the [overflow] region\n");
 	view_throttled_note(out, v, NULL);
+	dominant_note(out, v);
 	if (v->nsettings > 1) {
 		fprintf(out, "note: units compiled with different plugin settings; their regions were "
 			"chosen by\n  different rules:\n");

@@ -40,11 +40,11 @@ grep -q '^r1.t0 ' thr2.txt || fail "rank-qualified thread names missing"
 } > odd.prof
 "$REPORT" --tree --prune 0 odd.prof > odd-tree.txt || fail "odd tree exit $?"
 cat odd-tree.txt
-expect_eq "odd tree: % column" "16 16 16" "$(awk 'NR>4 { printf "%s%d", s, index($0, "%"); s=" " }' odd-tree.txt)"
+expect_eq "odd tree: % column" "16 16 16" "$(awk 'rows { printf "%s%d", s, index($0, "%"); s=" " } / region$/ { rows=1 }' odd-tree.txt)"
 "$REPORT" odd.prof > odd-flat.txt || fail "odd flat exit $?"
 cat odd-flat.txt
-expect_eq "odd flat: % column" "26 26 26" "$(awk 'NR>3 { printf "%s%d", s, index($0, "%"); s=" " }' odd-flat.txt)"
-expect_eq "odd flat: kind column" "func func loop" "$(awk 'NR>3 { print substr($0, 50, 4) }' odd-flat.txt | sort | xargs)"
+expect_eq "odd flat: % column" "26 26 26" "$(awk 'rows { printf "%s%d", s, index($0, "%"); s=" " } / region$/ { rows=1 }' odd-flat.txt)"
+expect_eq "odd flat: kind column" "func func loop" "$(awk 'rows { print substr($0, 50, 4) } / region$/ { rows=1 }' odd-flat.txt | sort | xargs)"
 "$REPORT" --loops odd.prof > odd-loops.txt || fail "odd loops exit $?"
 "$REPORT" --threads odd.prof > odd-thr.txt || fail "odd threads exit $?"
 cat odd-loops.txt odd-thr.txt
