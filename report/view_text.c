@@ -92,7 +92,7 @@ void view_compensated_note(FILE *out, const view *v)
 }
 
 /* One region holding more than half of the exclusive time, with no
- * sampled detail under it: the time of everything it calls that is no
+ * sampled detail under it: the time of its loops and callees that are no
  * region (not chosen, or switched off by the throttle) is in it, and the
  * profile cannot say where inside it goes (issue 10's half rule; SQLite's
  * byte-code engine at the default).  Say so, and what splits it. */
@@ -111,9 +111,9 @@ static void dominant_note(FILE *out, const view *v)
 		    && v->nodes[c->parent].region == top_ix)
 			return;
 	}
-	fprintf(out, "note: %s holds %.0f%% of the exclusive time, with that of whatever it\n"
-		"  calls that is no region (not chosen, or switched off); SELINST_SAMPLE=1000\n"
-		"  splits it by function\n", top->name,
+	fprintf(out, "note: %s holds %.0f%% of the exclusive time, with that of its loops\n"
+		"  and callees that are no region (not chosen, or switched off);\n"
+		"  SELINST_SAMPLE=1000 splits it by function and loop\n", top->name,
 		100.0 * (double)top->excl / (double)v->total);
 }
 
