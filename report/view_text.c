@@ -103,7 +103,10 @@ static void dominant_note(FILE *out, const view *v)
 	for (size_t i = 0; i < v->nregions; i++)
 		if (!top || v->regions[i].excl > top->excl)
 			top = &v->regions[i], top_ix = (uint32_t)i;
-	if (!top || top->kind == K_SAMPLED || top->excl * 2 <= v->total)
+	/* A sampled function's time is its own; an MPI call's or OpenMP
+	 * wait's is waiting. */
+	if (!top || top->kind == K_SAMPLED || top->kind == K_MPI || top->kind == K_OMP
+	    || top->excl * 2 <= v->total)
 		return;
 	for (size_t n = 1; n < v->nnodes; n++) {
 		const cnode *c = &v->nodes[n];
@@ -111,9 +114,9 @@ static void dominant_note(FILE *out, const view *v)
 		    && v->nodes[c->parent].region == top_ix)
 			return;
 	}
-	fprintf(out, "note: %s holds %.0f%% of the exclusive time, with that of its loops\n"
-		"  and callees that are no region (not chosen, or switched off);\n"
-		"  SELINST_SAMPLE=1000 splits it by function and loop\n", top->name,
+	fprintf(out, "note: %s holds %.0f%% of the exclusive time,\n"
+		"  with that of its loops and callees that are no region (not chosen, or\n"
+		"  switched off); SELINST_SAMPLE=1000 splits it by function and loop\n", top->name,
 		100.0 * (double)top->excl / (double)v->total);
 }
 
