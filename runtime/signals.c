@@ -87,10 +87,6 @@ enum final_writer { WRITE_HERE, WRITE_IN_THREAD, WRITE_IN_THREAD_IN_HANDLER };
 
 static enum final_writer final_writer(const sigset_t *entry_mask)
 {
-#if __has_include(<sys/single_threaded.h>)
-	if (!__libc_single_threaded)
-		return WRITE_IN_THREAD;	/* fork locks already: a thread changes nothing */
-#endif
 	int own = 0;
 	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction cur;
@@ -103,6 +99,10 @@ static enum final_writer final_writer(const sigset_t *entry_mask)
 			return WRITE_IN_THREAD_IN_HANDLER;	/* exit() in the program's handler */
 		own = 1;
 	}
+#if __has_include(<sys/single_threaded.h>)
+	if (!__libc_single_threaded)
+		return WRITE_IN_THREAD;	/* fork locks already: a thread changes nothing */
+#endif
 	return own ? WRITE_HERE : WRITE_IN_THREAD;
 }
 
@@ -112,7 +112,8 @@ static void *idle_thread(void *arg) { return arg; }
  * writer thread's start allocates (pthread_create's TLS vector, calloc in
  * the exiting thread's arena), and from lists the interrupted call left
  * half updated glibc aborted ("malloc(): mismatching next->prev_size",
- * about 1 run in 600 of t-rt-fork-signal's exit_in_handler).  Whether it
+ * about 1 run in 600 of t-rt-fork-signal's exit_in_handler); with threads,
+ * whose malloc locks, it waited for itself (nearly every run).  Whether it
  * does depends on the heap alone, so a child (_Fork: no atfork handlers,
  * a copy of the heap) starts a thread first; the parent starts its own
  * only if the child lived.  1: safe (or no way to tell), 0: it would
@@ -142,10 +143,26 @@ static int thread_start_survives(void)
 		_exit(pthread_create(&t, NULL, idle_thread, NULL) == 0 ? 0 : 1);
 	}
 	int status = 0, lived = 1;
-	if (pid > 0) {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		lived = !WIFSIGNALED(status);
+	/* In a program with threads the interrupted malloc holds its arena's
+	 * lock, and the child's start waits for it forever: 1 s, then it
+	 * counts as dead. */
+	for (int ms = 0; pid > 0; ms++) {
+		pid_t done = waitpid(pid, &status, WNOHANG);
+		if (done == pid) {
+			lived = !WIFSIGNALED(status);
+			break;
+		}
+		if (done < 0 && errno != EINTR)
+			break;
+		if (ms == 1000) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			lived = 0;
+			break;
+		}
+		struct timespec tick = { 0, 1000 * 1000 };
+		nanosleep(&tick, NULL);
 	}
 	sigaction(SIGCHLD, &old_chld, NULL);
 	if (pid > 0 && !was_pending) {

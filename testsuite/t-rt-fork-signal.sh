@@ -18,8 +18,9 @@
 # then): the interrupted malloc may hold its state half updated, and
 # writing there aborted glibc in about 1 run of 3.  Even the writer
 # thread's start allocates (its TLS vector): 1 run in 600 aborted there,
-# so a child tries a thread start first, and where it dies the parent
-# writes nothing and says so (the diechild case makes it die).
+# so a child tries a thread start first, and where it dies (or, with a
+# second thread, waits on malloc's lock: the exit hung) the parent writes
+# nothing and says so (the diechild case makes it die).
 . "$(dirname "$0")/lib.sh"
 . "$T/rt/rt.sh"
 # Exact counts: every call counted (the default throttle's early rule
@@ -64,7 +65,7 @@ for run in 1 2 3; do
 	pcheck fae.prof "consistent(); assert p['complete']; assert calls('work') == 100, calls('work')"
 done
 
-si_cc -O2 $F $T/programs/exit_in_handler.c -o eih || fail "compile exit_in_handler"
+si_cc -O2 -pthread $F $T/programs/exit_in_handler.c -o eih || fail "compile exit_in_handler"
 lost=0 written=0
 for ((run = 0; run < 30; run++)); do
 	rm -f *.prof*
@@ -84,6 +85,23 @@ done
 # The heap is left unusable in about 1 run of 600 (bench: 3 of 1,200).
 [ $lost -le 3 ] || fail "exit_in_handler: $lost of 30 profiles not written"
 pcheck eih.prof "consistent(); assert p['complete']; assert calls('churn') > 0"
+
+# With a second thread malloc locks, and the writer thread's start waited
+# for the lock the interrupted malloc held: the exit hung on nearly every
+# run.  Now the child's start times out, the program exits 0 and says why
+# there is no profile.
+lost=0
+for ((run = 0; run < 5; run++)); do
+	rm -f *.prof*
+	timeout -k 1 20 ./eih 20000 chld thread > out.txt 2> err.txt; rc=$?
+	[ $rc = 0 ] || fail "exit_in_handler with a thread, run $run: exit status $rc (124: hung)"
+	[ -s out.txt ] && fail "exit_in_handler with a thread, run $run: $(cat out.txt)"
+	[ -e eih.prof ] && continue
+	grep -q '^selinst: exit() was called in a signal handler that interrupted malloc' err.txt \
+		|| fail "exit_in_handler with a thread, run $run: no profile, and no word why: $(cat err.txt)"
+	lost=$((lost + 1))
+done
+echo "exit_in_handler with a thread: $lost of 5 profiles not written"
 
 # Where the child's thread start dies (a pthread_create that aborts in
 # any process but the first: the heap case without its timing), the

@@ -4,6 +4,7 @@
  * handler may interrupt malloc with its state half updated.  The
  * runtime's final write must not allocate in that context (t-rt-fork-
  * signal).  Prints nothing; exit status 0 from the handler. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,16 @@ static void on_alarm(int sig)
 {
 	(void)sig;
 	exit(0);
+}
+
+static void *sleeper(void *arg)
+{
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, NULL);
+	for (;;)
+		pause();
+	return arg;
 }
 
 /* With a second argument: a SIGCHLD handler that says so, to show the
@@ -46,6 +57,9 @@ int main(int argc, char **argv)
 	signal(SIGALRM, on_alarm);
 	if (argc > 2)
 		signal(SIGCHLD, on_child);
+	pthread_t idle;	/* a third argument: a second thread, asleep */
+	if (argc > 3 && pthread_create(&idle, NULL, sleeper, NULL) != 0)
+		return 2;
 	struct itimerval it = { {0, 0}, {0, argc > 1 ? atoi(argv[1]) : 20000} };
 	setitimer(ITIMER_REAL, &it, NULL);
 	for (unsigned i = 0;; i++)
