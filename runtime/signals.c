@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #if __has_include(<sys/single_threaded.h>)
 #include <sys/single_threaded.h>
@@ -106,21 +107,78 @@ static enum final_writer final_writer(const sigset_t *entry_mask)
 	return own ? WRITE_HERE : WRITE_IN_THREAD;
 }
 
-static void *idle_thread(void *arg) { return arg; }
+/* "selinst: WHY: the profile is not written ...", without stdio (it may
+ * allocate) and in one write. */
+static void say_not_written(const char *why)
+{
+	static const char head[] = "selinst: ", tail[] = ": the profile is not written "
+		"(writing would abort the program or hang it)\n";
+	char line[256];
+	size_t n = 0, w = strlen(why);
+	if (w > sizeof line - sizeof head - sizeof tail)
+		w = sizeof line - sizeof head - sizeof tail;
+	memcpy(line, head, sizeof head - 1), n += sizeof head - 1;
+	memcpy(line + n, why, w), n += w;
+	memcpy(line + n, tail, sizeof tail - 1), n += sizeof tail - 1;
+	ssize_t done = write(STDERR_FILENO, line, n);
+	(void)done;
+}
 
-/* exit() called in a program's handler that interrupted malloc: even the
- * writer thread's start allocates (pthread_create's TLS vector, calloc in
- * the exiting thread's arena), and from lists the interrupted call left
- * half updated glibc aborted ("malloc(): mismatching next->prev_size",
- * about 1 run in 600 of t-rt-fork-signal's exit_in_handler); with threads,
- * whose malloc locks, it waited for itself (nearly every run).  Whether it
- * does depends on the heap alone, so a child (_Fork: no atfork handlers,
- * a copy of the heap) starts a thread first; the parent starts its own
- * only if the child lived.  1: safe (or no way to tell), 0: it would
- * abort.  SIGCHLD is the default meanwhile (an ignored one reaps the child
- * before its status is known) and a SIGCHLD it raised is consumed, so the
- * program's handler never sees this child.  All signals are blocked. */
-static int thread_start_survives(void)
+/* What the final write needs, tried in a child: a thread start
+ * (pthread_create allocates the thread's TLS vector in the caller), then
+ * memory from the caller's malloc arena.  The child of a process with
+ * threads skips malloc's lock until it has a thread of its own again;
+ * after the start its allocations wait for the lock the interrupted call
+ * holds, as the parent's would. */
+static void *idle_thread(void *arg) { return arg; }
+static void start_thread_and_allocate(void)
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, idle_thread, NULL) != 0)
+		_exit(1);
+	free(malloc(64));
+	free(malloc(4000));
+	free(malloc(200000));
+}
+
+/* Whether child PID lived: it counts as dead when a signal ended it, or
+ * when it is not done within 1 s (waiting for a malloc lock that the
+ * interrupted thread holds and nobody in the child will release). */
+static int child_lived(pid_t pid)
+{
+	int status = 0;
+	for (int ms = 0;; ms++) {
+		pid_t done = waitpid(pid, &status, WNOHANG);
+		if (done == pid)
+			return !WIFSIGNALED(status);
+		if (done < 0 && errno != EINTR)
+			return 1;	/* no way to tell */
+		if (ms == 1000) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return 0;
+		}
+		struct timespec tick = { 0, 1000 * 1000 };
+		nanosleep(&tick, NULL);
+	}
+}
+
+/* A write from a signal handler (exit() called in a program's handler,
+ * or the runtime's fatal-signal handler) may find malloc interrupted:
+ * its lists half updated (glibc aborted: "malloc(): mismatching
+ * next->prev_size", about 1 run in 600 of t-rt-fork-signal's
+ * exit_in_handler) or, with threads, its arena lock held by this very
+ * thread (the write waited for itself: nearly every exit_in_handler run
+ * with a second thread, and 9 SIGTERMs of 10 to a malloc-heavy program
+ * with threads).  What happens is decided by the heap alone, so a child
+ * (_Fork: no atfork handlers, a copy of the heap) makes ATTEMPT first;
+ * the parent goes on only if the child lived.  1: safe (or no way to
+ * tell), 0: it would abort or hang.  SIGCHLD is the default meanwhile (an
+ * ignored one reaps the child before its status is known) and a SIGCHLD
+ * it raised is consumed, so the program's handler never sees this child.
+ * The caller blocks all signals. */
+static int child_survives(void (*attempt)(void))
 {
 #if defined(__GLIBC__) && __GLIBC_PREREQ(2, 34)
 	struct sigaction dfl, old_chld;
@@ -139,31 +197,10 @@ static int thread_start_survives(void)
 		int null = open("/dev/null", O_WRONLY);
 		if (null >= 0)
 			dup2(null, STDERR_FILENO);
-		pthread_t t;
-		_exit(pthread_create(&t, NULL, idle_thread, NULL) == 0 ? 0 : 1);
+		attempt();
+		_exit(0);
 	}
-	int status = 0, lived = 1;
-	/* In a program with threads the interrupted malloc holds its arena's
-	 * lock, and the child's start waits for it forever: 1 s, then it
-	 * counts as dead. */
-	for (int ms = 0; pid > 0; ms++) {
-		pid_t done = waitpid(pid, &status, WNOHANG);
-		if (done == pid) {
-			lived = !WIFSIGNALED(status);
-			break;
-		}
-		if (done < 0 && errno != EINTR)
-			break;
-		if (ms == 1000) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			lived = 0;
-			break;
-		}
-		struct timespec tick = { 0, 1000 * 1000 };
-		nanosleep(&tick, NULL);
-	}
+	int lived = pid > 0 ? child_lived(pid) : 1;
 	sigaction(SIGCHLD, &old_chld, NULL);
 	if (pid > 0 && !was_pending) {
 		sigset_t chld;
@@ -175,6 +212,7 @@ static int thread_start_survives(void)
 	}
 	return lived;
 #else
+	(void)attempt;
 	return 1;
 #endif
 }
@@ -204,7 +242,7 @@ void si_at_exit(void)
 	__atomic_store_n(&writer_done, 0, __ATOMIC_RELAXED);
 	enum final_writer how = final_writer(&old);
 	int in_handler = how == WRITE_IN_THREAD_IN_HANDLER;
-	if (in_handler && !thread_start_survives())
+	if (in_handler && !child_survives(start_thread_and_allocate))
 		how = WRITE_HERE;
 	if (how != WRITE_HERE && pthread_attr_init(&attr) == 0) {
 		made = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) == 0
@@ -216,14 +254,9 @@ void si_at_exit(void)
 		wait_for_writer();
 	else if (!in_handler)
 		si_write_profile(NULL, 1, 0, 0);
-	else {	/* writing here would allocate from the same lists; stdio
-		 * may too */
-		static const char lost[] = "selinst: exit() was called in a signal "
-			"handler that interrupted malloc: the profile is not written "
-			"(writing would abort the program)\n";
-		ssize_t w = write(STDERR_FILENO, lost, sizeof lost - 1);
-		(void)w;
-	}
+	else	/* writing here would allocate from the same lists */
+		say_not_written("exit() was called in a signal handler that "
+				"interrupted malloc");
 	errno = saved;
 }
 
@@ -240,13 +273,34 @@ __attribute__((destructor(101))) static void final_write(void)
 }
 #endif
 
+/* The write in the handler allocates in the interrupted thread: with
+ * threads, where malloc locks, only once a child found the heap usable
+ * (child_survives; the profile is lost, and stderr says so, rather than
+ * the process hanging).  A single-threaded malloc takes no lock. */
+static int fatal_write_safe(void)
+{
+#if __has_include(<sys/single_threaded.h>)
+	if (__libc_single_threaded)
+		return 1;
+#endif
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int safe = child_survives(start_thread_and_allocate);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!safe)
+		say_not_written("a fatal signal interrupted malloc");
+	return safe;
+}
+
 static void on_fatal(int sig)
 {
 	int saved = errno;
 	if (si_output_is_ours() && !__atomic_exchange_n(&in_fatal, 1, __ATOMIC_ACQ_REL) &&
 	    !si_final_written) {
 		si_final_written = 1;
-		si_write_profile(NULL, 1, 1, sig);
+		if (fatal_write_safe())
+			si_write_profile(NULL, 1, 1, sig);
 	}
 	/* SA_RESETHAND put SIG_DFL back; SA_NODEFER lets this kill us now. */
 	signal(sig, SIG_DFL);
