@@ -34,44 +34,12 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-cat > busy.c <<'C'
-#include <pthread.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-static void *sleeper(void *a)
-{
-	sigset_t all;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, NULL);
-	for (;;)
-		pause();
-	return a;
-}
-__attribute__((noinline)) static void *churn(unsigned i)
-{
-	void *b[32];
-	for (unsigned k = 0; k < 32; k++) {
-		b[k] = malloc(16 + 97 * ((i + k) % 64));
-		memset(b[k], 1, 16);
-	}
-	for (unsigned k = 0; k < 32; k++)
-		free(b[k]);
-	return malloc(5000 + (i % 7) * 1000);
-}
-int main(void)
-{
-	pthread_t t;
-	pthread_create(&t, NULL, sleeper, NULL);
-	write(1, "ready\n", 6);
-	for (unsigned i = 0;; i++)
-		free(churn(i));
-}
-C
 F=-fplugin-arg-selinst-threshold=0
 si_cc -O2 -pthread $F df.c -o df || fail "compile df.c"
-si_cc -O2 -pthread $F busy.c -o busy || fail "compile busy.c"
+# exit_in_handler 0 chld thread: no alarm (it allocates until killed), a
+# SIGCHLD handler that would print (the runtime's child must not reach
+# it) and a second thread.
+si_cc -O2 -pthread $F $T/programs/exit_in_handler.c -o busy || fail "compile exit_in_handler.c"
 export SELINST_THROTTLE=off
 for mode in single threads; do
 	arg=; [ $mode = threads ] && arg=x
@@ -90,10 +58,9 @@ done
 lost=0
 for run in 1 2 3 4 5; do
 	rm -f *.prof
-	./busy > out.txt 2> err.txt &
+	./busy 0 chld thread > out.txt 2> err.txt &
 	pid=$!
-	for i in $(seq 100); do [ -s out.txt ] && break; sleep 0.05; done
-	sleep 0.2
+	sleep 0.5
 	kill -TERM $pid
 	for i in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
 	if kill -0 $pid 2>/dev/null; then
@@ -102,6 +69,7 @@ for run in 1 2 3 4 5; do
 	fi
 	wait $pid; rc=$?
 	expect_eq "SIGTERM run $run: exit status" 143 "$rc"
+	[ -s out.txt ] && fail "SIGTERM run $run: $(cat out.txt)"
 	[ -e busy.prof ] && continue
 	grep -q '^selinst: a fatal signal interrupted malloc' err.txt \
 		|| fail "SIGTERM run $run: no profile and no word why: $(cat err.txt)"
