@@ -26,11 +26,15 @@
 #   PROJECTS  default "zlib bzip2 expat pcre2 jq tinyxml2 jsoncpp fmtlib"
 #   FLAGS     compile flags of both builds (default "-O2 -g -fchecking")
 #   JOBS      make -j (default 2)
+#   VARIANTS  default "plain default"; "default" alone redoes only the
+#             selinst builds (the table reads plain's results of an
+#             earlier run)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${WORK:-/tmp/selinst-more}
 PROJECTS=${PROJECTS:-zlib bzip2 expat pcre2 jq tinyxml2 jsoncpp fmtlib}
 FLAGS=${FLAGS:--O2 -g -fchecking}
+VARIANTS=${VARIANTS:-plain default}
 JOBS=${JOBS:-2}
 INST=$WORK/inst
 SRC=$WORK/src
@@ -140,13 +144,13 @@ one() {
 	# project's own units count (those of its build, tests included).
 	find "$d/_dec" \( -name '*conftest*' -o -name '*ztest[0-9]*' -o -name '*CMakeTmp*' -o -name '*CompilerId*' \) -delete
 	unset SELINST_PLUGIN_ARGS
+	warnings "$r.build.log" "$d" >"$r.warn"
 	if [ $rc != 0 ]; then echo "build failed" >"$r.tests"; return; fi
 	find "$d" -name '*.prof*' -delete
 	(cd "$d" && nice -n 10 /usr/bin/time -f 'CPU %U %S' -o "$r.time" \
 		bash -c "$(declare -f runtests); runtests $p") >"$r.test.log" 2>&1
 	echo "rc=$? $(tally "$r.test.log" "$p")" >"$r.tests"
-	awk '{printf "%.2f\n", $2 + $3}' "$r.time" >"$r.cpu"
-	warnings "$r.build.log" "$d" >"$r.warn"
+	awk '/^CPU /{printf "%.2f\n", $2 + $3}' "$r.time" >"$r.cpu"
 	[ "$v" = plain ] && return
 	cat "$d"/_dec/*.yaml >"$r.dec" 2>/dev/null
 	echo "$(grep -c '^  instrument: true' "$r.dec") $(grep -c '^- name:' "$r.dec")" >"$r.funcs"
@@ -161,20 +165,21 @@ one() {
 
 for p in $PROJECTS; do
 	fetch "$p" || continue
-	for v in plain default; do echo "== $p $v"; one "$p" "$v"; done
+	for v in $VARIANTS; do echo "== $p $v"; one "$p" "$v"; done
 done
 
 echo
-echo "| project | tests passed plain / selinst | functions instrumented / total | test CPU s plain / selinst | warnings only with selinst (plain / selinst counts) | profiles written (report errors) |"
+echo "| project | tests passed plain / selinst | functions instrumented / total | test CPU s plain / selinst (ratio) | warnings only with selinst (plain / selinst counts) | profiles written (report errors) |"
 echo "|---|---|---|---|---|---|"
 for p in $PROJECTS; do
 	pr=$RES/$p-plain; sr=$RES/$p-default
 	[ -f "$sr.tests" ] || continue
 	extra=$(diff <(sed 's/^ *[0-9]* //' "$pr.warn" 2>/dev/null | sort -u) \
 		<(sed 's/^ *[0-9]* //' "$sr.warn" 2>/dev/null | sort -u) | grep -c '^>')
-	printf '| %s | %s / %s | %s | %s / %s | %s new (%s / %s) | %s |\n' "$p" \
+	pc=$(cat "$pr.cpu" 2>/dev/null); sc=$(cat "$sr.cpu" 2>/dev/null)
+	printf '| %s | %s / %s | %s | %s / %s (%s) | %s new (%s / %s) | %s |\n' "$p" \
 		"$(cat "$pr.tests")" "$(cat "$sr.tests")" "$(awk '{print $1 " / " $2}' "$sr.funcs" 2>/dev/null)" \
-		"$(cat "$pr.cpu" 2>/dev/null)" "$(cat "$sr.cpu" 2>/dev/null)" "$extra" \
+		"$pc" "$sc" "$(awk -v a="$pc" -v b="$sc" 'BEGIN{if (a > 0 && b > 0) printf "%.2f", b / a; else print "-"}')" "$extra" \
 		"$(awk '{s+=$1} END{print s+0}' "$pr.warn")" "$(awk '{s+=$1} END{print s+0}' "$sr.warn")" \
 		"$(awk '{print $1 " (" $2 ")"}' "$sr.profiles" 2>/dev/null)"
 done
