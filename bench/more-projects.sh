@@ -130,7 +130,7 @@ warnings() {
 
 one() {
 	local p=$1 v=$2 d=$WORK/b/$1-$2 r=$RES/$1-$2 rc
-	rm -rf "$d"; cp -a "$(srcdir "$p")" "$d"; mkdir -p "$d/_dec"
+	rm -rf "$d"; rm -f "$r".*; cp -a "$(srcdir "$p")" "$d"; mkdir -p "$d/_dec"
 	if [ "$v" = plain ]; then
 		export CC=gcc-12 CXX=g++-12; unset SELINST_PLUGIN_ARGS
 	else
