@@ -14,7 +14,7 @@
 # decision files), the test suite's CPU time ratio, warnings only the
 # plugin build gives, profiles written and whether selinst-report reads
 # each.  By hand, never in CI: it needs apt-get source (network), build
-# dependencies (root) and about 20 minutes on 2 cores.
+# dependencies (scripts/install-deps.sh) and about 45 minutes on 2 cores.
 #
 #   bash bench/more-projects.sh
 #   PROJECTS="zlib expat" WORK=/tmp/more bash bench/more-projects.sh
@@ -47,12 +47,8 @@ make -C "$ROOT" install PREFIX="$INST" >"$RES/install.log" 2>&1 ||
 	{ echo "more-projects.sh: make install PREFIX=$INST failed" >&2; exit 2; }
 
 debpkg() { case $1 in jsoncpp) echo libjsoncpp ;; *) echo "$1" ;; esac; }
-# Build dependencies beyond a C/C++ toolchain, CMake and autotools.
-DEPS="libtool bison flex libonig-dev libgtest-dev libgmock-dev"
-if [ "$(id -u)" = 0 ]; then
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $DEPS >"$RES/apt.log" 2>&1 ||
-		echo "more-projects.sh: apt-get install $DEPS failed (see $RES/apt.log)" >&2
-fi
+# Build dependencies (libtool, bison, flex, oniguruma, googletest):
+# scripts/install-deps.sh.
 
 fetch() {
 	local pkg
