@@ -396,10 +396,7 @@ static gimple *instrument_eh_exits(tree descriptor, location_t loc)
 	unsigned i;
 	gimple *stmt;
 	FOR_EACH_VEC_ELT(leaving, i, stmt) {
-		basic_block sbb = gimple_bb(stmt);
-		/* A statement with an EH edge must end its block. */
-		if (stmt != SELINST_LAST_STMT(sbb))
-			split_block(sbb, stmt);
+		selinst_end_block_at(stmt);
 		add_stmt_to_eh_lp(stmt, lp->index);
 		SELINST_MAKE_EH_EDGES(stmt);
 	}

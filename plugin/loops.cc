@@ -1124,10 +1124,8 @@ static void build_eh_exit_pad(eh_exit_group *grp, vec<counted_loop> &counted,
 	unsigned i;
 	gimple *stmt;
 	FOR_EACH_VEC_ELT(grp->stmts, i, stmt) {
+		selinst_end_block_at(stmt);
 		basic_block bb = gimple_bb(stmt);
-		if (stmt != SELINST_LAST_STMT(bb))
-			split_block(bb, stmt);
-		bb = gimple_bb(stmt);
 		edge old_edge = old_pad ? find_edge(bb, old_pad) : NULL;
 		if (old_edge) {
 			for (gphi_iterator pi = gsi_start_phis(old_pad); !gsi_end_p(pi);

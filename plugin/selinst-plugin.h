@@ -151,6 +151,19 @@ static inline bool selinst_bookkeeping_stmt(gimple *stmt)
 	}
 }
 
+/* STMT, about to get an EH edge, made the last statement of its block,
+ * as a statement with an EH edge must be.  Debug binds after it count:
+ * last_stmt () skips them, and a throwing call followed only by debug
+ * binds (-g) failed GCC's verifier ("statement marked for throw in middle
+ * of block") or crashed ehcleanup (expat's XML_ParserFree, C with
+ * -fexceptions; any C++). */
+static inline void selinst_end_block_at(gimple *stmt)
+{
+	gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+	if (!gsi_one_before_end_p(gsi))
+		split_block(gimple_bb(stmt), stmt);
+}
+
 /* The pass is done with its function array: drop the index over it. */
 void selinst_forget_functions(void);
 

@@ -24,6 +24,7 @@ packages=(
 	nodejs				# t-report-speedscope runs speedscope's importer
 	libclang-rt-14-dev llvm-14	# make bench: XRay runtime, llvm-xray (columns skipped without)
 	ninja-build tcl			# bench/real-projects.sh: yaml-cpp's Ninja build, SQLite's amalgamation (tclsh)
+	libtool bison flex libonig-dev libgtest-dev libgmock-dev	# bench/more-projects.sh: jq, pcre2, expat (libtool), fmtlib's tests
 	ca-certificates
 )
 missing=()
