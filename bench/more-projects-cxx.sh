@@ -94,6 +94,12 @@ build_leveldb() { cmake_build "$1" "$2" "$3" "$4" -DLEVELDB_BUILD_BENCHMARKS=OFF
 test_leveldb() { (cd "$1" && ctest --output-on-failure -j"$JOBS"); }
 # re2's exhaustive and random tests (its "big tests") take tens of
 # minutes each on one core: left out.
+# Debian's source leaves out the generated Unicode tables (its build makes
+# them with REBUILD_TABLES=1 from unicode-data).
+prep_re2() {
+	[ -f "$1/re2/perl_groups.cc" ] ||
+		make -C "$1" REBUILD_TABLES=1 re2/perl_groups.cc re2/unicode_casefold.cc re2/unicode_groups.cc
+}
 build_re2() { cmake_build "$1" "$2" "$3" "$4" -DRE2_BUILD_TESTING=ON; }
 test_re2() { (cd "$1" && ctest --output-on-failure -j"$JOBS" -E 'exhaustive|random_test'); }
 build_sed() { autotools_build "$1" "$2" "$3" "$4"; }
@@ -125,6 +131,16 @@ passed_of() {
 # Warnings of a build log, without build-folder paths, sorted.
 warnings_of() {
 	grep -o '[^ ]*: warning: .*' "$1" | sed "s|$WORK/build/[^/]*/||g" | sort -u
+}
+
+# Functions and loops instrumented / total over a folder of decision files
+# (each file: "functions:" then "loops:", an entry per "- name:").
+decisions_of() {
+	cat "$1"/*.yaml 2>/dev/null | awk '
+		/^functions:/ { sec = "f" } /^loops:/ { sec = "l" } /^---/ { sec = "" }
+		/^- name:/ { n[sec]++ } /^  instrument: true/ { i[sec]++ }
+		END { printf "%d / %d functions, %d / %d loops instrumented\n",
+			i["f"], n["f"], i["l"], n["l"] }'
 }
 
 run_one() {
@@ -163,11 +179,14 @@ report_profiles() {
 
 for p in $PROJECTS; do
 	fetch "$p" || { echo "$p: apt-get source failed"; continue; }
+	if declare -F "prep_$p" >/dev/null; then
+		s=$(srcdir "$p")
+		"prep_$p" "${s%/}" >"$RES/$p.prep.log" 2>&1 || { echo "$p: prep_$p failed"; continue; }
+	fi
 	for v in $VARIANTS; do run_one "$p" "$v"; done
 	for v in $VARIANTS; do
 		[ "$v" = plain ] && continue
-		echo "  $p $v: $(cat "$RES"/dec/"$p-$v"/*.yaml 2>/dev/null | grep -c '^  instrument: true')" \
-			"/ $(cat "$RES"/dec/"$p-$v"/*.yaml 2>/dev/null | grep -c '^- name:') functions instrumented"
+		echo "  $p $v: $(decisions_of "$RES/dec/$p-$v")"
 		echo "  $p $v: CPU ratio $(paste "$RES/$p-plain.time" "$RES/$p-$v.time" |
 			awk '{printf "%.3f", ($4 + $5) / ($1 + $2)}')"
 		comm -13 <(warnings_of "$RES/$p-plain.build.log") <(warnings_of "$RES/$p-$v.build.log") \
