@@ -23,6 +23,8 @@
 #   PROJECTS  default "snappy leveldb re2 sed gawk"
 #   VARIANTS  default "plain default"
 #   JOBS      make -j (default 2)
+#   WARN      warning flags of both builds (default -Wall: the late
+#             warnings GCC gives after the plugin's pass, from its copies)
 #   G         debug flag of both builds (default -g; -g0 went around the
 #             ICE with -g that t-plugin-eh-debug covers, on re2's nfa.cc)
 #   REUSE_BUILDS=1  run the tests again without building
@@ -36,6 +38,7 @@ PROJECTS=${PROJECTS:-snappy leveldb re2 sed gawk}
 VARIANTS=${VARIANTS:-plain default}
 JOBS=${JOBS:-2}
 G=${G:--g}
+WARN=${WARN--Wall}
 RES=$WORK/res
 mkdir -p "$SRC" "$RES" "$WORK/build"
 renice -n 10 $$ >/dev/null
@@ -61,8 +64,8 @@ cc_of() { case $1 in plain) echo gcc ;; *) echo "$INST/bin/selinst-gcc" ;; esac;
 cxx_of() { case $1 in plain) echo g++ ;; *) echo "$INST/bin/selinst-g++" ;; esac; }
 cflags_of() {
 	case $1 in
-	plain) echo "-O2 $G" ;;
-	default) echo "-O2 $G -fchecking -fplugin-arg-selinst-decisions=$2/%u.yaml" ;;
+	plain) echo "-O2 $G $WARN" ;;
+	default) echo "-O2 $G $WARN -fchecking -fplugin-arg-selinst-decisions=$2/%u.yaml" ;;
 	esac
 }
 
@@ -132,6 +135,10 @@ passed_of() {
 		echo "$n/$t (skip $(awk '/^# SKIP:/{s+=$3} END{print s+0}' "$log"))"
 	elif grep -q 'ALL TESTS PASSED' "$log"; then
 		echo "all"
+	elif grep -Eq '^[0-9]+ TESTS? FAILED' "$log"; then
+		# gawk: "3 TESTS FAILED", and the failed tests' names before
+		echo "all but $(grep -Eo '^[0-9]+ TESTS? FAILED' "$log" | awk '{s+=$1} END{print s}')" \
+			"($(grep -o '^============== _[^ ]*' "$log" | sed 's/.*_//' | tr '\n' ' '| sed 's/ $//'))"
 	else
 		echo "$(grep -c 'FAILED\|failed' "$log") failure lines"
 	fi
