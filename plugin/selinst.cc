@@ -433,6 +433,12 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		return 1;
 	}
 
+	/* A preprocessing run (-E, -M: the spec file loads the plugin there
+	 * so that cc1 accepts the -fplugin-arg-selinst-* options the driver
+	 * passes on, configure's "$CC -E" with SELINST_PLUGIN_ARGS): nothing
+	 * to instrument, no decision file, the pragmas printed as written. */
+	if (flag_preprocess_only)
+		return 0;
 	cm_constants_init_default(&selinst_opts.model);
 	mpz_init_set_ui(selinst_opts.loop_threshold, 204800);
 	selinst_opts.loops = true;
