@@ -184,6 +184,24 @@ run_one() {
 		"cpu $(awk '{print $1 + $2}' "$RES/$p-$v.time") s"
 }
 
+# configure's cached results that differ from the plain build's, the
+# compiler's own names and flags aside (a check that fails only with the
+# plugin changes what the project builds: gnulib's unsetenv replaced, its
+# warning options dropped).
+configure_diff() {
+	local p=$1 v=$2 a=$WORK/build/$1-plain/config.log b=$WORK/build/$1-$2/config.log
+	[ -f "$a" ] && [ -f "$b" ] || { echo "  $p $v: no config.log"; return; }
+	diff <(config_results "$a" "$p-plain") <(config_results "$b" "$p-$v") >"$RES/$p-$v.configure-diff"
+	echo "  $p $v: $(grep -c '^>' "$RES/$p-$v.configure-diff") configure results differ from plain" \
+		"($RES/$p-$v.configure-diff)"
+}
+# Cached results and output variables of a config.log, the build folder
+# named alike and the compiler's own names and flags left out.
+config_results() {
+	grep -E '^[A-Za-z_][A-Za-z0-9_]*=' "$1" | sed "s|$WORK/build/$2|BUILD|g" |
+		grep -v selinst | grep -Ev '^(COLLECT_GCC=|ac_cv_env_|ac_cv_prog_(ac_ct_)?(CC|CXX|CPP|CXXCPP)=|(CC|CXX|CPP|CXXCPP|CFLAGS|CXXFLAGS|ac_ct_CC|ac_ct_CXX)=)'
+}
+
 report_profiles() {
 	local p=$1 v=$2 n=0 bad=0 f
 	for f in "$RES/prof/$p-$v"/*.prof; do
@@ -215,5 +233,6 @@ for p in $PROJECTS; do
 		echo "  $p $v: $(wc -l <"$RES/$p-$v.extra-warnings") warnings only with the plugin" \
 			"($RES/$p-$v.extra-warnings)"
 		report_profiles "$p" "$v"
+		[ -f "$WORK/build/$p-$v/config.log" ] && configure_diff "$p" "$v"
 	done
 done
