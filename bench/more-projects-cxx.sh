@@ -3,13 +3,15 @@
 # more-projects-cxx.sh - selinst's default settings on more real projects,
 # each built by its own build system and checked by its OWN test suite.
 #
-# For each project: build plain (-O2 -g) and with the plugin at its
-# defaults (same flags plus -fplugin, -fchecking and a decision file per
-# unit), run the project's test suite on both builds (CPU time user+sys
-# of the whole run), then print: tests passed plain / selinst, functions
+# For each project: build plain (-O2 -g -Wall) and with the plugin at its
+# defaults (the same flags with selinst-gcc/selinst-g++ of a private
+# install, plus -fchecking and a decision file per unit), run the
+# project's test suite on both builds (CPU time user+sys of the whole
+# run), then print: tests passed plain / selinst, functions and loops
 # instrumented / total (decision files), the test suite's CPU time ratio,
 # the warnings only the plugin build gave (sorted warning lists compared),
-# profiles written and selinst-report errors on them.  By hand, never in
+# profiles written and selinst-report errors on them, and (autotools)
+# configure results that differ from the plain build's.  By hand, never in
 # CI: it needs `apt-get source` (network, a deb-src line) once and takes
 # about an hour on 2 cores.  Results in bench/README.md, "More projects".
 #
@@ -28,6 +30,7 @@
 #   G         debug flag of both builds (default -g; -g0 went around the
 #             ICE with -g that t-plugin-eh-debug covers, on re2's nfa.cc)
 #   REUSE_BUILDS=1  run the tests again without building
+#   ROOT      the selinst tree whose build/ is tested (default: this one)
 # It runs itself under nice 10.
 set -u
 ROOT=${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
