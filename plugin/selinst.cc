@@ -282,23 +282,42 @@ static bool config_value(const char *key, const char *value, const char *where)
 	return ok;
 }
 
+/* The earlier argument before argument I with its key, or NULL. */
+static const struct plugin_argument *earlier_argument(struct plugin_name_args *info, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (strcmp(info->argv[j].key, info->argv[i].key) == 0)
+			return &info->argv[j];
+	return NULL;
+}
+
+static bool same_value(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 static bool parse_arguments(struct plugin_name_args *info)
 {
 	bool ok = true;
 	for (int i = 0; i < info->argc; i++) {
 		const char *key = info->argv[i].key;
-		/* Given twice, one would silently win: say so instead. */
-		bool repeated = false;
-		for (int j = 0; j < i; j++)
-			repeated |= strcmp(info->argv[j].key, key) == 0;
+		const char *value = info->argv[i].value;
+		const struct plugin_argument *before = earlier_argument(info, i);
+		/* Build systems repeat their flags (gawk's support/ and
+		 * extension/ Makefiles put CFLAGS on a compile command twice):
+		 * the same value again changes nothing.  Two values, one
+		 * would silently win: say so instead. */
+		if (before && same_value(before->value, value))
+			continue;
 		const struct plugin_option *o = find_option(key);
-		if (repeated)
+		if (before)
 			error("selinst: argument %<-fplugin-arg-%s-%s%> given more "
-			      "than once", info->base_name, key);
+			      "than once, with different values (%qs, %qs)", info->base_name,
+			      key, before->value ? before->value : "", value ? value : "");
 		else if (!o)
 			error("selinst: unknown argument %<-fplugin-arg-%s-%s%>; "
 			      "accepted: %s", info->base_name, key, accepted_keys());
-		ok &= !repeated && o && apply_option(o, info->argv[i].value);
+		ok &= !before && o && apply_option(o, value);
 	}
 	/* The selection file's values, for keys the command line left out. */
 	if (ok && config_path) {
@@ -414,6 +433,12 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		return 1;
 	}
 
+	/* A preprocessing run (-E, -M: the spec file loads the plugin there
+	 * so that cc1 accepts the -fplugin-arg-selinst-* options the driver
+	 * passes on, configure's "$CC -E" with SELINST_PLUGIN_ARGS): nothing
+	 * to instrument, no decision file, the pragmas printed as written. */
+	if (flag_preprocess_only)
+		return 0;
 	cm_constants_init_default(&selinst_opts.model);
 	mpz_init_set_ui(selinst_opts.loop_threshold, 204800);
 	selinst_opts.loops = true;

@@ -515,6 +515,8 @@ extern double si_hook_inside_ticks, si_hook_loop_pair_ns, si_hook_loop_inside_ti
 SI_HIDDEN int si_write_profile(const char *path, int final, int from_signal, int signo);
 SI_HIDDEN void si_output_after_fork(void);
 SI_HIDDEN void si_output_init(void);
+/* SELINST_OUTPUT read at start-up ("" unset; NULL too long for a path). */
+SI_HIDDEN const char *si_output_pattern(void);
 /* Is this the process the runtime's state belongs to?  Not in a vfork
  * child, nor in a child made without fork's handlers (raw clone). */
 SI_HIDDEN int si_output_is_ours(void);

@@ -95,8 +95,24 @@ static void env_first(char *out, size_t n, const char *const *names, uint64_t mi
 	}
 }
 
+/* SELINST_OUTPUT as it was at start-up.  The writes do not read the
+ * environment: at exit it may be gone (gnulib's configure check of
+ * unsetenv points environ at an array in main's frame and returns: the
+ * exit-time write's getenv crashed on it, and configure took unsetenv for
+ * broken) or changed (a program that clears its environment). */
+static char output_pattern[PATH_MAX];
+static int output_pattern_long;	/* longer than any path: no profile */
+
+const char *si_output_pattern(void)
+{
+	return output_pattern_long ? NULL : output_pattern;
+}
+
 void si_output_init(void)
 {
+	const char *o = getenv("SELINST_OUTPUT");
+	output_pattern_long = o && strlen(o) >= sizeof output_pattern;
+	snprintf(output_pattern, sizeof output_pattern, "%s", o && !output_pattern_long ? o : "");
 	ssize_t k = readlink("/proc/self/exe", prog_path, sizeof prog_path - 1);
 	prog_path[k > 0 ? k : 0] = 0;
 	snprintf(prog_name, sizeof prog_name, "%s",
@@ -192,7 +208,8 @@ static int output_path(char *out, size_t n, int *keep_earlier)
 {
 	struct si_naming nm;
 	si_output_names(&nm);
-	return si_expand_output(out, n, getenv("SELINST_OUTPUT"), &nm, keep_earlier);
+	const char *pat = si_output_pattern();
+	return pat ? si_expand_output(out, n, pat, &nm, keep_earlier) : -1;
 }
 
 /* The pid in the head of the profile at PATH; 0 when it cannot be read. */

@@ -102,7 +102,8 @@ static void set_spill_dir(void)
 	si_output_names(&nm);
 	if (e && *e)
 		snprintf(path, sizeof path, "%s", e);
-	else if (si_expand_output(path, sizeof path, getenv("SELINST_OUTPUT"), &nm, &keep) != 0)
+	else if (!si_output_pattern() ||
+		 si_expand_output(path, sizeof path, si_output_pattern(), &nm, &keep) != 0)
 		return;
 	else {
 		char *slash = strrchr(path, '/');

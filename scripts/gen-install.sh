@@ -32,7 +32,11 @@ incl=""
 
 # The plugin goes to every compiler proper (cc1, cc1plus, f951) through
 # cc1_options, before the user's options (a plugin's arguments must follow
-# the plugin); the runtime goes into the `lib` spec, which the driver uses
+# the plugin), and to a preprocessing run (-E, -M, -save-temps' first
+# step) through cpp_options, for gfortran -E through cpp_debug_options:
+# the driver passes the -fplugin-arg-selinst-* options there too, which
+# cc1 refused without the plugin; the plugin does nothing there.  The
+# runtime goes into the `lib` spec, which the driver uses
 # only when it links, after the objects and with --no-as-needed so that a
 # build system's own --as-needed cannot drop it.
 specs() {
@@ -41,6 +45,17 @@ specs() {
 	echo
 	echo "*cc1_options:"
 	echo "-fplugin=$PLUGINDIR/selinst.so %(selinst_cc1_options)"
+	echo
+	echo "%rename cpp_options selinst_cpp_options"
+	echo
+	echo "*cpp_options:"
+	echo "-fplugin=$PLUGINDIR/selinst.so %(selinst_cpp_options)"
+	echo
+	# gfortran -E: f951 gets cpp_debug_options before the -f options.
+	echo "%rename cpp_debug_options selinst_cpp_debug_options"
+	echo
+	echo "*cpp_debug_options:"
+	echo "-fplugin=$PLUGINDIR/selinst.so %(selinst_cpp_debug_options)"
 	echo
 	if [ -n "$incl" ]; then
 		echo "*cpp_unique_options:"

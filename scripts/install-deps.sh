@@ -16,6 +16,8 @@ packages=(
 	libdw-dev			# SELINST_SAMPLE: selinst-report names sampled functions and loops (elfutils)
 	libotf2-trace-dev otf2-tools	# SELINST_MODE=trace: OTF2 archives (writer, report), otf2-print in tests
 	python3 python3-yaml		# test assertions on YAML and JSON
+	libgtest-dev libbenchmark-dev unicode-data python3-six	# bench/more-projects-cxx.sh: snappy's and
+					# leveldb's tests (GoogleTest), re2's Unicode tables
 	graphviz valgrind chromium	# report exports checked by dot, callgrind_annotate, Chromium (~120 MB, ~10 s)
 	libopenmpi-dev openmpi-bin	# the MPI layer (mpicc, mpif90) and its tests (mpirun)
 	libmpich-dev mpich		# t-mpi-layer: the layer built against MPICH too (mpicc.mpich;

@@ -131,6 +131,23 @@ selinst-gcc -fplugin-arg-selinst-threshold=999999999999 -fplugin-arg-selinst-dec
 grep -q 'instrument: false' cl.yaml || fail "command-line threshold not passed"
 selinst-gcc -E src/main.c >pre.c || fail "preprocess only"
 grep -q 'int main' pre.c || fail "preprocessed output"
+# Preprocess only with plugin arguments (configure's "$CC -E" under
+# SELINST_PLUGIN_ARGS, gnulib's "$CC $CFLAGS -E"): cc1 got them without the
+# plugin and refused ("plugin selinst should be specified before"); no
+# decision file comes of it.  The same through -save-temps' two steps.
+SELINST_PLUGIN_ARGS="threshold=0 decisions=pre.yaml" selinst-gcc -E src/main.c >pre2.c 2>err.txt \
+	|| fail "-E with SELINST_PLUGIN_ARGS: $(cat err.txt)"
+cmp -s pre.c pre2.c || fail "-E output changed by plugin arguments"
+selinst-gcc -fplugin-arg-selinst-threshold=0 -M src/main.c >dep.txt 2>err.txt || fail "-M with plugin arguments: $(cat err.txt)"
+grep -q 'main.o:' dep.txt || fail "-M output: $(cat dep.txt)"
+printf '#define N 3\nprogram p\nprint *, N\nend\n' >pre.F90
+SELINST_PLUGIN_ARGS="threshold=0" selinst-gfortran -E pre.F90 >pref.txt 2>err.txt || fail "gfortran -E with plugin arguments: $(cat err.txt)"
+grep -q 'print \*, 3' pref.txt || fail "gfortran -E output: $(cat pref.txt)"
+[ -e pre.yaml ] && fail "a decision file from preprocessing only"
+selinst-gcc -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=st.yaml -save-temps -c src/lib.c -o st.o \
+	2>err.txt || fail "-save-temps with plugin arguments: $(cat err.txt)"
+grep -q 'threshold: 0' st.yaml || fail "-save-temps: decisions not written"
+nm st.o | grep -q "U __selinst_enter" || fail "-save-temps: no hooks"
 selinst-gcc -fplugin-arg-selinst-bogus=1 -c src/lib.c -o x.o 2>err.txt && fail "bad plugin argument accepted"
 grep -q bogus err.txt || fail "bad plugin argument: $(cat err.txt)"
 

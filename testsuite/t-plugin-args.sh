@@ -18,8 +18,22 @@ must_fail -fplugin-arg-selinst-threshold=abc | grep -q "bad value 'abc' for argu
 must_fail -fplugin-arg-selinst-threshold=-5 | grep -q "bad value '-5'" || fail "negative threshold: $(cat err.txt)"
 must_fail -fplugin-arg-selinst-threshold= | grep -q "needs a value" || fail "empty threshold: $(cat err.txt)"
 must_fail -fplugin-arg-selinst-threshold | grep -q "needs a value" || fail "bare threshold: $(cat err.txt)"
-must_fail -fplugin-arg-selinst-threshold=5 -fplugin-arg-selinst-threshold=6 | grep -q "argument '-fplugin-arg-selinst-threshold' given more than once" \
+must_fail -fplugin-arg-selinst-threshold=5 -fplugin-arg-selinst-threshold=6 \
+	| grep -q "argument '-fplugin-arg-selinst-threshold' given more than once, with different values ('5', '6')" \
 	|| fail "repeated threshold: $(cat err.txt)"
+must_fail -fplugin-arg-selinst-verbose -fplugin-arg-selinst-verbose= | grep -q "given more than once, with different values ('', '')" \
+	|| fail "verbose, then verbose=: $(cat err.txt)"
+# The same value again is no conflict: gawk's build puts CFLAGS on each
+# compile command of support/ and extension/ twice, and its build broke.
+# End to end, as there: the program built and run, its profile read.
+si_cc -O2 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=%u.rep.yaml -fplugin-arg-selinst-verbose \
+	-O2 -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-decisions=%u.rep.yaml -fplugin-arg-selinst-verbose \
+	p.c -o rep 2>err.txt || fail "the same arguments twice: $(cat err.txt)"
+expect_eq "repeated decisions= written" "[True, True]" "$(yget p.c.rep.yaml '[f["instrument"] for f in d["functions"]]')"
+expect_eq "repeated verbose: its table once" 1 "$(grep -c "^selinst: p.c, threshold 0" err.txt)"
+SELINST_OUTPUT=rep.prof ./rep || fail "run with repeated arguments"
+$REPORT rep.prof > rep.txt || fail "report of rep.prof"
+grep -q "func helper" rep.txt || fail "helper not a region with threshold=0 given twice: $(cat rep.txt)"
 must_fail -fplugin-arg-selinst-loops | grep -q "argument 'loops' needs a value" || fail "bare loops: $(cat err.txt)"
 must_fail -fplugin-arg-selinst-treshold=5 | grep -q "unknown argument '-fplugin-arg-selinst-treshold'; accepted: threshold=N, loop-threshold=N" \
 	|| fail "unknown key message: $(cat err.txt)"
