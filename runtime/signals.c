@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -134,7 +135,7 @@ static void *idle_thread(void *arg) { return arg; }
 static void start_thread_and_allocate(void)
 {
 	pthread_t t;
-	if (pthread_create(&t, NULL, idle_thread, NULL) != 0)
+	if (pthread_create(&t, NULL, idle_thread, NULL) != 0 || pthread_join(t, NULL) != 0)
 		_exit(1);
 	free(malloc(64));
 	free(malloc(4000));
@@ -152,7 +153,8 @@ static int child_lived(pid_t pid)
 		if (done == pid)
 			return !WIFSIGNALED(status);
 		if (done < 0 && errno != EINTR)
-			return 1;	/* no way to tell */
+			return 0;	/* reaped by a thread of the program's (waitpid(-1)):
+					   no way to tell, so not safe */
 		if (ms == 1000) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -173,11 +175,12 @@ static int child_lived(pid_t pid)
  * with a second thread, and 9 SIGTERMs of 10 to a malloc-heavy program
  * with threads).  What happens is decided by the heap alone, so a child
  * (_Fork: no atfork handlers, a copy of the heap) makes ATTEMPT first;
- * the parent goes on only if the child lived.  1: safe (or no way to
- * tell), 0: it would abort or hang.  SIGCHLD is the default meanwhile (an
- * ignored one reaps the child before its status is known) and a SIGCHLD
- * it raised is consumed, so the program's handler never sees this child.
- * The caller blocks all signals. */
+ * the parent goes on only if the child lived.  1: safe, 0: it would abort
+ * or hang, or there is no way to tell.  The SIGCHLD the child raises is
+ * consumed, so the program's handler does not see it in this thread; a
+ * thread of the program's with SIGCHLD unblocked, or one in waitpid(-1),
+ * can still see this child (doc/runtime.md).  The caller blocks all
+ * signals. */
 static int child_survives(void (*attempt)(void))
 {
 #if defined(__GLIBC__) && __GLIBC_PREREQ(2, 34)
@@ -186,23 +189,42 @@ static int child_survives(void (*attempt)(void))
 	dfl.sa_handler = SIG_DFL;
 	sigset_t pending;
 	int was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGCHLD) == 1;
-	if (sigaction(SIGCHLD, &dfl, &old_chld) != 0)
-		return 1;
+	if (sigaction(SIGCHLD, NULL, &old_chld) != 0)
+		return 0;
+	/* An ignored SIGCHLD (or SA_NOCLDWAIT) reaps the child before its
+	 * status is known: the default meanwhile.  Any other disposition is
+	 * left alone (setting one discards a pending SIGCHLD). */
+	int reaps = old_chld.sa_handler == SIG_IGN || (old_chld.sa_flags & SA_NOCLDWAIT);
+	if (reaps && sigaction(SIGCHLD, &dfl, NULL) != 0)
+		return 0;
+	pid_t parent = getpid();
 	pid_t pid = _Fork();
 	if (pid == 0) {
-		/* Die of the abort, not in the runtime's fatal handler, and
-		 * silently: glibc's message is the parent's to avoid. */
+		/* Never outlive the parent (killed during the probe), nor stall
+		 * past 2 s of its own; die of the abort, not in the runtime's
+		 * fatal handler, and silently: glibc's message is the
+		 * parent's to avoid. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
 		sigaction(SIGABRT, &dfl, NULL);
 		sigaction(SIGSEGV, &dfl, NULL);
+		sigaction(SIGALRM, &dfl, NULL);
+		sigset_t alrm;
+		sigemptyset(&alrm);
+		sigaddset(&alrm, SIGALRM);
+		pthread_sigmask(SIG_UNBLOCK, &alrm, NULL);
+		alarm(2);
 		int null = open("/dev/null", O_WRONLY);
 		if (null >= 0)
 			dup2(null, STDERR_FILENO);
 		attempt();
 		_exit(0);
 	}
-	int lived = pid > 0 ? child_lived(pid) : 1;
-	sigaction(SIGCHLD, &old_chld, NULL);
-	if (pid > 0 && !was_pending) {
+	/* No child (RLIMIT_NPROC, pids.max, memory): no way to tell, so not
+	 * safe. */
+	int lived = pid > 0 ? child_lived(pid) : 0;
+	if (pid > 0 && !was_pending) {	/* this child's, before any handler runs */
 		sigset_t chld;
 		sigemptyset(&chld);
 		sigaddset(&chld, SIGCHLD);
@@ -210,6 +232,8 @@ static int child_survives(void (*attempt)(void))
 		while (sigtimedwait(&chld, NULL, &now) < 0 && errno == EINTR)
 			;
 	}
+	if (reaps)
+		sigaction(SIGCHLD, &old_chld, NULL);
 	return lived;
 #else
 	(void)attempt;
@@ -257,16 +281,15 @@ void si_at_exit(void)
 		 * exiting when the process ended, its thread's memory
 		 * "possibly lost" to valgrind --leak-check, which failed
 		 * test suites run under valgrind --error-exitcode (jq's).
-		 * Not after exit() in a handler: the join may free a cached
-		 * thread's TLS in this thread, whose malloc the handler may
-		 * have interrupted. */
-		if (getpid() == pid && !in_handler)
+		 * After exit() in a handler too: the child that found the
+		 * heap usable joined its thread as well. */
+		if (getpid() == pid)
 			pthread_join(writer, NULL);
 	} else if (!in_handler)
 		si_write_profile(NULL, 1, 0, 0);
 	else	/* writing here would allocate from the same lists */
 		say_not_written("exit() was called in a signal handler that "
-				"interrupted malloc");
+				"may have interrupted malloc");
 	errno = saved;
 }
 
@@ -299,18 +322,31 @@ static int fatal_write_safe(void)
 	int safe = child_survives(start_thread_and_allocate);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!safe)
-		say_not_written("a fatal signal interrupted malloc");
+		say_not_written("a fatal signal may have interrupted malloc");
 	return safe;
 }
+
+/* The signal whose handler is writing (0: none): a crash inside that
+ * write (a heap the program corrupted, single-threaded) ends the process
+ * with it, as the plain build would have ended, not with the crash's own
+ * (a SIGTERM in malloc died of SIGABRT in 3 runs of 300). */
+static int writing_for;
 
 static void on_fatal(int sig)
 {
 	int saved = errno;
+	int first = __atomic_load_n(&writing_for, __ATOMIC_ACQUIRE);
+	if (first && first != sig) {
+		signal(first, SIG_DFL);
+		raise(first);
+	}
 	if (si_output_is_ours() && !__atomic_exchange_n(&in_fatal, 1, __ATOMIC_ACQ_REL) &&
 	    !si_final_written) {
 		si_final_written = 1;
+		__atomic_store_n(&writing_for, sig, __ATOMIC_RELEASE);
 		if (fatal_write_safe())
 			si_write_profile(NULL, 1, 1, sig);
+		__atomic_store_n(&writing_for, 0, __ATOMIC_RELEASE);
 	}
 	/* SA_RESETHAND put SIG_DFL back; SA_NODEFER lets this kill us now. */
 	signal(sig, SIG_DFL);
