@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* fork_at_exit.c PROFILE - a single-threaded program whose SIGALRM
- * handler forks (fork_timer.h), every 100 us through exit.  After the
- * final write (an exit function registered with no library's handle runs
- * after every library's finalization, the runtime's write included) it
- * allocates and frees blocks too large for malloc's per-thread cache, for
- * 0.3 s and 20 forks at least, so the forks land inside malloc and free.
- * glibc's fork is safe there only while the process never had a second
- * thread: once it has, fork takes the malloc locks, and a fork from a
- * handler that interrupted free in the same thread waits for itself
- * forever (the runtime's exit-time writer thread did that:
- * t-rt-stress's fork_in_handler hung in libm's __cxa_finalize).  Prints
- * whether PROFILE was written before this tail ran, whether the process
- * was still single-threaded, and whether forks ran. */
+ * handler forks (fork_timer.h), 100 us after the last fork, through
+ * exit.  After the final write (an exit function registered with no
+ * library's handle runs after every library's finalization, the
+ * runtime's write included) it allocates and frees blocks too large for
+ * malloc's per-thread cache, for 0.3 s and 20 forks at least, so the
+ * forks land inside malloc and free.  glibc's fork is safe there only
+ * while the process never had a second thread: once it has, fork takes
+ * the malloc locks, and a fork from a handler that interrupted free in
+ * the same thread waits for itself forever (the runtime's exit-time
+ * writer thread did that: t-rt-stress's fork_in_handler hung in libm's
+ * __cxa_finalize).  Prints whether PROFILE was written before this tail
+ * ran, whether the process was still single-threaded, and whether forks
+ * ran. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
