@@ -96,7 +96,7 @@ NO_TSAN_FLOW int si_flow_copy(const struct si_thread *t, struct si_flow_edge **o
 	if (!m)
 		return 0;
 	size_t cap = m->mask + 1, k = 0;
-	struct si_flow_edge *e = malloc(cap * sizeof *e);
+	struct si_flow_edge *e = si_walloc(cap * sizeof *e);
 	if (!e)
 		return -1;
 	for (size_t i = 0; i < cap; i++) {

@@ -313,6 +313,17 @@ SI_HIDDEN void si_registry_unlock(void);
 SI_HIDDEN struct si_snap *si_exited_head(void);
 SI_HIDDEN void si_pop_to(struct si_thread *t, uint32_t depth, uint64_t now);
 SI_HIDDEN void *si_mmap(size_t bytes);
+/* Memory for one profile write (walloc.c): between si_wbegin and si_wend
+ * the calling thread's si_walloc/si_wcalloc come from mmap'd blocks that
+ * si_wend gives back; outside they are malloc/calloc.  si_wfree frees
+ * only what malloc gave.  si_wsort sorts in place, allocating nothing. */
+struct si_warena { struct si_wblock *top; struct si_warena *outer; };
+SI_HIDDEN void si_wbegin(struct si_warena *a);
+SI_HIDDEN void si_wend(struct si_warena *a);
+SI_HIDDEN void *si_walloc(size_t n);
+SI_HIDDEN void *si_wcalloc(size_t n, size_t size);
+SI_HIDDEN void si_wfree(void *p);
+SI_HIDDEN void si_wsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 /* S, digits only (no sign, blanks or prefix: strtoull takes "-5" as
  * 2^64-5), into *OUT: 0, or -1 when S is not such a number, 1 when it is
  * outside MIN..MAX (*OUT then unchanged). */
@@ -449,6 +460,11 @@ SI_HIDDEN void si_iterate_loop_exit(struct si_thread *t, const struct selinst_re
 SI_HIDDEN void si_iterate_phase_begun(struct si_thread *t, uint64_t now);
 SI_HIDDEN void si_iterate_phase_ending(struct si_thread *t, uint64_t now);
 /* SELINST_ITERATE's setting (returns whether given) and what it found. */
+/* Whether SELINST_ITERATE records iterations (iterate.c). */
+SI_HIDDEN int si_iterate_on(void);
+/* Whether a profile write would call malloc (output.c): only where
+ * sampling, iteration series or a trace are on; see walloc.c. */
+SI_HIDDEN int si_write_needs_malloc(void);
 SI_HIDDEN int si_iterate_status(const char **file, uint32_t *line, int *found, int *iterable);
 
 /* flow.c: the predecessor graph (SELINST_FLOW). */

@@ -94,6 +94,11 @@ static int file_matches(const char *file)
 	       (n == m || file[n - m - 1] == '/');
 }
 
+int si_iterate_on(void)
+{
+	return iterate_on != 0;
+}
+
 /* SELINST_ITERATE=auto marks every loop that can be iterated; series_of
  * keeps only the outermost ones' records. */
 void si_iterate_region_seen(const struct selinst_region *r)

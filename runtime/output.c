@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <sys/syscall.h>
 #include <signal.h>
 #include "internal.h"
 #include "emit.h"
@@ -368,9 +369,9 @@ static void tw_free(struct tw *w)
 	if (w->on)
 		for (uint64_t o = 1; o < w->no; o++)
 			if (w->on[o].own)
-				free(w->on[o].loop);
-	free(w->xincl); free(w->xself); free(w->incl_ns); free(w->kids_ns);
-	free(w->outer); free(w->on); free(w->omap); free(w->oh);
+				si_wfree(w->on[o].loop);
+	si_wfree(w->xincl); si_wfree(w->xself); si_wfree(w->incl_ns); si_wfree(w->kids_ns);
+	si_wfree(w->outer); si_wfree(w->on); si_wfree(w->omap); si_wfree(w->oh);
 }
 
 static int tw_alloc(struct tw *w, uint64_t nn, uint32_t depth)
@@ -380,14 +381,14 @@ static int tw_alloc(struct tw *w, uint64_t nn, uint32_t depth)
 	while (w->hcap < nn * 2)
 		w->hcap *= 2;
 	w->no = 1;
-	w->xincl = calloc(nn, sizeof *w->xincl);
-	w->xself = calloc(nn, sizeof *w->xself);
-	w->incl_ns = calloc(nn, sizeof *w->incl_ns);
-	w->kids_ns = calloc(nn, sizeof *w->kids_ns);
-	w->outer = calloc(depth, 1);
-	w->on = calloc(nn, sizeof *w->on);
-	w->omap = calloc(nn, sizeof *w->omap);
-	w->oh = calloc(w->hcap, sizeof *w->oh);
+	w->xincl = si_wcalloc(nn, sizeof *w->xincl);
+	w->xself = si_wcalloc(nn, sizeof *w->xself);
+	w->incl_ns = si_wcalloc(nn, sizeof *w->incl_ns);
+	w->kids_ns = si_wcalloc(nn, sizeof *w->kids_ns);
+	w->outer = si_wcalloc(depth, 1);
+	w->on = si_wcalloc(nn, sizeof *w->on);
+	w->omap = si_wcalloc(nn, sizeof *w->omap);
+	w->oh = si_wcalloc(w->hcap, sizeof *w->oh);
 	if (w->xincl && w->xself && w->incl_ns && w->kids_ns && w->outer && w->on &&
 	    w->omap && w->oh)
 		return 0;
@@ -402,7 +403,7 @@ static int tw_alloc(struct tw *w, uint64_t nn, uint32_t depth)
  * (closed children are already off its node's self), its self time. */
 static int open_times(const struct si_snap *s, uint64_t end, struct tw *w)
 {
-	unsigned char *seen = calloc(s->nn / 8 + 1, 1);
+	unsigned char *seen = si_wcalloc(s->nn / 8 + 1, 1);
 	if (!seen) {
 		errno = ENOMEM;
 		return -1;
@@ -414,7 +415,7 @@ static int open_times(const struct si_snap *s, uint64_t end, struct tw *w)
 		w->outer[i] = 1;
 		seen[id / 8] |= (unsigned char)(1u << (id % 8));
 	}
-	free(seen);
+	si_wfree(seen);
 	uint64_t above = 0;
 	for (uint32_t i = s->depth; i-- > 1;) {
 		const struct si_sframe *f = &s->frames[i];
@@ -468,7 +469,7 @@ static int own_loop(struct onode *x)
 {
 	if (x->own)
 		return 0;
-	struct si_loop *c = malloc(sizeof *c);
+	struct si_loop *c = si_walloc(sizeof *c);
 	if (!c)
 		return -1;
 	*c = *x->loop;
@@ -666,7 +667,7 @@ static int emit_thread(struct em *m, const struct si_snap *s, struct rtab *rt,
 		kint(m, "samples_dropped", s->samples->dropped);
 	}
 	map_end(m);
-	free(rows);
+	si_wfree(rows);
 	tw_free(&w);
 	return m->ok ? 0 : -1;
 }
@@ -734,8 +735,8 @@ static void snaps_free(struct snaps *ss)
 {
 	for (size_t i = 0; i < ss->nlive; i++)
 		si_snap_free(&ss->live[i]);
-	free(ss->live);
-	free(ss->all);
+	si_wfree(ss->live);
+	si_wfree(ss->all);
 }
 
 static int snaps_take(struct snaps *ss)
@@ -746,8 +747,8 @@ static int snaps_take(struct snaps *ss)
 		nl++;
 	for (struct si_snap *s = si_exited_head(); s; s = s->next)
 		ne++;
-	ss->live = calloc(nl + 1, sizeof *ss->live);
-	ss->all = calloc(nl + ne + 1, sizeof *ss->all);
+	ss->live = si_wcalloc(nl + 1, sizeof *ss->live);
+	ss->all = si_wcalloc(nl + ne + 1, sizeof *ss->all);
 	if (!ss->live || !ss->all) {
 		snaps_free(ss);
 		errno = ENOMEM;
@@ -762,7 +763,7 @@ static int snaps_take(struct snaps *ss)
 	}
 	for (struct si_snap *s = si_exited_head(); s && ss->nall < nl + ne; s = s->next)
 		ss->all[ss->nall++] = s;
-	qsort(ss->all, ss->nall, sizeof *ss->all, snap_index_cmp);
+	si_wsort(ss->all, ss->nall, sizeof *ss->all, snap_index_cmp);
 	return 0;
 }
 
@@ -776,14 +777,14 @@ static const struct selinst_region **region_table(const struct snaps *ss, struct
 			if (rtab_add(rt, ss->all[i]->nodes[id].region) < 0)
 				return NULL;
 	size_t used = rt->m ? rt->m->used : 0;
-	const struct selinst_region **uniq = malloc((used + 1) * sizeof *uniq);
+	const struct selinst_region **uniq = si_walloc((used + 1) * sizeof *uniq);
 	if (!uniq)
 		return NULL;
 	*nu = 0;
 	for (size_t i = 0; rt->m && i <= rt->m->mask; i++)
 		if (rt->m->slot[i].a)
 			uniq[(*nu)++] = (const struct selinst_region *)rt->m->slot[i].a;
-	qsort(uniq, *nu, sizeof *uniq, region_cmp);
+	si_wsort(uniq, *nu, sizeof *uniq, region_cmp);
 	uint32_t nid = 0;
 	for (size_t i = 0; i < *nu; i++) {
 		if (i > 0 && !same_region(uniq[i - 1], uniq[i]))
@@ -899,7 +900,7 @@ static void emit_sample_modules(struct em *m)
 		char *path = si_sample_module(i, id, sizeof id);
 		map_start(m, 1);
 		kstr(m, "path", path ? path : "");
-		free(path);
+		si_wfree(path);
 		if (id[0])
 			kstr(m, "build_id", id);
 		else
@@ -947,7 +948,7 @@ static int emit_profile(struct sink *k, int final, int signo)
 	double tps = si_ticks_per_second(), npt = 1e9 / tps;
 	uint64_t wall_ns = mono - start_mono;
 	/* On the heap: its buffer would not fit a signal stack. */
-	struct em *m = malloc(sizeof *m);
+	struct em *m = si_walloc(sizeof *m);
 	struct rtab rt = { NULL };
 	const struct selinst_region **uniq = NULL;
 	size_t nu = 0;
@@ -974,9 +975,9 @@ static int emit_profile(struct sink *k, int final, int signo)
 	if (!ok)
 		errno = k->err ? k->err : errno ? errno : EIO;
 out:
-	free(m);
+	si_wfree(m);
 	si_map_free(rt.m);
-	free(uniq);
+	si_wfree(uniq);
 	snaps_free(&ss);
 	si_sample_write_end();
 	return ok ? 0 : -1;
@@ -1039,7 +1040,9 @@ static size_t temp_prefix(char *out, size_t n, const char *path)
 }
 
 /* Temporary files of PATH left by processes of this host that died while
- * writing (SIGKILL, power loss): removed at the next final write. */
+ * writing (SIGKILL, power loss): removed at the next final write.  The
+ * folder is read with getdents64, not opendir: its 32 KiB buffer would
+ * come from the exiting thread's malloc (see walloc.c). */
 static void remove_stale_temps(const char *path)
 {
 	char prefix[PATH_MAX];
@@ -1050,21 +1053,26 @@ static void remove_stale_temps(const char *path)
 	const char *base = slash ? slash + 1 : prefix;
 	if (slash)
 		*slash = 0;
-	DIR *d = opendir(slash ? (prefix[0] ? prefix : "/") : ".");
-	if (!d)
+	int dfd = open(slash ? (prefix[0] ? prefix : "/") : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
 		return;
 	size_t bl = strlen(base);
-	for (struct dirent *e; (e = readdir(d));) {
-		int p, end = 0;
-		unsigned c;
-		if (strncmp(e->d_name, base, bl) ||
-		    sscanf(e->d_name + bl, "%d.%u%n", &p, &c, &end) != 2 || e->d_name[bl + end] ||
-		    p <= 0 || p == pid)
-			continue;
-		if (kill(p, 0) != 0 && errno == ESRCH)
-			unlinkat(dirfd(d), e->d_name, 0);
+	char buf[8192] __attribute__((aligned(8)));
+	for (long got; (got = syscall(SYS_getdents64, dfd, buf, sizeof buf)) > 0;) {
+		for (long off = 0; off < got;) {
+			struct dirent64 *e = (struct dirent64 *)(buf + off);
+			off += e->d_reclen;
+			int p, end = 0;
+			unsigned c;
+			if (strncmp(e->d_name, base, bl) ||
+			    sscanf(e->d_name + bl, "%d.%u%n", &p, &c, &end) != 2 ||
+			    e->d_name[bl + end] || p <= 0 || p == pid)
+				continue;
+			if (kill(p, 0) != 0 && errno == ESRCH)
+				unlinkat(dfd, e->d_name, 0);
+		}
 	}
-	closedir(d);
+	close(dfd);
 }
 
 /* Open the temporary file (or PATH itself when it is not a regular file:
@@ -1082,6 +1090,14 @@ static int open_output(const char *path, char *tmp, size_t n, int *direct)
 		return -1;
 	}
 	return open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+}
+
+/* The profile's own text takes its memory from walloc.c; sampling's rows
+ * and module names (sample.c), iteration series packed with zlib (a
+ * dlopen) and the trace's files still come from malloc. */
+int si_write_needs_malloc(void)
+{
+	return si_sample_hz() != 0 || si_iterate_on() || si_trace_mode != SI_MODE_PROFILE;
 }
 
 /* Write the profile to PATH (NULL: the normal path).  Errors go to stderr
@@ -1109,9 +1125,12 @@ int si_write_profile(const char *path, int final, int from_signal, int signo)
 		goto done;
 	}
 	struct sink k = { fd, getpid(), 0 };
+	struct si_warena arena;
+	si_wbegin(&arena);
 	errno = 0;
 	rc = emit_profile(&k, final, signo);
 	err = errno;
+	si_wend(&arena);
 	if (getpid() != k.pid) {
 		/* A signal handler forked during the write and this is the
 		 * child: the file and the lock are the parent's. */

@@ -88,7 +88,7 @@ static uint64_t out_id(const struct si_snap *s, const uint64_t *omap, uint64_t i
 static size_t pick_columns(const struct si_snap *s, const struct si_series *se,
 			   const uint64_t *omap, uint64_t nout, uint64_t *col)
 {
-	uint64_t *tot = calloc(nout, sizeof *tot);
+	uint64_t *tot = si_wcalloc(nout, sizeof *tot);
 	if (!tot)
 		return 0;
 	uint64_t wall = 0;
@@ -113,7 +113,7 @@ static size_t pick_columns(const struct si_snap *s, const struct si_series *se,
 		col[n++] = best;
 		tot[best] = 0;
 	}
-	free(tot);
+	si_wfree(tot);
 	return n;
 }
 
@@ -173,7 +173,7 @@ static uint64_t *row_values(const struct si_snap *s, const struct si_series *se,
 {
 	uint64_t calls[SI_ITER_COLUMNS], excl[SI_ITER_COLUMNS];
 	size_t width = 1 + ncol, n = __atomic_load_n(&se->recorded, __ATOMIC_ACQUIRE), i = 0;
-	uint64_t *v = malloc((n ? n : 1) * width * sizeof *v);
+	uint64_t *v = si_walloc((n ? n : 1) * width * sizeof *v);
 	if (!v)
 		return NULL;
 	struct walk wk;
@@ -208,7 +208,7 @@ static int emit_rows_packed(struct em *m, const uint64_t *v, size_t n, size_t wi
 	seq_end(m);
 	kraw(m, "zlib", text);
 	map_end(m);
-	free(text);
+	si_wfree(text);
 	return 0;
 }
 
@@ -234,7 +234,7 @@ static void emit_rows(struct em *m, const struct si_snap *s, const struct si_ser
 		}
 		seq_end(m);
 	}
-	free(v);
+	si_wfree(v);
 }
 
 /* Whether the profile keeps SE: phases, the named loop, auto's choice. */
@@ -281,7 +281,7 @@ void si_emit_iterations(struct em *m, const struct si_snap *s, const uint64_t *o
 	size_t n = 0;
 	for (const struct si_series *se = s->series; se; se = se->next)
 		n += kept(se);
-	const struct si_series **order = n ? malloc(n * sizeof *order) : NULL;
+	const struct si_series **order = n ? si_walloc(n * sizeof *order) : NULL;
 	if (!order) {
 		m->ok = n == 0;
 		return;
@@ -311,7 +311,7 @@ void si_emit_iterations(struct em *m, const struct si_snap *s, const uint64_t *o
 		map_end(m);
 	}
 	seq_end(m);
-	free(order);
+	si_wfree(order);
 }
 
 /* iterate: {loop: "FILE:LINE", found: B, iterable: B} when SELINST_ITERATE

@@ -49,7 +49,7 @@ static int cmp_u64(const void *a, const void *b)
 /* SCALE[j]: the median of column J's nonzero values (1 when none). */
 static int column_medians(const uint64_t *vals, size_t nrows, size_t width, uint64_t *scale)
 {
-	uint64_t *tmp = malloc(nrows * sizeof *tmp);
+	uint64_t *tmp = si_walloc(nrows * sizeof *tmp);
 	if (!tmp)
 		return -1;
 	for (size_t j = 0; j < width; j++) {
@@ -57,10 +57,10 @@ static int column_medians(const uint64_t *vals, size_t nrows, size_t width, uint
 		for (size_t i = 0; i < nrows; i++)
 			if (vals[i * width + j])
 				tmp[n++] = vals[i * width + j];
-		qsort(tmp, n, sizeof *tmp, cmp_u64);
+		si_wsort(tmp, n, sizeof *tmp, cmp_u64);
 		scale[j] = n ? tmp[n / 2] : 1;
 	}
-	free(tmp);
+	si_wfree(tmp);
 	return 0;
 }
 
@@ -85,7 +85,7 @@ static size_t varint_codes(const uint64_t *vals, size_t n, size_t width, const u
 /* N bytes of IN as base64, NUL-terminated, into a new string. */
 static char *base64(const unsigned char *in, size_t n)
 {
-	char *s = malloc((n + 2) / 3 * 4 + 1), *o = s;
+	char *s = si_walloc((n + 2) / 3 * 4 + 1), *o = s;
 	if (!s)
 		return NULL;
 	for (size_t i = 0; i < n; i += 3) {
@@ -111,17 +111,17 @@ int si_pack_rows(const uint64_t *vals, size_t nrows, size_t width, uint64_t *sca
 	if (load_zlib(&compress, &bound) != 0 || column_medians(vals, nrows, width, scale) != 0)
 		return -1;
 	size_t n = nrows * width;
-	unsigned char *raw = malloc(3 * n + 1);
+	unsigned char *raw = si_walloc(3 * n + 1);
 	unsigned long zn = raw ? bound(3 * n + 1) : 0;
-	unsigned char *z = raw ? malloc(zn) : NULL;
+	unsigned char *z = raw ? si_walloc(zn) : NULL;
 	int rc = -1;
 	if (z) {
 		*raw_bytes = varint_codes(vals, n, width, scale, raw);
 		if (compress(z, &zn, raw, *raw_bytes, 9) == 0 && (*text = base64(z, zn)))
 			rc = 0;
 	}
-	free(raw);
-	free(z);
+	si_wfree(raw);
+	si_wfree(z);
 	return rc;
 }
 #else

@@ -68,7 +68,15 @@ static void wait_for_writer(void)
 	}
 }
 
-/* Whether a thread of the runtime's may be started at exit.  glibc's
+/* Where the final write runs.  The profile's own text allocates nothing
+ * from malloc (walloc.c), so it runs in the exiting thread: no thread to
+ * start, nothing for malloc to consolidate, no lock of malloc's to meet,
+ * even where exit() is called from a handler that interrupted malloc.
+ * Only where sampling, iteration series or a trace are on
+ * (si_write_needs_malloc) does the write still allocate, and then what
+ * follows holds.
+ *
+ * Whether a thread of the runtime's may be started at exit.  glibc's
  * fork takes its locks (atfork handlers' list, malloc arenas, stdio list)
  * only once a process has had a second thread, so that fork stays usable
  * from a signal handler of a single-threaded program; a writer thread
@@ -89,6 +97,8 @@ enum final_writer { WRITE_HERE, WRITE_IN_THREAD, WRITE_IN_THREAD_IN_HANDLER };
 
 static enum final_writer final_writer(const sigset_t *entry_mask)
 {
+	if (!si_write_needs_malloc())
+		return WRITE_HERE;
 	int own = 0;
 	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction cur;
@@ -306,12 +316,15 @@ __attribute__((destructor(101))) static void final_write(void)
 }
 #endif
 
-/* The write in the handler allocates in the interrupted thread: with
- * threads, where malloc locks, only once a child found the heap usable
- * (child_survives; the profile is lost, and stderr says so, rather than
- * the process hanging).  A single-threaded malloc takes no lock. */
+/* The write in the handler runs in the interrupted thread.  Where it
+ * allocates (si_write_needs_malloc) and the program has threads, so that
+ * malloc locks, only once a child found the heap usable (child_survives;
+ * the profile is lost, and stderr says so, rather than the process
+ * hanging).  A single-threaded malloc takes no lock. */
 static int fatal_write_safe(void)
 {
+	if (!si_write_needs_malloc())
+		return 1;
 #if __has_include(<sys/single_threaded.h>)
 	if (__libc_single_threaded)
 		return 1;

@@ -35,10 +35,10 @@ void si_snap_free(struct si_snap *s)
 {
 	if (s->nodes)
 		for (uint64_t i = 0; i < s->nn; i++)
-			free(s->nodes[i].loop);
-	free(s->nodes);
-	free(s->frames);
-	free(s->flow);
+			si_wfree(s->nodes[i].loop);
+	si_wfree(s->nodes);
+	si_wfree(s->frames);
+	si_wfree(s->flow);
 	s->nodes = NULL;
 	s->frames = NULL;
 	s->flow = NULL;
@@ -46,7 +46,7 @@ void si_snap_free(struct si_snap *s)
 
 NO_TSAN static int copy_nodes(struct si_thread *t, struct si_snap *s)
 {
-	s->nodes = calloc(s->nn, sizeof *s->nodes);
+	s->nodes = si_wcalloc(s->nn, sizeof *s->nodes);
 	if (!s->nodes)
 		return -1;
 	s->nodes[0].region = &si_root_region;
@@ -66,7 +66,7 @@ NO_TSAN static int copy_nodes(struct si_thread *t, struct si_snap *s)
 		c->recursive = !!(n->id & SI_NODE_RECURSIVE);
 		struct si_loop *l = n->loop;
 		if (l) {
-			c->loop = malloc(sizeof *c->loop);
+			c->loop = si_walloc(sizeof *c->loop);
 			if (!c->loop)
 				return -1;
 			for (unsigned b = 0; b < SI_HIST_BUCKETS; b++)
@@ -100,7 +100,7 @@ NO_TSAN static int copy_frames(struct si_thread *t, struct si_snap *s)
 	s->depth = 1;
 	if (depth <= 1)
 		return 0;
-	s->frames = calloc(depth, sizeof *s->frames);
+	s->frames = si_wcalloc(depth, sizeof *s->frames);
 	if (!s->frames)
 		return -1;
 	for (uint32_t i = 1; i < depth; i++) {

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # The exit-time write costs the program no more than its own work: it
-# runs on a thread of its own, whose malloc arena is fresh, so it never
+# takes no memory from malloc (runtime/walloc.c; before, it ran on a
+# thread of its own, whose malloc arena was fresh), so it never
 # consolidates the small chunks the program freed (which the plain
 # program never pays for).  Instructions (callgrind) of the instrumented
 # build over the plain one, measured in the same run.

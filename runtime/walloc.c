@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walloc.c - the memory of one profile write: blocks from mmap, given
+ * back together when the write ends.
+ *
+ * A write may run where malloc must not: in the handler of a fatal signal
+ * (SIGTERM, SIGINT) that interrupted malloc in a program with threads,
+ * where the arena's lock is held by the interrupted code and every
+ * allocation waits for it forever (9 SIGTERMs of 10 to a malloc-heavy
+ * program with threads lost their profile to that), or in a single-
+ * threaded one, whose lists may be half updated.  And at a normal exit
+ * the first large malloc of the exiting thread consolidates every small
+ * chunk the program freed, work the plain program never does.  So the
+ * write takes its memory here, and sorts without qsort (glibc's mallocs
+ * a copy).  Nothing here is shared between threads: each write has its
+ * own arena (si_wbegin, on its stack), the thread's current one in TLS,
+ * nested when a signal handler writes during a write.
+ *
+ * Outside a write (a thread's copy kept at its exit, snapshot.c) the
+ * same calls fall back to malloc and free.
+ */
+#include "internal.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+struct si_wblock {
+	struct si_wblock *prev;
+	size_t size, used;	/* bytes, this header included */
+};
+
+static __thread struct si_warena *current __attribute__((tls_model("initial-exec")));
+
+#define WBLOCK_BYTES ((size_t)256 * 1024)
+#define WALIGN 16
+
+void si_wbegin(struct si_warena *a)
+{
+	a->top = NULL;
+	a->outer = current;
+	current = a;
+}
+
+void si_wend(struct si_warena *a)
+{
+	for (struct si_wblock *b = a->top, *prev; b; b = prev) {
+		prev = b->prev;
+		munmap(b, b->size);
+	}
+	a->top = NULL;
+	current = a->outer;
+}
+
+static size_t round_up(size_t n, size_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+void *si_walloc(size_t n)
+{
+	struct si_warena *a = current;
+	if (!a)
+		return malloc(n);
+	size_t need = round_up(n ? n : 1, WALIGN);
+	struct si_wblock *b = a->top;
+	size_t head = round_up(sizeof *b, WALIGN);
+	if (need > SIZE_MAX - head - WBLOCK_BYTES)
+		return NULL;
+	if (!b || b->size - b->used < need) {
+		size_t size = round_up(head + need, 4096);
+		if (size < WBLOCK_BYTES)
+			size = WBLOCK_BYTES;
+		struct si_wblock *nb = si_mmap(size);
+		if (!nb)
+			return NULL;	/* si_mmap kept errno; the caller says ENOMEM */
+		nb->size = size;
+		nb->used = head;
+		/* A large request gets a block of its own below the current
+		 * one, which keeps its free tail for the small ones. */
+		if (b && b->size - b->used >= WBLOCK_BYTES / 4) {
+			nb->prev = b->prev;
+			b->prev = nb;
+		} else {
+			nb->prev = b;
+			a->top = nb;
+		}
+		b = nb;
+	}
+	void *p = (char *)b + b->used;
+	b->used += need;
+	return p;
+}
+
+/* Fresh blocks from mmap are zero; a block's free tail has never been
+ * used: both read as zeros already. */
+void *si_wcalloc(size_t n, size_t size)
+{
+	if (!current)
+		return calloc(n, size);
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return si_walloc(n * size);
+}
+
+static int in_arena(const struct si_warena *a, const void *p)
+{
+	for (const struct si_wblock *b = a->top; b; b = b->prev)
+		if ((const char *)p >= (const char *)b && (const char *)p < (const char *)b + b->size)
+			return 1;
+	return 0;
+}
+
+/* Memory of a write goes back at its end; anything else (given by malloc
+ * outside any write) to free. */
+void si_wfree(void *p)
+{
+	if (!p)
+		return;
+	for (const struct si_warena *a = current; a; a = a->outer)
+		if (in_arena(a, p))
+			return;
+	free(p);
+}
+
+/* ---- sorting without memory: heapsort --------------------------------- */
+
+static void swap_bytes(char *x, char *y, size_t size)
+{
+	while (size--) {
+		char t = *x;
+		*x++ = *y;
+		*y++ = t;
+	}
+}
+
+static void sift_down(char *base, size_t root, size_t n, size_t size,
+		      int (*cmp)(const void *, const void *))
+{
+	for (;;) {
+		size_t child = 2 * root + 1;
+		if (child >= n)
+			return;
+		if (child + 1 < n && cmp(base + child * size, base + (child + 1) * size) < 0)
+			child++;
+		if (cmp(base + root * size, base + child * size) >= 0)
+			return;
+		swap_bytes(base + root * size, base + child * size, size);
+		root = child;
+	}
+}
+
+void si_wsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	char *b = base;
+	if (n < 2)
+		return;
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(b, i, n, size, cmp);
+	for (size_t end = n - 1; end > 0; end--) {
+		swap_bytes(b, b + end * size, size);
+		sift_down(b, 0, end, size, cmp);
+	}
+}
