@@ -315,14 +315,17 @@ SI_HIDDEN void si_pop_to(struct si_thread *t, uint32_t depth, uint64_t now);
 SI_HIDDEN void *si_mmap(size_t bytes);
 /* Memory for one profile write (walloc.c): between si_wbegin and si_wend
  * the calling thread's si_walloc/si_wcalloc come from mmap'd blocks that
- * si_wend gives back; outside they are malloc/calloc.  si_wfree frees
- * only what malloc gave.  si_wsort sorts in place, allocating nothing. */
+ * si_wend gives back; outside they are malloc/calloc (and si_wrealloc,
+ * si_wstrdup realloc, strdup).  si_wfree frees only what malloc gave.
+ * si_wsort sorts in place, allocating nothing. */
 struct si_warena { struct si_wblock *top; struct si_warena *outer; };
 SI_HIDDEN void si_wbegin(struct si_warena *a);
 SI_HIDDEN void si_wend(struct si_warena *a);
 SI_HIDDEN void *si_walloc(size_t n);
 SI_HIDDEN void *si_wcalloc(size_t n, size_t size);
 SI_HIDDEN void si_wfree(void *p);
+SI_HIDDEN void *si_wrealloc(void *p, size_t n);
+SI_HIDDEN char *si_wstrdup(const char *s);
 SI_HIDDEN void si_wsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 /* S, digits only (no sign, blanks or prefix: strtoull takes "-5" as
  * 2^64-5), into *OUT: 0, or -1 when S is not such a number, 1 when it is

@@ -1092,12 +1092,13 @@ static int open_output(const char *path, char *tmp, size_t n, int *direct)
 	return open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 }
 
-/* The profile's own text takes its memory from walloc.c; sampling's rows
- * and module names (sample.c), iteration series packed with zlib (a
- * dlopen) and the trace's files still come from malloc. */
+/* The profile's text takes its memory from walloc.c, sampling's rows and
+ * module names too (sample.c); iteration series packed with zlib (a
+ * dlopen, and zlib's own state) and the trace's files still come from
+ * malloc. */
 int si_write_needs_malloc(void)
 {
-	return si_sample_hz() != 0 || si_iterate_on() || si_trace_mode != SI_MODE_PROFILE;
+	return si_iterate_on() || si_trace_mode != SI_MODE_PROFILE;
 }
 
 /* Write the profile to PATH (NULL: the normal path).  Errors go to stderr

@@ -617,7 +617,7 @@ static void *grow(void *a, size_t n, size_t *cap, size_t size)
 	if (n < *cap)
 		return a;
 	size_t c = *cap ? 2 * *cap : 16;
-	void *b = realloc(a, c * size);
+	void *b = si_wrealloc(a, c * size);
 	if (b)
 		*cap = c;
 	return b;
@@ -631,7 +631,7 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
 		return 1;
 	wmods = m;
 	m += nwmods;
-	*m = (struct wmod){ info->dlpi_addr, strdup(info->dlpi_name ? info->dlpi_name : ""),
+	*m = (struct wmod){ info->dlpi_addr, si_wstrdup(info->dlpi_name ? info->dlpi_name : ""),
 			    NULL, 0, 0, -1 };
 	uintptr_t vdso = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
 	for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -666,7 +666,7 @@ void si_sample_write_begin(void)
 		return;
 	handler_ours();
 	dl_iterate_phdr(add_module, NULL);
-	qsort(wsegs, nwsegs, sizeof *wsegs, seg_cmp);
+	si_wsort(wsegs, nwsegs, sizeof *wsegs, seg_cmp);
 }
 
 static void free_strings(struct si_map **m)
@@ -674,7 +674,7 @@ static void free_strings(struct si_map **m)
 	if (*m)
 		for (size_t i = 0; i <= (*m)->mask; i++)
 			if ((*m)->slot[i].a)
-				free((char *)(*m)->slot[i].value);
+				si_wfree((char *)(*m)->slot[i].value);
 	si_map_free(*m);
 	*m = NULL;
 }
@@ -683,10 +683,10 @@ void si_sample_write_end(void)
 {
 	free_strings(&names);
 	for (size_t i = 0; i < nwmods; i++)
-		free(wmods[i].name);
-	free(wmods);
-	free(wsegs);
-	free(used);
+		si_wfree(wmods[i].name);
+	si_wfree(wmods);
+	si_wfree(wsegs);
+	si_wfree(used);
 	wmods = NULL;
 	wsegs = NULL;
 	used = NULL;
@@ -716,9 +716,9 @@ static const char *pc_name(uintptr_t pc)
 		return (const char *)x->value;
 	char buf[32];
 	snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)pc);
-	char *n = strdup(buf);
+	char *n = si_wstrdup(buf);
 	if (!n || !si_map_add(&names, pc, 1, (uintptr_t)n, 0)) {
-		free(n);
+		si_wfree(n);
 		return "?";
 	}
 	return n;
@@ -766,15 +766,19 @@ char *si_sample_module(size_t i, char *id, size_t len)
 	for (size_t k = 0; m->id && k < m->id_len && 2 * k + 2 < len; k++)
 		snprintf(id + 2 * k, 3, "%02x", m->id[k]);
 	if (m->vdso)
-		return strdup(SELINST_PROFILE_VDSO);
+		return si_wstrdup(SELINST_PROFILE_VDSO);
 	if (m->name[0]) {
-		char *r = realpath(m->name, NULL);	/* a relative name: from here */
-		return r ? r : strdup(m->name);
+		/* A relative name: from here.  Into a buffer: realpath's own
+		 * would come from malloc (walloc.c). */
+		char *r = si_walloc(PATH_MAX);
+		if (r && realpath(m->name, r))
+			return r;
+		return si_wstrdup(m->name);
 	}
-	char *p = malloc(PATH_MAX);
+	char *p = si_walloc(PATH_MAX);
 	ssize_t n = p ? readlink("/proc/self/exe", p, PATH_MAX - 1) : -1;
 	if (n <= 0) {
-		free(p);
+		si_wfree(p);
 		return NULL;
 	}
 	p[n] = 0;
@@ -867,7 +871,7 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 	size_t cap = t ? __atomic_load_n(&t->used, __ATOMIC_RELAXED) : 0;
 	if (!cap)
 		return NULL;
-	struct si_sample_row *r = malloc(cap * sizeof *r);
+	struct si_sample_row *r = si_walloc(cap * sizeof *r);
 	if (!r)
 		return NULL;
 	size_t k = 0;
@@ -877,7 +881,7 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 		if (!pc || x->node >= s->nn)
 			continue;	/* a node the copy does not have yet */
 		if (k == cap) {
-			struct si_sample_row *more = realloc(r, 2 * cap * sizeof *r);
+			struct si_sample_row *more = si_wrealloc(r, 2 * cap * sizeof *r);
 			if (!more)
 				break;
 			r = more;
@@ -889,7 +893,7 @@ struct si_sample_row *si_sample_rows(const struct si_snap *s, const uint64_t *om
 		r[k].count = x->count;
 		k++;
 	}
-	qsort(r, k, sizeof *r, row_cmp);
+	si_wsort(r, k, sizeof *r, row_cmp);
 	size_t m = 0;
 	for (size_t i = 0; i < k; i++) {
 		if (m && row_cmp(&r[m - 1], &r[i]) == 0)

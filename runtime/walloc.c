@@ -22,6 +22,7 @@
 #include "internal.h"
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 struct si_wblock {
@@ -61,11 +62,11 @@ void *si_walloc(size_t n)
 	struct si_warena *a = current;
 	if (!a)
 		return malloc(n);
-	size_t need = round_up(n ? n : 1, WALIGN);
+	if (n > SIZE_MAX / 2)
+		return NULL;
+	size_t need = round_up(n ? n : 1, WALIGN) + WALIGN;	/* its size first */
 	struct si_wblock *b = a->top;
 	size_t head = round_up(sizeof *b, WALIGN);
-	if (need > SIZE_MAX - head - WBLOCK_BYTES)
-		return NULL;
 	if (!b || b->size - b->used < need) {
 		size_t size = round_up(head + need, 4096);
 		if (size < WBLOCK_BYTES)
@@ -86,9 +87,10 @@ void *si_walloc(size_t n)
 		}
 		b = nb;
 	}
-	void *p = (char *)b + b->used;
+	char *p = (char *)b + b->used;
 	b->used += need;
-	return p;
+	*(size_t *)p = n;	/* for si_wrealloc */
+	return p + WALIGN;
 }
 
 /* Fresh blocks from mmap are zero; a block's free tail has never been
@@ -110,16 +112,44 @@ static int in_arena(const struct si_warena *a, const void *p)
 	return 0;
 }
 
+static int from_a_write(const void *p)
+{
+	for (const struct si_warena *a = current; a; a = a->outer)
+		if (in_arena(a, p))
+			return 1;
+	return 0;
+}
+
 /* Memory of a write goes back at its end; anything else (given by malloc
  * outside any write) to free. */
 void si_wfree(void *p)
 {
+	if (p && !from_a_write(p))
+		free(p);
+}
+
+/* A block of a write grows by a copy (the old one stays until the end of
+ * the write); one from malloc by realloc. */
+void *si_wrealloc(void *p, size_t n)
+{
 	if (!p)
-		return;
-	for (const struct si_warena *a = current; a; a = a->outer)
-		if (in_arena(a, p))
-			return;
-	free(p);
+		return si_walloc(n);
+	if (!from_a_write(p))
+		return realloc(p, n);
+	size_t old = *(const size_t *)((const char *)p - WALIGN);
+	void *q = si_walloc(n);
+	if (q)
+		memcpy(q, p, old < n ? old : n);
+	return q;
+}
+
+char *si_wstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = si_walloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
 }
 
 /* ---- sorting without memory: heapsort --------------------------------- */

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The profile's write calls no malloc (runtime/walloc.c): not at exit, not
 # in the fatal handler (SIGTERM while two threads allocate), not in
-# selinst_dump.  A program that replaces malloc says on stderr when the
+# selinst_dump, with sampling on or off.  A program that replaces malloc says on stderr when the
 # writing thread calls any of the family after it armed itself.  The old
 # runtime's SIGTERM and dump writes called calloc and malloc dozens of
 # times; a fatal signal that interrupted malloc in a program with threads
@@ -12,27 +12,34 @@
 export SELINST_THROTTLE=off
 si_cc -O2 -pthread -fplugin-arg-selinst-threshold=0 $T/programs/write_no_malloc.c -o wnm \
 	|| fail "compile write_no_malloc.c"
-for mode in exit term dump; do
-	rm -f *.prof
-	timeout -k 1 30 ./wnm $mode > out.txt 2> err.txt; rc=$?
-	want=0; [ $mode = term ] && want=143
-	expect_eq "$mode: exit status" $want $rc
-	[ -s err.txt ] && fail "$mode: $(sort err.txt | uniq -c | head -5)"
-	f=wnm.prof; [ $mode = dump ] && f=dump.prof
-	[ -e $f ] || fail "$mode: no $f"
-	sig=0; [ $mode = term ] && sig=15
-	pcheck $f "
+for smp in "" 1000; do
+	export SELINST_SAMPLE=$smp
+	for mode in exit term dump; do
+		rm -f *.prof
+		timeout -k 1 30 ./wnm $mode > out.txt 2> err.txt; rc=$?
+		want=0; [ $mode = term ] && want=143
+		expect_eq "$mode${smp:+, sampled}: exit status" $want $rc
+		[ -s err.txt ] && fail "$mode${smp:+, sampled}: $(sort err.txt | uniq -c | head -5)"
+		f=wnm.prof; [ $mode = dump ] && f=dump.prof
+		[ -e $f ] || fail "$mode${smp:+, sampled}: no $f"
+		sig=0; [ $mode = term ] && sig=15
+		pcheck $f "
 consistent()
 assert p['complete'] is ('$mode' != 'dump')
 assert p.get('signal', 0) == $sig, p.get('signal')
 assert calls('work') == 1000, calls('work')
 assert len(p['threads']) == 3, len(p['threads'])
+assert ('$smp' != '') == ('sampling' in p)
 "
+	done
 done
-# With sampling on the write still allocates (its rows): the check sees it,
-# so the replacement is in effect.
-rm -f *.prof
-SELINST_SAMPLE=1000 ./wnm dump > out.txt 2> err.txt
-grep -q "malloc family called during the write" err.txt \
-	|| fail "sampling's write allocates, and the replaced malloc did not see it"
+# The sampled write made rows, named modules and sorted (sample.c): the
+# churning threads' samples are there.
+pcheck wnm.prof "assert any(n.get('samples') for t in p['threads'] for n in t['nodes'])"
+unset SELINST_SAMPLE
+# The replacement is in effect: an allocation of the program's own, armed,
+# is seen.
+./wnm self > out.txt 2> err.txt
+grep -q "malloc family called during the write: malloc" err.txt \
+	|| fail "the replaced malloc did not see the program's own call: $(cat err.txt)"
 exit 0

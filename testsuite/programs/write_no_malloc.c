@@ -7,7 +7,8 @@
  * arms, then:
  *   exit   returns from main (the final write at exit);
  *   term   raises SIGTERM (the runtime's fatal handler writes);
- *   dump   calls selinst_dump("dump.prof"), disarms, returns.
+ *   dump   calls selinst_dump("dump.prof"), disarms, returns;
+ *   self   calls malloc itself, armed (the replacement is in effect).
  * Only the thread that armed counts: in "exit" the other threads have
  * been joined already, in "term" and "dump" they still allocate. */
 #define _GNU_SOURCE
@@ -88,6 +89,10 @@ int main(int argc, char **argv)
 	armed = 1;
 	if (!strcmp(mode, "term"))
 		raise(SIGTERM);
+	if (!strcmp(mode, "self")) {
+		void *volatile v = malloc(32);	/* volatile: GCC drops a pair */
+		free(v);
+	}
 	if (!strcmp(mode, "dump")) {
 		selinst_dump("dump.prof");
 		armed = 0;
