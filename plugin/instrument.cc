@@ -416,9 +416,25 @@ static tree descriptor_bit(tree descriptor, unsigned bit, gimple_seq *seq)
 		if (strcmp(selinst_region_abi[i].name, "reserved") == 0)
 			break;
 	gcc_assert(field);	/* in hook-abi.h; build_region_type checks the layout */
+	tree ref = build3(COMPONENT_REF, TREE_TYPE(field), descriptor, field, NULL_TREE);
 	tree word = make_ssa_name(TREE_TYPE(field));
-	gimple_seq_add_stmt(seq, gimple_build_assign(word, build3(COMPONENT_REF, TREE_TYPE(field),
-								  descriptor, field, NULL_TREE)));
+	tree load = builtin_decl_explicit(BUILT_IN_ATOMIC_LOAD_4);
+	if ((flag_sanitize & SANITIZE_THREAD) && load
+	    && TYPE_PRECISION(TREE_TYPE(field)) == 32) {
+		/* The runtime sets these bits from any thread (__atomic_fetch_or):
+		 * under ThreadSanitizer a plain load races with that and is
+		 * reported in the user's program.  A relaxed atomic load is the
+		 * same instruction without it; plain elsewhere, so that GCC may
+		 * fold it into the test. */
+		tree raw = make_ssa_name(TREE_TYPE(TREE_TYPE(load)));
+		gcall *call = gimple_build_call(load, 2, build_fold_addr_expr(ref),
+						build_int_cst(integer_type_node, __ATOMIC_RELAXED));
+		gimple_call_set_lhs(call, raw);
+		gimple_seq_add_stmt(seq, call);
+		gimple_seq_add_stmt(seq, gimple_build_assign(word, NOP_EXPR, raw));
+	} else {
+		gimple_seq_add_stmt(seq, gimple_build_assign(word, ref));
+	}
 	tree flag = make_ssa_name(TREE_TYPE(field));
 	gimple_seq_add_stmt(seq, gimple_build_assign(flag, BIT_AND_EXPR, word,
 						     build_int_cst(TREE_TYPE(field), bit)));

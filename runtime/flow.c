@@ -50,9 +50,11 @@ int si_flow_enabled(void)
 
 void si_flow_region_seen(const struct selinst_region *r)
 {
-	if (likely(!flow_on) || !(r->reserved & SELINST_REGION_WRITABLE))
+	if (likely(!flow_on))
 		return;
-	if (!(r->reserved & SELINST_REGION_FLOW))
+	/* Set from any thread: an atomic load, or ThreadSanitizer reports. */
+	uint32_t bits = __atomic_load_n((const uint32_t *)&r->reserved, __ATOMIC_RELAXED);
+	if ((bits & SELINST_REGION_WRITABLE) && !(bits & SELINST_REGION_FLOW))
 		__atomic_fetch_or((uint32_t *)&r->reserved, SELINST_REGION_FLOW, __ATOMIC_RELAXED);
 }
 

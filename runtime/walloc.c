@@ -42,14 +42,19 @@ void si_wbegin(struct si_warena *a)
 	current = a;
 }
 
+/* The blocks are unlinked before they are unmapped: a handler that
+ * writes meanwhile looks through the arenas it finds (si_wfree) and must
+ * not meet one half gone. */
 void si_wend(struct si_warena *a)
 {
-	for (struct si_wblock *b = a->top, *prev; b; b = prev) {
+	struct si_wblock *b = a->top;
+	a->top = NULL;
+	current = a->outer;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	for (struct si_wblock *prev; b; b = prev) {
 		prev = b->prev;
 		munmap(b, b->size);
 	}
-	a->top = NULL;
-	current = a->outer;
 }
 
 static size_t round_up(size_t n, size_t to)
@@ -80,9 +85,11 @@ void *si_walloc(size_t n)
 		 * one, which keeps its free tail for the small ones. */
 		if (b && b->size - b->used >= WBLOCK_BYTES / 4) {
 			nb->prev = b->prev;
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* linked whole */
 			b->prev = nb;
 		} else {
 			nb->prev = b;
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
 			a->top = nb;
 		}
 		b = nb;
