@@ -308,6 +308,8 @@ SI_HIDDEN struct si_thread *si_registry_head(void);
  * with WAIT_MS >= 0, when it is not free within WAIT_MS.  Unlock only
  * after a 1. */
 SI_HIDDEN int si_registry_lock(int wait_ms);
+/* Whether the program runs under ThreadSanitizer (thread.c). */
+SI_HIDDEN int si_under_tsan(void);
 SI_HIDDEN void si_registry_unlock(void);
 /* Profiles of threads that have ended (struct si_snap, list). */
 SI_HIDDEN struct si_snap *si_exited_head(void);

@@ -284,7 +284,12 @@ static void *sampled_start(void *p)
 {
 	struct sample_start st = *(struct sample_start *)p;
 	free(p);
-	si_thread_init();
+	/* Under ThreadSanitizer its own start routine is ST.FN (its
+	 * pthread_create calls this one): the thread is not its yet, and the
+	 * registry lock's annotations crashed in it.  The thread is then set
+	 * up, its timer armed, at its first hook. */
+	if (!si_under_tsan())
+		si_thread_init();
 	return st.fn(st.arg);
 }
 

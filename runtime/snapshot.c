@@ -69,8 +69,12 @@ NO_TSAN static int copy_nodes(struct si_thread *t, struct si_snap *s)
 			c->loop = si_walloc(sizeof *c->loop);
 			if (!c->loop)
 				return -1;
+			/* Word by word, relaxed: another thread's live counts.  A
+			 * plain loop became a call of memmove, which a program
+			 * built with -fsanitize=thread intercepts and reports
+			 * as a race with that thread. */
 			for (unsigned b = 0; b < SI_HIST_BUCKETS; b++)
-				c->loop->hist[b] = l->hist[b];
+				c->loop->hist[b] = __atomic_load_n(&l->hist[b], __ATOMIC_RELAXED);
 			c->loop->iterations = l->iterations;
 			c->loop->sent = l->sent;
 			c->loop->received = l->received;

@@ -94,6 +94,20 @@ static int held_by_me(void)
 	return __atomic_load_n(&reg_word, __ATOMIC_ACQUIRE) == (unsigned long)pthread_self();
 }
 
+/* ThreadSanitizer's annotations, defined where the program runs under
+ * it (libtsan; weak: NULL otherwise).  This library is not built with
+ * it, so the lock's handoffs (a retired thread's structure given to the
+ * next thread, its memory cleared there) are invisible to it, and a
+ * program built with -fsanitize=thread got race reports on the runtime's
+ * memory, the inlined hooks' stores included. */
+extern void __tsan_acquire(void *addr) __attribute__((weak));
+extern void __tsan_release(void *addr) __attribute__((weak));
+
+int si_under_tsan(void)
+{
+	return __tsan_acquire != NULL;
+}
+
 int si_registry_lock(int wait_ms)
 {
 	unsigned long me = (unsigned long)pthread_self();
@@ -103,8 +117,11 @@ int si_registry_lock(int wait_ms)
 	for (long waited_us = 0;; waited_us += 20) {
 		unsigned long free_word = 0;
 		if (__atomic_compare_exchange_n(&reg_word, &free_word, me, 0,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+			if (__tsan_acquire)
+				__tsan_acquire(&reg_word);
 			return 1;
+		}
 		if (wait_ms >= 0 && waited_us >= (long)wait_ms * 1000)
 			return 0;
 		nanosleep(&pause, NULL);
@@ -113,6 +130,8 @@ int si_registry_lock(int wait_ms)
 
 void si_registry_unlock(void)
 {
+	if (__tsan_release)
+		__tsan_release(&reg_word);
 	__atomic_store_n(&reg_word, 0, __ATOMIC_RELEASE);
 }
 
