@@ -61,7 +61,7 @@ $(B)/rt-static/%.o: runtime/%.c $(RT_HDR) | $(B)/rt-static
 # other-version) libyaml.
 # No libdw: SELINST_SAMPLE's samples are written as module and file
 # address, and selinst-report names them (runtime/sample.c).  zlib is
-# dlopen'ed when a long series of iterations is packed (runtime/output_pack.c);
+# dlopen'ed at start-up where SELINST_ITERATE is set (runtime/output_pack.c);
 # libm for its logarithms.
 $(B)/libselinst.so: $(patsubst runtime/%.c,$(B)/rt-pic/%.o,$(RT_SRC))
 	$(CC) -shared -pthread -o $@ $^ -ldl -lm

@@ -465,10 +465,8 @@ SI_HIDDEN void si_iterate_loop_exit(struct si_thread *t, const struct selinst_re
 SI_HIDDEN void si_iterate_phase_begun(struct si_thread *t, uint64_t now);
 SI_HIDDEN void si_iterate_phase_ending(struct si_thread *t, uint64_t now);
 /* SELINST_ITERATE's setting (returns whether given) and what it found. */
-/* Whether SELINST_ITERATE records iterations (iterate.c). */
-SI_HIDDEN int si_iterate_on(void);
-/* Whether a profile write would call malloc (output.c): only where
- * sampling, iteration series or a trace are on; see walloc.c. */
+/* Whether a profile write would call malloc (output.c): only where a
+ * trace is on; see walloc.c. */
 SI_HIDDEN int si_write_needs_malloc(void);
 SI_HIDDEN int si_iterate_status(const char **file, uint32_t *line, int *found, int *iterable);
 

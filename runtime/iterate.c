@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "internal.h"
+#include "output_iterations.h"
 
 #define CHUNK_WORDS (1u << 17)		/* 1 MiB of records */
 
@@ -66,6 +67,8 @@ void si_iterate_init(void)
 			fprintf(stderr, "selinst: SELINST_ITERATE=%s: expected FILE:LINE "
 				"(a loop region's file and line) or auto; no iterations recorded\n", v);
 	}
+	if (iterate_on)
+		si_pack_init();	/* not at the write: it may run in a handler */
 	v = getenv("SELINST_ITERATE_EXACT");
 	if (v && *v && strcmp(v, "0") && strcmp(v, "1"))
 		fprintf(stderr, "selinst: SELINST_ITERATE_EXACT=%s: expected 0 or 1; using 0\n", v);
@@ -92,11 +95,6 @@ static int file_matches(const char *file)
 	size_t n = strlen(file), m = strlen(iterate_file);
 	return n >= m && !strcmp(file + n - m, iterate_file) &&
 	       (n == m || file[n - m - 1] == '/');
-}
-
-int si_iterate_on(void)
-{
-	return iterate_on != 0;
 }
 
 /* SELINST_ITERATE=auto marks every loop that can be iterated; series_of

@@ -1093,12 +1093,11 @@ static int open_output(const char *path, char *tmp, size_t n, int *direct)
 }
 
 /* The profile's text takes its memory from walloc.c, sampling's rows and
- * module names too (sample.c); iteration series packed with zlib (a
- * dlopen, and zlib's own state) and the trace's files still come from
- * malloc. */
+ * module names and zlib's state for packed series too; a trace's files
+ * (trace.c, libselinst-otf2.so) still come from malloc. */
 int si_write_needs_malloc(void)
 {
-	return si_iterate_on() || si_trace_mode != SI_MODE_PROFILE;
+	return si_trace_mode != SI_MODE_PROFILE;
 }
 
 /* Write the profile to PATH (NULL: the normal path).  Errors go to stderr

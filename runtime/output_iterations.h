@@ -18,6 +18,8 @@ SI_HIDDEN void si_iterate_choose(const struct si_snap *const *snaps, size_t n);
 /* Packs NROWS rows of WIDTH values (selinst-profile.h, `rows_packed`):
  * SCALE[WIDTH] and the varints' length RAW_BYTES out, and the base64 text
  * (malloc'ed); -1 when zlib cannot be loaded or memory runs out. */
+/* Loads zlib for si_pack_rows, at start-up where series are recorded. */
+SI_HIDDEN void si_pack_init(void);
 SI_HIDDEN int si_pack_rows(const uint64_t *vals, size_t nrows, size_t width, uint64_t *scale,
 			   size_t *raw_bytes, char **text);
 /* SELINST_ITERATE_EXACT=1: every series' rows stay exact text. */

@@ -11,10 +11,13 @@
  * facts are in selinst-profile.h), and the codes are compressed with zlib
  * and written in base64: 0.5-2 bytes per iteration on the bench kernels.
  *
- * zlib is dlopen'ed when a series is packed (like libdw in sample.c), so
- * programs that record no long series never map it; without it, or in the
- * static library, the rows stay text.
+ * zlib is dlopen'ed at start-up where SELINST_ITERATE is set (like libdw
+ * in sample.c, programs that record no series never map it), not at the
+ * write, which may run in a signal handler; its state comes from the
+ * write's memory (walloc.c), not malloc.  Without it, or in the static
+ * library, the rows stay text.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "output_iterations.h"
@@ -23,21 +26,60 @@
 #ifndef SI_STATIC
 #include <dlfcn.h>
 #include <math.h>
+#include <zlib.h>
 
-typedef int (*compress2_fn)(unsigned char *, unsigned long *, const unsigned char *,
-			    unsigned long, int);
-typedef unsigned long (*bound_fn)(unsigned long);
+/* zlib's functions, where it could be loaded. */
+static struct {
+	int (*init)(z_streamp, int, int, int, int, int, const char *, int);
+	int (*deflate)(z_streamp, int);
+	int (*end)(z_streamp);
+	uLong (*bound)(z_streamp, uLong);
+} zl;
 
-static int load_zlib(compress2_fn *compress, bound_fn *bound)
+void si_pack_init(void)
 {
-	static void *lib;
+	void *lib = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!lib)
-		lib = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!lib)
+		return;
+	*(void **)&zl.init = dlsym(lib, "deflateInit2_");
+	*(void **)&zl.deflate = dlsym(lib, "deflate");
+	*(void **)&zl.end = dlsym(lib, "deflateEnd");
+	*(void **)&zl.bound = dlsym(lib, "deflateBound");
+	if (!zl.init || !zl.deflate || !zl.end || !zl.bound)
+		memset(&zl, 0, sizeof zl);
+}
+
+static voidpf zalloc_write(voidpf opaque, uInt items, uInt size)
+{
+	(void)opaque;
+	return si_wcalloc(items, size);
+}
+
+static void zfree_write(voidpf opaque, voidpf p)
+{
+	(void)opaque;
+	si_wfree(p);
+}
+
+/* IN (N bytes) compressed at level 9 into OUT (*ON bytes, then those
+ * written): 0, or -1. */
+static int deflate_all(unsigned char *out, size_t *on, const unsigned char *in, size_t n)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	z.zalloc = zalloc_write;
+	z.zfree = zfree_write;
+	if (zl.init(&z, 9, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+		    (int)sizeof z) != Z_OK)
 		return -1;
-	*compress = (compress2_fn)dlsym(lib, "compress2");
-	*bound = (bound_fn)dlsym(lib, "compressBound");
-	return *compress && *bound ? 0 : -1;
+	z.next_in = (Bytef *)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)*on;
+	int rc = zl.deflate(&z, Z_FINISH);
+	*on = z.total_out;
+	zl.end(&z);
+	return rc == Z_STREAM_END ? 0 : -1;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -106,18 +148,16 @@ static char *base64(const unsigned char *in, size_t n)
 int si_pack_rows(const uint64_t *vals, size_t nrows, size_t width, uint64_t *scale,
 		 size_t *raw_bytes, char **text)
 {
-	compress2_fn compress;
-	bound_fn bound;
-	if (load_zlib(&compress, &bound) != 0 || column_medians(vals, nrows, width, scale) != 0)
-		return -1;
 	size_t n = nrows * width;
+	if (!zl.init || 3 * n + 1 > UINT32_MAX || column_medians(vals, nrows, width, scale) != 0)
+		return -1;
 	unsigned char *raw = si_walloc(3 * n + 1);
-	unsigned long zn = raw ? bound(3 * n + 1) : 0;
+	size_t zn = raw ? zl.bound(NULL, 3 * n + 1) : 0;
 	unsigned char *z = raw ? si_walloc(zn) : NULL;
 	int rc = -1;
 	if (z) {
 		*raw_bytes = varint_codes(vals, n, width, scale, raw);
-		if (compress(z, &zn, raw, *raw_bytes, 9) == 0 && (*text = base64(z, zn)))
+		if (deflate_all(z, &zn, raw, *raw_bytes) == 0 && (*text = base64(z, zn)))
 			rc = 0;
 	}
 	si_wfree(raw);
@@ -125,6 +165,10 @@ int si_pack_rows(const uint64_t *vals, size_t nrows, size_t width, uint64_t *sca
 	return rc;
 }
 #else
+void si_pack_init(void)
+{
+}
+
 int si_pack_rows(const uint64_t *vals, size_t nrows, size_t width, uint64_t *scale,
 		 size_t *raw_bytes, char **text)
 {

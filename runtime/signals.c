@@ -72,7 +72,7 @@ static void wait_for_writer(void)
  * from malloc (walloc.c), so it runs in the exiting thread: no thread to
  * start, nothing for malloc to consolidate, no lock of malloc's to meet,
  * even where exit() is called from a handler that interrupted malloc.
- * Only where iteration series or a trace are on
+ * Only where a trace is on
  * (si_write_needs_malloc) does the write still allocate, and then what
  * follows holds.
  *

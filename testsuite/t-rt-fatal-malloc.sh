@@ -9,9 +9,9 @@
 # the write's first steps, and where it could not, the process died of
 # its signal without a profile, and said so: 9 SIGTERMs of 10 lost it.
 # Now the write takes no memory from malloc (runtime/walloc.c): every
-# profile is written, and the process still dies of its signal.  With
-# iteration series on the write may still allocate (zlib), and the
-# child's probe decides as before.
+# profile is written, and the process still dies of its signal.  With a
+# trace on (SELINST_MODE=trace) the write still allocates (its files),
+# and the child's probe decides as before.
 . "$(dirname "$0")/lib.sh"
 . "$T/rt/rt.sh"
 cat > df.c <<'C'
@@ -57,15 +57,15 @@ for mode in single threads; do
 	pcheck df.prof "consistent(); assert p['complete']; assert p['signal'] == 6; assert calls('twice') == 1"
 done
 
-# Iteration series on: the write may allocate, and with a second thread
+# A trace on: the write allocates (its files), and with a second thread
 # the lock is held.
-export SELINST_ITERATE=auto
+export SELINST_MODE=trace
 rm -f *.prof
 timeout -k 1 20 ./df x > /dev/null 2> err.txt; rc=$?
-expect_eq "double free (threads, iteration series): exit status (124: hung)" 134 "$rc"
-[ -e df.prof ] && fail "double free with threads, iteration series: a profile was written while malloc held its lock?"
+expect_eq "double free (threads, trace): exit status (124: hung)" 134 "$rc"
+[ -e df.prof ] && fail "double free with threads, trace: a profile was written while malloc held its lock?"
 grep -q '^selinst: a fatal signal may have interrupted malloc: the profile is not written' err.txt \
-	|| fail "double free (threads, iteration series): no profile and no word why: $(cat err.txt)"
+	|| fail "double free (threads, trace): no profile and no word why: $(cat err.txt)"
 
 # The parent killed while its child probes (the child waits on the lock
 # for up to 1 s): the child must not stay behind, blocked for ever with
@@ -80,7 +80,7 @@ sleep 3
 left=$(pgrep -x "dfprobe$$" | xargs)
 [ -z "$left" ] || { kill -KILL $left; fail "the probe child outlived its parent: $left"; }
 
-unset SELINST_ITERATE
+unset SELINST_MODE
 for run in 1 2 3 4 5; do
 	rm -f *.prof
 	./busy 0 chld thread > out.txt 2> err.txt &

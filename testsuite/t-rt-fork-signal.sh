@@ -18,9 +18,9 @@
 # then): the interrupted malloc may hold its state half updated, and
 # writing there with malloc aborted glibc in about 1 run of 3.  The
 # write now takes no memory from malloc (runtime/walloc.c) and runs in
-# the exiting thread: every profile is written.  Where iteration series
-# are on the write may still allocate (zlib): there a child tries a
-# thread start first, and where it dies (or, with a second thread, waits
+# the exiting thread: every profile is written.  Where a trace is on
+# (SELINST_MODE=trace) the write still allocates (its files): there a
+# child tries a thread start first, and where it dies (or, with a second thread, waits
 # on malloc's lock: the exit hung) the parent writes nothing and says so
 # (the diechild case makes it die).
 . "$(dirname "$0")/lib.sh"
@@ -90,9 +90,9 @@ for ((run = 0; run < 5; run++)); do
 	pcheck eih.prof "consistent(); assert p['complete']; assert calls('churn') > 0"
 done
 
-# With iteration series on the write may allocate: the child's start
-# times out, the program exits 0 and says why there is no profile.
-export SELINST_ITERATE=auto
+# With a trace on the write allocates: the child's start times out, the
+# program exits 0 and says why there is no profile.
+export SELINST_MODE=trace
 lost=0
 for ((run = 0; run < 5; run++)); do
 	rm -f *.prof*
@@ -104,12 +104,12 @@ for ((run = 0; run < 5; run++)); do
 		|| fail "exit_in_handler with a thread, run $run: no profile, and no word why: $(cat err.txt)"
 	lost=$((lost + 1))
 done
-echo "exit_in_handler with a thread, iteration series: $lost of 5 profiles not written"
+echo "exit_in_handler with a thread, trace: $lost of 5 profiles not written"
 
-# Iteration series: where the child's thread start dies (a pthread_create that aborts in
-# any process but the first: the heap case without its timing), the
-# program still exits 0, its SIGCHLD handler sees nothing, and stderr
-# says why there is no profile.
+# A trace on: where the child's thread start dies (a pthread_create that
+# aborts in any process but the first: the heap case without its
+# timing), the program still exits 0, its SIGCHLD handler sees nothing,
+# and stderr says why there is no profile.
 cat > diechild.c <<'C'
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The profile's write calls no malloc (runtime/walloc.c): not at exit, not
 # in the fatal handler (SIGTERM while two threads allocate), not in
-# selinst_dump, with sampling on or off.  A program that replaces malloc says on stderr when the
+# selinst_dump, with sampling on or off, iteration series packed or not.  A program that replaces malloc says on stderr when the
 # writing thread calls any of the family after it armed itself.  The old
 # runtime's SIGTERM and dump writes called calloc and malloc dozens of
 # times; a fatal signal that interrupted malloc in a program with threads
@@ -10,7 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$T/rt/rt.sh"
 export SELINST_THROTTLE=off
-si_cc -O2 -pthread -fplugin-arg-selinst-threshold=0 $T/programs/write_no_malloc.c -o wnm \
+si_cc -O2 -pthread -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0 \
+	$T/programs/write_no_malloc.c -o wnm \
 	|| fail "compile write_no_malloc.c"
 for smp in "" 1000; do
 	export SELINST_SAMPLE=$smp
@@ -37,6 +38,14 @@ done
 # churning threads' samples are there.
 pcheck wnm.prof "assert any(n.get('samples') for t in p['threads'] for n in t['nodes'])"
 unset SELINST_SAMPLE
+# Iteration series: main's loop (1,000 iterations) is packed with zlib,
+# whose state comes from the write's memory too.
+for mode in exit term; do
+	rm -f *.prof
+	SELINST_ITERATE=auto ./wnm $mode > out.txt 2> err.txt
+	[ -s err.txt ] && fail "$mode, iteration series: $(sort err.txt | uniq -c | head -5)"
+	grep -q '^ *rows_packed:' wnm.prof || fail "$mode, iteration series: no rows_packed"
+done
 # The replacement is in effect: an allocation of the program's own, armed,
 # is seen.
 ./wnm self > out.txt 2> err.txt
