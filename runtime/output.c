@@ -1057,7 +1057,7 @@ static void remove_stale_temps(const char *path)
 	if (dfd < 0)
 		return;
 	size_t bl = strlen(base);
-	char buf[8192] __attribute__((aligned(8)));
+	char buf[2048] __attribute__((aligned(8)));	/* small: the exiting thread's stack */
 	for (long got; (got = syscall(SYS_getdents64, dfd, buf, sizeof buf)) > 0;) {
 		for (long off = 0; off < got;) {
 			struct dirent64 *e = (struct dirent64 *)(buf + off);
