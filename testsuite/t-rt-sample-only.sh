@@ -54,7 +54,7 @@ EOF
 # split by sample counts, so their shares are the counts').
 check() {
 	"$REPORT" --threads --top 0 --wide "$1" >"$1.threads" || fail "$2: --threads"
-	python3 - "$1" "$1.threads" <<'PY' || fail "$2: shares from samples: $(cat "$1" "$1.threads")"
+	python3 - "$1" "$1.threads" <<'PY' 2>"$1.why"
 import sys, yaml
 p = yaml.safe_load(open(sys.argv[1]))
 assert p["sampling"]["hz"] == 1000, p.get("sampling")
@@ -84,11 +84,25 @@ assert o.get("hot2", 0) >= 95, o
 PY
 }
 
+# run_checked WHAT COMMAND...: the run and its check, up to three times.
+# The shares are CPU-time samples', but a loaded shared VM charges stolen
+# time to whichever thread it preempted: under CI's load one run in a few
+# dozen came out at 69/31 for 75/25 (t-rt-sample-only failed a landing).
+# A wrong attribution misses in every run.
+run_checked() {
+	local what=$1 prof=$2; shift 2
+	for try in 1 2 3; do
+		rm -f "$prof"
+		"$@" >out.txt 2>err.txt || fail "$what run: $(cat err.txt)"
+		[ -s err.txt ] && fail "$what: stderr: $(cat err.txt)"
+		check "$prof" "$what" && return 0
+		echo "$what, try $try: shares off: $(tail -1 "$prof.why")"
+	done
+	fail "$what: shares from samples, three runs: $(cat "$prof" "$prof.threads" "$prof.why")"
+}
+
 gcc -O2 -pthread plain.c -o plain || fail "compile without the plugin"
-SELINST_SAMPLE=1000 LD_PRELOAD=$SELINST_BUILD/libselinst.so ./plain >out.txt 2>err.txt ||
-	fail "LD_PRELOAD run: $(cat err.txt)"
-[ -s err.txt ] && fail "stderr: $(cat err.txt)"
-check plain.prof "LD_PRELOAD"
+run_checked LD_PRELOAD plain.prof env SELINST_SAMPLE=1000 LD_PRELOAD=$SELINST_BUILD/libselinst.so ./plain
 
 # The report: ~hot1 and ~hot2 at the top, estimated from the threads'
 # CPU time; hot1 3/5 of the whole (main runs 4 n, the other thread n).
@@ -125,6 +139,5 @@ yget plain.prof '"sampling" in d or len(d["threads"])' | grep -qx 0 ||
 # Built with the plugin, nothing selected, linked with the runtime.
 si_cc -O2 -pthread -fplugin-arg-selinst-threshold=1000000000000 plain.c -o sel ||
 	fail "compile with nothing selected"
-SELINST_SAMPLE=1000 ./sel >/dev/null 2>err.txt || fail "linked run: $(cat err.txt)"
-check sel.prof "nothing selected"
+run_checked "nothing selected" sel.prof env SELINST_SAMPLE=1000 ./sel
 exit 0
