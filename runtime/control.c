@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "internal.h"
+#include "output_iterations.h"
 
 SI_EXPORT void selinst_pause(void)
 {
@@ -174,6 +175,7 @@ SI_EXPORT void selinst_region_end(const char *name)
  * phase (iterate.c records what it cost). */
 SI_EXPORT void selinst_phase_begin(const char *name)
 {
+	si_pack_init();	/* phases record series: zlib packs them at the write */
 	struct si_thread *t = si_thread_get();
 	if (!t && !(t = si_thread_init()))
 		return;

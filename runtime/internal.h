@@ -318,7 +318,7 @@ SI_HIDDEN void *si_mmap(size_t bytes);
 /* Memory for one profile write (walloc.c): between si_wbegin and si_wend
  * the calling thread's si_walloc/si_wcalloc come from mmap'd blocks that
  * si_wend gives back; outside they are malloc/calloc (and si_wrealloc,
- * si_wstrdup realloc, strdup).  si_wfree frees only what malloc gave.
+ * si_wstrdup realloc, strdup).  si_wfree frees only outside a write.
  * si_wsort sorts in place, allocating nothing. */
 struct si_warena { struct si_wblock *top; struct si_warena *outer; };
 SI_HIDDEN void si_wbegin(struct si_warena *a);
@@ -327,6 +327,11 @@ SI_HIDDEN void *si_walloc(size_t n);
 SI_HIDDEN void *si_wcalloc(size_t n, size_t size);
 SI_HIDDEN void si_wfree(void *p);
 SI_HIDDEN void *si_wrealloc(void *p, size_t n);
+/* si_wrelease gives back what was allocated since si_wmark (the same
+ * write, the same or a nested function). */
+struct si_wspot { struct si_wblock *block; size_t used; };
+SI_HIDDEN void si_wmark(struct si_wspot *m);
+SI_HIDDEN void si_wrelease(const struct si_wspot *m);
 SI_HIDDEN char *si_wstrdup(const char *s);
 SI_HIDDEN void si_wsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 /* S, digits only (no sign, blanks or prefix: strtoull takes "-5" as
@@ -358,7 +363,7 @@ struct si_snode {
 	const struct selinst_region *region;
 	uint64_t parent;		/* node id */
 	uint64_t calls, incl, self;	/* ticks */
-	struct si_loop *loop;		/* malloc'd copy; loops only */
+	struct si_loop *loop;		/* si_walloc'd copy; loops only */
 	uint32_t recursive;
 };
 #define SI_SNAP_PAUSED UINT64_MAX	/* si_sframe.node of a frame entered while paused */
@@ -380,7 +385,7 @@ struct si_snap {
 	uint64_t overflow_calls;
 	const struct si_samples *samples;	/* sample.c; NULL: none */
 	const struct si_series *series;		/* iterate.c; NULL: none */
-	struct si_flow_edge *flow;		/* flow.c: a malloc'd copy */
+	struct si_flow_edge *flow;		/* flow.c: a si_walloc'd copy */
 	size_t nflow;
 };
 SI_HIDDEN int si_snap_take(struct si_thread *t, struct si_snap *s);

@@ -248,17 +248,19 @@ static int rename_noreplace(const char *from, const char *to)
  * may each replace PATH between another's read and its rename. */
 static int move_aside(const char *path)
 {
-	char held[PATH_MAX], aside[PATH_MAX];
-	snprintf(held, sizeof held, "%s.aside.%ld", path, (long)getpid());
+	char *held = si_walloc(PATH_MAX), *aside = si_walloc(PATH_MAX);	/* the write's */
+	if (!held || !aside)
+		return -1;
+	snprintf(held, PATH_MAX, "%s.aside.%ld", path, (long)getpid());
 	if (rename(path, held) != 0)
 		return 0;	/* gone: another process moved it; PATH may be free */
 	long opid = profile_pid(held);
 	int stem = (int)strlen(path) - (int)strlen(".prof");
 	for (int k = 1; k < 1000; k++) {
 		if (k == 1)
-			snprintf(aside, sizeof aside, "%.*s.%ld.prof", stem, path, opid);
+			snprintf(aside, PATH_MAX, "%.*s.%ld.prof", stem, path, opid);
 		else
-			snprintf(aside, sizeof aside, "%.*s.%ld-%d.prof", stem, path, opid, k);
+			snprintf(aside, PATH_MAX, "%.*s.%ld-%d.prof", stem, path, opid, k);
 		if (rename_noreplace(held, aside) == 0)
 			return 0;
 		if (errno != EEXIST)
@@ -1000,12 +1002,16 @@ static int follow_links(const char *path, char *out, size_t n)
 		return -1;
 	}
 	strcpy(out, path);
+	char *link = si_walloc(PATH_MAX);	/* the write's */
+	if (!link) {
+		errno = ENOMEM;
+		return -1;
+	}
 	for (int hops = 0; hops < 40; hops++) {
 		struct stat st;
-		char link[PATH_MAX];
 		if (lstat(out, &st) != 0 || !S_ISLNK(st.st_mode))
 			return 0;
-		ssize_t k = readlink(out, link, sizeof link - 1);
+		ssize_t k = readlink(out, link, PATH_MAX - 1);
 		if (k < 0)
 			return 0;
 		link[k] = 0;
@@ -1045,8 +1051,8 @@ static size_t temp_prefix(char *out, size_t n, const char *path)
  * come from the exiting thread's malloc (see walloc.c). */
 static void remove_stale_temps(const char *path)
 {
-	char prefix[PATH_MAX];
-	size_t pl = temp_prefix(prefix, sizeof prefix, path);
+	char *prefix = si_walloc(PATH_MAX);	/* the write's */
+	size_t pl = prefix ? temp_prefix(prefix, PATH_MAX, path) : 0;
 	if (!pl)
 		return;
 	char *slash = strrchr(prefix, '/');
@@ -1100,63 +1106,90 @@ int si_write_needs_malloc(void)
 	return si_trace_mode != SI_MODE_PROFILE;
 }
 
-/* Write the profile to PATH (NULL: the normal path).  Errors go to stderr
- * with the path and the reason; returns 0 or -1 with errno set.  errno is
- * kept otherwise. */
-int si_write_profile(const char *path, int final, int from_signal, int signo)
+/* The file's part of si_write_profile, inside its arena: the profile at
+ * PATH, through a temporary file; 0, or -1 with *ERR set.  -2 in a child
+ * forked by a handler during the write. */
+static int write_file(const char *path, int final, int from_signal, int signo,
+		      int keep_earlier, int *err)
 {
-	char pbuf[PATH_MAX], target[PATH_MAX], tmp[PATH_MAX + 64];
-	int saved = errno, direct = 0, rc = -1, err = 0, keep_earlier = 0;
-	if (!si_output_is_ours())
-		return 0;	/* a vfork child: the parent's memory, not ours */
-	if (!path) {
-		if (output_path(pbuf, sizeof pbuf, &keep_earlier) < 0) {
-			fprintf(stderr, "selinst: cannot write profile: SELINST_OUTPUT too long\n");
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		path = pbuf;
-	}
-	int locked = si_registry_lock(from_signal ? 2000 : -1);
-	int fd = follow_links(path, target, sizeof target) < 0 ? -1 :
-		 open_output(target, tmp, sizeof tmp, &direct);
+	char *target = si_walloc(PATH_MAX), *tmp = si_walloc(PATH_MAX + 64);
+	int direct = 0, rc = -1;
+	int fd = !target || !tmp ? (errno = ENOMEM, -1) :
+		 follow_links(path, target, PATH_MAX) < 0 ? -1 :
+		 open_output(target, tmp, PATH_MAX + 64, &direct);
 	if (fd < 0) {
-		err = errno;
-		goto done;
+		*err = errno;
+		return -1;
 	}
 	struct sink k = { fd, getpid(), 0 };
-	struct si_warena arena;
-	si_wbegin(&arena);
 	errno = 0;
 	rc = emit_profile(&k, final, signo);
-	err = errno;
-	si_wend(&arena);
+	*err = errno;
 	if (getpid() != k.pid) {
 		/* A signal handler forked during the write and this is the
 		 * child: the file and the lock are the parent's. */
 		close(fd);
-		errno = ECANCELED;
-		return -1;
+		return -2;
 	}
 	if (close(fd) != 0 && rc == 0) {
 		rc = -1;
-		err = errno;
+		*err = errno;
 	}
 	if (!direct && rc == 0 && place_profile(tmp, target, keep_earlier) != 0) {
 		rc = -1;
-		err = errno;
+		*err = errno;
 	}
 	if (!direct && rc != 0)
 		unlink(tmp);
 	if (!direct && rc == 0 && final && !from_signal)
 		remove_stale_temps(target);
-done:
+	return rc;
+}
+
+/* Write the profile to PATH (NULL: the normal path).  Errors go to stderr
+ * with the path and the reason; returns 0 or -1 with errno set.  errno is
+ * kept otherwise.  Every buffer, the paths' included, is the write's
+ * (walloc.c): not the stack of whichever thread calls exit(), which may
+ * be small.  Not a cancellation point: a cancelled write would leave the
+ * lock taken and the arena current. */
+int si_write_profile(const char *path, int final, int from_signal, int signo)
+{
+	int saved = errno, rc = -1, err = 0, keep_earlier = 0, cancel;
+	if (!si_output_is_ours())
+		return 0;	/* a vfork child: the parent's memory, not ours */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+	struct si_warena arena;
+	si_wbegin(&arena);
+	char *pbuf = si_walloc(PATH_MAX);
+	if (!path && (!pbuf || output_path(pbuf, PATH_MAX, &keep_earlier) < 0)) {
+		fprintf(stderr, "selinst: cannot write profile: %s\n",
+			pbuf ? "SELINST_OUTPUT too long" : "out of memory");
+		si_wend(&arena);
+		pthread_setcancelstate(cancel, NULL);
+		errno = pbuf ? ENAMETOOLONG : ENOMEM;
+		return -1;
+	}
+	if (!path)
+		path = pbuf;
+	int locked = si_registry_lock(from_signal ? 2000 : -1);
+	rc = write_file(path, final, from_signal, signo, keep_earlier, &err);
+	if (rc == -2) {
+		si_wend(&arena);
+		pthread_setcancelstate(cancel, NULL);
+		errno = ECANCELED;
+		return -1;
+	}
 	if (locked)
 		si_registry_unlock();
-	if (rc != 0)
+	if (rc != 0) {
+		/* Not strerror: with a translated locale it allocates. */
+		const char *why = strerrordesc_np(err ? err : EIO);
 		fprintf(stderr, "selinst: cannot write profile %s: %s (SELINST_OUTPUT=PATH sets where)\n",
-			path, strerror(err ? err : EIO));
+			path, why ? why : "error");
+	}
 	si_trace_write(path, final);	/* reports its own failure */
+	si_wend(&arena);
+	pthread_setcancelstate(cancel, NULL);
 	if (rc != 0) {
 		errno = err ? err : EIO;
 		return -1;

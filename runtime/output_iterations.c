@@ -294,6 +294,12 @@ void si_emit_iterations(struct em *m, const struct si_snap *s, const uint64_t *o
 	seq_start(m);
 	for (k = 0; k < n && m->ok; k++) {
 		const struct si_series *se = order[k];
+		/* Each series' rows, codes and zlib state are given back before
+		 * the next one's (walloc.c): 64 threads of 100,000 iterations
+		 * took the write's peak from 260 MB (malloc, which reused) to
+		 * 409 MB. */
+		struct si_wspot spot;
+		si_wmark(&spot);
 		uint64_t col[SI_ITER_COLUMNS];
 		size_t ncol = pick_columns(s, se, omap, nout, col);
 		map_start(m, 0);
@@ -309,6 +315,7 @@ void si_emit_iterations(struct em *m, const struct si_snap *s, const uint64_t *o
 		emit_calls(m, s, se, omap, col, ncol);
 		emit_rows(m, s, se, omap, col, ncol, npt);
 		map_end(m);
+		si_wrelease(&spot);
 	}
 	seq_end(m);
 	si_wfree(order);

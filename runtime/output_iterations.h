@@ -17,8 +17,9 @@ SI_HIDDEN void si_emit_flow(struct em *m, const struct si_snap *s, const uint64_
 SI_HIDDEN void si_iterate_choose(const struct si_snap *const *snaps, size_t n);
 /* Packs NROWS rows of WIDTH values (selinst-profile.h, `rows_packed`):
  * SCALE[WIDTH] and the varints' length RAW_BYTES out, and the base64 text
- * (malloc'ed); -1 when zlib cannot be loaded or memory runs out. */
-/* Loads zlib for si_pack_rows, at start-up where series are recorded. */
+ * (si_walloc'd); -1 when zlib cannot be loaded or memory runs out. */
+/* Loads zlib for si_pack_rows, once: at start-up where SELINST_ITERATE
+ * is set, at the first phase otherwise. */
 SI_HIDDEN void si_pack_init(void);
 SI_HIDDEN int si_pack_rows(const uint64_t *vals, size_t nrows, size_t width, uint64_t *scale,
 			   size_t *raw_bytes, char **text);

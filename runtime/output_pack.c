@@ -11,9 +11,10 @@
  * facts are in selinst-profile.h), and the codes are compressed with zlib
  * and written in base64: 0.5-2 bytes per iteration on the bench kernels.
  *
- * zlib is dlopen'ed at start-up where SELINST_ITERATE is set (like libdw
- * in sample.c, programs that record no series never map it), not at the
- * write, which may run in a signal handler; its state comes from the
+ * zlib is dlopen'ed at start-up where SELINST_ITERATE is set, or at the
+ * first selinst_phase_begin (like libdw in sample.c, programs that record
+ * no series never map it), not at the write, which may run in a signal
+ * handler; its state comes from the
  * write's memory (walloc.c), not malloc.  Without it, or in the static
  * library, the rows stay text.
  */
@@ -26,6 +27,7 @@
 #ifndef SI_STATIC
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <zlib.h>
 
 /* zlib's functions, where it could be loaded. */
@@ -36,7 +38,7 @@ static struct {
 	uLong (*bound)(z_streamp, uLong);
 } zl;
 
-void si_pack_init(void)
+static void load_zlib(void)
 {
 	void *lib = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!lib)
@@ -47,6 +49,12 @@ void si_pack_init(void)
 	*(void **)&zl.bound = dlsym(lib, "deflateBound");
 	if (!zl.init || !zl.deflate || !zl.end || !zl.bound)
 		memset(&zl, 0, sizeof zl);
+}
+
+void si_pack_init(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, load_zlib);
 }
 
 static voidpf zalloc_write(voidpf opaque, uInt items, uInt size)

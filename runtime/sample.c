@@ -594,7 +594,7 @@ static struct wmod *wmods;
 static struct wseg *wsegs;
 static struct wmod **used;	/* by index in sample_modules */
 static size_t nwmods, nwsegs, nused, capm, caps, capu;	/* entries, room */
-static struct si_map *names;	/* pc -> malloc'd name, for PCs named here */
+static struct si_map *names;	/* pc -> si_walloc'd name, for PCs named here */
 
 /* The build-id of the note segment PH of a module loaded at BASE into M. */
 static void note_build_id(struct wmod *m, uintptr_t base, const ElfW(Phdr) *ph)
@@ -759,8 +759,8 @@ size_t si_sample_modules(void)
 	return nused;
 }
 
-/* Module I of the sample modules: its path (malloc'd; NULL when memory
- * ran out), and its GNU build-id in hex into ID (empty when it has
+/* Module I of the sample modules: its path (si_walloc'd; NULL when
+ * memory ran out), and its GNU build-id in hex into ID (empty when it has
  * none).  The path is the file's real one, as /proc/self/maps gives it:
  * the program's from /proc/self/exe, a library's with its links
  * resolved; the vDSO's SELINST_PROFILE_VDSO. */
@@ -773,11 +773,21 @@ char *si_sample_module(size_t i, char *id, size_t len)
 	if (m->vdso)
 		return si_wstrdup(SELINST_PROFILE_VDSO);
 	if (m->name[0]) {
-		/* A relative name: from here.  Into a buffer: realpath's own
-		 * would come from malloc (walloc.c). */
-		char *r = si_walloc(PATH_MAX);
-		if (r && realpath(m->name, r))
+		/* A relative name: from here.  Not realpath: glibc's grows its
+		 * scratch buffers with malloc past 1 KiB of path (walloc.c);
+		 * the kernel names an O_PATH descriptor's file resolved. */
+		char *r = si_walloc(PATH_MAX), fdpath[40];
+		int fd = r ? open(m->name, O_PATH | O_CLOEXEC) : -1;
+		ssize_t n = -1;
+		if (fd >= 0) {
+			snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
+			n = readlink(fdpath, r, PATH_MAX - 1);
+			close(fd);
+		}
+		if (n > 0 && r[0] == '/') {
+			r[n] = 0;
 			return r;
+		}
 		return si_wstrdup(m->name);
 	}
 	char *p = si_walloc(PATH_MAX);

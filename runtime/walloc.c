@@ -81,17 +81,9 @@ void *si_walloc(size_t n)
 			return NULL;	/* si_mmap kept errno; the caller says ENOMEM */
 		nb->size = size;
 		nb->used = head;
-		/* A large request gets a block of its own below the current
-		 * one, which keeps its free tail for the small ones. */
-		if (b && b->size - b->used >= WBLOCK_BYTES / 4) {
-			nb->prev = b->prev;
-			__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* linked whole */
-			b->prev = nb;
-		} else {
-			nb->prev = b;
-			__atomic_signal_fence(__ATOMIC_SEQ_CST);
-			a->top = nb;
-		}
+		nb->prev = b;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* linked whole */
+		a->top = nb;
 		b = nb;
 	}
 	char *p = (char *)b + b->used;
@@ -101,7 +93,7 @@ void *si_walloc(size_t n)
 }
 
 /* Fresh blocks from mmap are zero; a block's free tail has never been
- * used: both read as zeros already. */
+ * used, or was cleared by si_wrelease: both read as zeros already. */
 void *si_wcalloc(size_t n, size_t size)
 {
 	if (!current)
@@ -127,12 +119,44 @@ static int from_a_write(const void *p)
 	return 0;
 }
 
-/* Memory of a write goes back at its end; anything else (given by malloc
- * outside any write) to free. */
+/* Memory of a write goes back at its end (or at si_wrelease); what
+ * malloc gave outside any write, to free.  Inside a write everything
+ * freed is the write's (exited threads' copies are never freed there):
+ * no search through the blocks, whose number grows with the write. */
 void si_wfree(void *p)
 {
-	if (p && !from_a_write(p))
+	if (p && !current)
 		free(p);
+}
+
+/* A point to go back to (si_wrelease): what a write allocated after it,
+ * for one thread's tables or one series, is given back before the next
+ * one's, so the write's peak is its largest part, not their sum. */
+void si_wmark(struct si_wspot *m)
+{
+	struct si_warena *a = current;
+	m->block = a ? a->top : NULL;
+	m->used = m->block ? m->block->used : 0;
+}
+
+void si_wrelease(const struct si_wspot *m)
+{
+	struct si_warena *a = current;
+	if (!a)
+		return;
+	struct si_wblock *b = a->top;
+	while (b && b != m->block) {
+		struct si_wblock *prev = b->prev;
+		a->top = prev;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* unlinked, then unmapped */
+		munmap(b, b->size);
+		b = prev;
+	}
+	if (b && b->used > m->used) {
+		/* si_wcalloc counts on memory never handed out being zero. */
+		memset((char *)b + m->used, 0, b->used - m->used);
+		b->used = m->used;
+	}
 }
 
 /* A block of a write grows by a copy (the old one stays until the end of

@@ -85,7 +85,12 @@ for run in 1 2 3 4 5; do
 	rm -f *.prof
 	./busy 0 chld thread > out.txt 2> err.txt &
 	pid=$!
-	sleep 0.5
+	# In its allocating loop: 0.1 s of CPU time (10 s at most, under load).
+	for i in $(seq 100); do
+		cpu=$(awk '{print $14 + $15}' /proc/$pid/stat 2>/dev/null || echo 0)
+		[ "${cpu:-0}" -ge 10 ] && break
+		sleep 0.1
+	done
 	kill -TERM $pid
 	for i in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
 	if kill -0 $pid 2>/dev/null; then

@@ -51,7 +51,7 @@ si_cc -O1 -g -pthread -fsanitize=thread -fplugin-arg-selinst-threshold=0 \
 for conf in off 100:1000000 off,1000; do
 	throttle=${conf%,*} sample=; [ "$conf" = off,1000 ] && sample=1000
 	rm -f *.prof
-	SELINST_THROTTLE=$throttle SELINST_SAMPLE=$sample ./waves > out.txt 2> err.txt; rc=$?
+	SELINST_THROTTLE=$throttle SELINST_SAMPLE=$sample timeout -k 1 60 ./waves > out.txt 2> err.txt; rc=$?
 	grep -q 'ThreadSanitizer' err.txt && fail "$conf: $(grep -A12 WARNING err.txt | head -30)"
 	expect_eq "$conf: exit status" 0 $rc
 	pcheck waves.prof "consistent(); assert p['complete']; assert len(p['threads']) == 25, len(p['threads'])"

@@ -40,15 +40,16 @@ pcheck wnm.prof "assert any(n.get('samples') for t in p['threads'] for n in t['n
 unset SELINST_SAMPLE
 # Iteration series: main's loop (1,000 iterations) is packed with zlib,
 # whose state comes from the write's memory too.
+line=$(grep -n 'x < 1000; x++' $T/programs/write_no_malloc.c | cut -d: -f1)
 for mode in exit term; do
 	rm -f *.prof
-	SELINST_ITERATE=auto ./wnm $mode > out.txt 2> err.txt
+	SELINST_ITERATE=write_no_malloc.c:$line timeout -k 1 30 ./wnm $mode > out.txt 2> err.txt
 	[ -s err.txt ] && fail "$mode, iteration series: $(sort err.txt | uniq -c | head -5)"
 	grep -q '^ *rows_packed:' wnm.prof || fail "$mode, iteration series: no rows_packed"
 done
 # The replacement is in effect: an allocation of the program's own, armed,
 # is seen.
-./wnm self > out.txt 2> err.txt
+timeout -k 1 30 ./wnm self > out.txt 2> err.txt
 grep -q "malloc family called during the write: malloc" err.txt \
 	|| fail "the replaced malloc did not see the program's own call: $(cat err.txt)"
 exit 0

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* write_no_malloc.c MODE - the runtime's profile write calls no malloc
- * (runtime/walloc.c).  This program replaces malloc, calloc, realloc and
- * the aligned allocators (glibc's own calls and the runtime's come here
- * too) and, once armed, says on stderr that one was called.  Two threads
+ * (runtime/walloc.c).  This program replaces malloc, calloc, realloc,
+ * free and the aligned allocators (glibc's own calls and the runtime's
+ * come here too) and, once armed, says on stderr that one was called.  Two threads
  * allocate and free until main stops them; main runs instrumented work,
  * arms, then:
  *   exit   returns from main (the final write at exit);
@@ -23,6 +23,7 @@ void *__libc_malloc(size_t n);
 void *__libc_calloc(size_t n, size_t size);
 void *__libc_realloc(void *p, size_t n);
 void *__libc_memalign(size_t align, size_t n);
+void __libc_free(void *p);
 
 static __thread int armed;
 
@@ -44,6 +45,7 @@ void *calloc(size_t n, size_t s) { called("calloc"); return __libc_calloc(n, s);
 void *realloc(void *p, size_t n) { called("realloc"); return __libc_realloc(p, n); }
 void *memalign(size_t a, size_t n) { called("memalign"); return __libc_memalign(a, n); }
 void *aligned_alloc(size_t a, size_t n) { called("aligned_alloc"); return __libc_memalign(a, n); }
+void free(void *p) { if (p) called("free"); __libc_free(p); }
 int posix_memalign(void **p, size_t a, size_t n)
 {
 	called("posix_memalign");
@@ -52,9 +54,11 @@ int posix_memalign(void **p, size_t a, size_t n)
 }
 
 static volatile int stop;
+static int started;	/* churning threads past their first hook */
 
 static void *churn(void *arg)
 {
+	__atomic_fetch_add(&started, 1, __ATOMIC_RELEASE);	/* in the profile now */
 	void *blk[16] = { 0 };
 	for (unsigned i = 0; !stop; i++) {
 		unsigned k = i % 16;
@@ -80,6 +84,8 @@ int main(int argc, char **argv)
 	unsigned long sum = 0;
 	for (unsigned long x = 0; x < 1000; x++)
 		sum += work(x);
+	while (__atomic_load_n(&started, __ATOMIC_ACQUIRE) < 2)
+		usleep(1000);
 	usleep(20000);
 	if (!strcmp(mode, "exit")) {
 		stop = 1;
