@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/types.h>
 #include <time.h>
 #include "selinst.h"
@@ -414,6 +415,11 @@ SI_HIDDEN void si_sample_ctor(void);
 SI_HIDDEN void si_sample_thread_start(struct si_thread *t);
 SI_HIDDEN void si_sample_thread_stop(struct si_thread *t);
 SI_HIDDEN int si_sample_hz(void);
+/* The sampling signal blocked around a write, and one that came during it
+ * dropped (sample.c). */
+struct si_sample_quiet { int on, was_pending; sigset_t mask; };
+SI_HIDDEN void si_sample_quiet(struct si_sample_quiet *q);
+SI_HIDDEN void si_sample_loud(const struct si_sample_quiet *q);
 SI_HIDDEN int si_sample_signal(void);
 SI_HIDDEN int si_sample_handler_lost(void);
 struct sigaction;

@@ -1158,6 +1158,8 @@ int si_write_profile(const char *path, int final, int from_signal, int signo)
 	if (!si_output_is_ours())
 		return 0;	/* a vfork child: the parent's memory, not ours */
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+	struct si_sample_quiet quiet;
+	si_sample_quiet(&quiet);
 	struct si_warena arena;
 	si_wbegin(&arena);
 	char *pbuf = si_walloc(PATH_MAX);
@@ -1165,6 +1167,7 @@ int si_write_profile(const char *path, int final, int from_signal, int signo)
 		fprintf(stderr, "selinst: cannot write profile: %s\n",
 			pbuf ? "SELINST_OUTPUT too long" : "out of memory");
 		si_wend(&arena);
+		si_sample_loud(&quiet);
 		pthread_setcancelstate(cancel, NULL);
 		errno = pbuf ? ENAMETOOLONG : ENOMEM;
 		return -1;
@@ -1175,6 +1178,7 @@ int si_write_profile(const char *path, int final, int from_signal, int signo)
 	rc = write_file(path, final, from_signal, signo, keep_earlier, &err);
 	if (rc == -2) {
 		si_wend(&arena);
+		si_sample_loud(&quiet);
 		pthread_setcancelstate(cancel, NULL);
 		errno = ECANCELED;
 		return -1;
@@ -1189,6 +1193,7 @@ int si_write_profile(const char *path, int final, int from_signal, int signo)
 	}
 	si_trace_write(path, final);	/* reports its own failure */
 	si_wend(&arena);
+	si_sample_loud(&quiet);
 	pthread_setcancelstate(cancel, NULL);
 	if (rc != 0) {
 		errno = err ? err : EIO;

@@ -562,6 +562,38 @@ void si_sample_thread_stop(struct si_thread *t)
 
 /* The rate in force (0: off) and its signal, for the profile's header. */
 int si_sample_hz(void) { return sample_on ? (int)sample_hz : 0; }
+
+/* The write is not sampled: its time is the runtime's, not the program's
+ * (a final write in the exiting thread, with the thread's timer still
+ * running, put samples in ~open_output at the top of the tree:
+ * t-rt-sample-loops on a fresh machine).  The signal is blocked for the
+ * write, and one that came meanwhile is taken off before it is
+ * unblocked. */
+void si_sample_quiet(struct si_sample_quiet *q)
+{
+	q->on = sample_on && sample_signo > 0;
+	if (!q->on)
+		return;
+	sigset_t pending, sig;
+	q->was_pending = sigpending(&pending) == 0 && sigismember(&pending, sample_signo) == 1;
+	sigemptyset(&sig);
+	sigaddset(&sig, sample_signo);
+	pthread_sigmask(SIG_BLOCK, &sig, &q->mask);
+}
+
+void si_sample_loud(const struct si_sample_quiet *q)
+{
+	if (!q->on)
+		return;
+	sigset_t sig;
+	sigemptyset(&sig);
+	sigaddset(&sig, sample_signo);
+	struct timespec now = { 0, 0 };
+	if (!q->was_pending && sigismember(&q->mask, sample_signo) != 1)
+		while (sigtimedwait(&sig, NULL, &now) < 0 && errno == EINTR)
+			;
+	pthread_sigmask(SIG_SETMASK, &q->mask, NULL);
+}
 int si_sample_signal(void) { return sample_signo; }
 
 /* ---- at write time -------------------------------------------------- */

@@ -52,4 +52,35 @@ done
 timeout -k 1 30 ./wnm self > out.txt 2> err.txt
 grep -q "malloc family called during the write: malloc" err.txt \
 	|| fail "the replaced malloc did not see the program's own call: $(cat err.txt)"
+
+# The write is not sampled (sample.c, si_sample_quiet): now that the
+# exiting thread writes, its timer ran on through the write and put
+# samples in ~open_output at the top of the tree (t-rt-sample-loops on a
+# fresh machine, once).  A tree of about 10,000 nodes takes milliseconds
+# to write; at 20 kHz no sample outside every region may land in
+# libselinst.so.
+bash $T/programs/gen_funcs.sh 100 > funcs.c
+cat > big.c <<'C'
+typedef void fn(unsigned long, int);
+extern fn *tab[];
+int main(void)
+{
+	for (unsigned long x = 0; x < 20000; x++)
+		tab[x % 100](x * 2654435761u, 2);
+	return 0;
+}
+C
+si_cc -O1 -fplugin-arg-selinst-threshold=0 big.c funcs.c -o big || fail "compile big.c"
+rm -f *.prof
+SELINST_SAMPLE=20000 timeout -k 1 60 ./big 2> err.txt || fail "big: $(cat err.txt)"
+pcheck big.prof "
+consistent()
+assert sum(len(t['nodes']) for t in p['threads']) > 5000, sum(len(t['nodes']) for t in p['threads'])
+mods = [m['path'] for m in p.get('sample_modules', [])]
+rt = [i for i, m in enumerate(mods) if m.endswith('/libselinst.so')]
+# After main's region closed, outside every region: the write's samples
+# would be the root's (inside regions, the hooks' slow paths are named).
+bad = [s for t in p['threads'] for s in t.get('root_samples', []) if s.get('module') in rt]
+assert not bad, bad
+"
 exit 0
