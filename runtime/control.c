@@ -110,10 +110,12 @@ static const struct selinst_region *name_desc(const char *name)
 	return d;
 }
 
-/* In a forked child: another thread may have held the lock at the fork. */
+/* In a forked child: another thread may have held the lock at the fork.
+ * An assignment, not pthread_mutex_init: a parent that never called that
+ * would bind it lazily in every child (_dl_fixup, a few us). */
 void si_control_after_fork(void)
 {
-	pthread_mutex_init(&names_lock, NULL);
+	names_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 }
 
 /* ---- a thread's cache: name pointer -> descriptor ----------------------- */

@@ -266,7 +266,7 @@ exit_cold(const struct selinst_region *region, uint64_t now)
 {
 	if (!ready())
 		return;
-	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
+	struct si_thread *t = si_self_settled();	/* si_nothread: in_hook is 1 */
 	if (unlikely(!si_guard_take(t)))
 		return;
 	uint32_t d = si_depth(t);
@@ -318,8 +318,11 @@ HOT static void exit_traced(const struct selinst_region *region)
 {
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
-	if (unlikely(t->in_hook))	/* no thread, or a nested hook: as the fast path */
+	if (unlikely(t->in_hook)) {	/* no thread, or a nested hook: as the fast path */
+		if (unlikely(t == &si_forked))
+			exit_cold(region, now);
 		return;
+	}
 	t->in_hook = 1;
 	barrier();
 	struct si_frame *f = t->top;
@@ -422,7 +425,13 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 	barrier();
 	t->in_hook = 0;
 	COUNT_DOWN(y, n);
+	return;
 nested:
+	/* A nested hook, or no thread: nothing; a forked child's first hook
+	 * (an exit, when the function that forked returns) makes its
+	 * profile (off the fast path). */
+	if (unlikely(t == &si_forked))
+		exit_cold(region, now);
 	return;
 mono:
 	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)
@@ -542,7 +551,7 @@ loop_exit_cold(const struct selinst_region *region, uint64_t iterations)
 	if (unlikely(!si_clock_tsc) && !ready())
 		return;
 	uint64_t now = si_now();
-	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
+	struct si_thread *t = si_self_settled();	/* si_nothread: in_hook is 1 */
 	if (unlikely(!si_guard_take(t)))
 		return;
 	uint32_t d = si_depth(t);
@@ -592,8 +601,11 @@ loop_exit_traced(const struct selinst_region *region, uint64_t iterations)
 {
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
-	if (unlikely(t->in_hook))	/* no thread, or a nested hook */
+	if (unlikely(t->in_hook)) {	/* no thread, or a nested hook */
+		if (unlikely(t == &si_forked))
+			loop_exit_cold(region, iterations);
 		return;
+	}
 	t->in_hook = 1;
 	barrier();
 	struct si_frame *f = t->top;
@@ -637,7 +649,10 @@ SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint
 	barrier();
 	t->in_hook = 0;
 	COUNT_DOWN(y, n);
+	return;
 nested:
+	if (unlikely(t == &si_forked))	/* as in __selinst_exit */
+		loop_exit_cold(region, iterations);
 	return;
 cold:
 	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)

@@ -164,6 +164,15 @@ static void retire(struct si_thread *t, struct si_snap *s)
 static void thread_exit(void *arg)
 {
 	struct si_thread *t = arg;
+	if (si_self == &si_forked) {
+		/* A forked child's thread that ran no hook since the fork: its
+		 * profile (ARG is the parent's), made now.  The key is left
+		 * empty, or this destructor would be called again. */
+		t = si_fork_settle();
+		pthread_setspecific(exit_key, NULL);
+		if (!t)
+			return;
+	}
 	sigset_t all, old;
 	int saved = errno;
 	sigfillset(&all);
@@ -577,38 +586,37 @@ struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
 	return n;
 }
 
-/* In the child after fork(): one thread, a fresh profile.  The regions
- * open in the forking thread stay open in the child (their exits will
- * come); they get fresh nodes with zero calls, timed from the fork. */
-void si_after_fork_child(void)
+/* ---- fork ----------------------------------------------------------
+ *
+ * In a forked child the forking thread's profile starts afresh: the
+ * regions open in it at the fork stay open (their exits will come), with
+ * fresh nodes of zero calls, timed from the fork.  Most children exec or
+ * _exit at once (make, shells, popen, death tests), and the fork handler
+ * may run in a signal handler: so the handler only resets words and notes
+ * the fork (fork_old, fork_ticks), and points si_self at si_forked, a
+ * placeholder whose in_hook is 1, like si_nothread's.  The hooks' fast
+ * paths then leave the thread's first hook to their slow paths, which
+ * make the profile (si_fork_settle) and go on; so do the control API,
+ * sampling's set-up and, for a child that never ran a hook, the write and
+ * dlclose (si_fork_settle_any).  A child that only execs or exits makes
+ * nothing: it counted nothing and writes nothing (exec.c). */
+struct si_thread si_forked = { .in_hook = 1 };
+static struct si_thread *fork_old;	/* the forking thread's profile, the parent's copy */
+static struct si_thread *fork_made;	/* made from it, not yet si_self (another
+					   thread's write made it) */
+static uint64_t fork_ticks;		/* the fork: the copied frames' start */
+
+/* T's open frames: OLD's, timed from NOW, each with the node of its
+ * region under the frame below (a frame entered while paused keeps the
+ * paused node). */
+static void copy_open_frames(struct si_thread *t, const struct si_thread *old, uint64_t now)
 {
-	reg_word = 0;	/* the child's one thread holds nothing */
-	exited_head = NULL;	/* the parent's; the child starts afresh */
-	exited_tail = &exited_head;
-	pool = NULL;
-	si_control_after_fork();
-	si_trace_after_fork();
-	si_final_writer_after_fork();
-	si_forked_child = 1;
-	si_output_after_fork();
-	si_final_written = 0;
-	reg_head = NULL;
-	reg_tail = &reg_head;
-	reg_count = 0;
-	struct si_thread *old = si_thread_get();
-	if (!old)
-		return;
-	struct si_thread *t = new_thread();
-	if (!t) {
-		si_self = &si_nothread;
-		return;
-	}
-	uint64_t now = si_now();
 	uint32_t odepth = si_depth(old);
 	for (uint32_t i = 1; i < odepth; i++) {
 		if (t->top + 1 >= t->end && !si_grow_stack(t))
 			break;
-		struct si_frame *of = &old->stack[i], *f = t->top + 1;
+		const struct si_frame *of = &old->stack[i];
+		struct si_frame *f = t->top + 1;
 		struct si_node *cur = &t->root;
 		for (uint32_t k = si_depth(t) - 1; k > 0; k--)
 			if (t->stack[k].node != &t->paused) {
@@ -627,9 +635,105 @@ void si_after_fork_child(void)
 		f->node->active++;
 		t->top = f;
 	}
-	register_thread(t);
-	si_self = t;
+}
+
+/* The forking thread's profile in the child, made now if it is not yet,
+ * and listed first with index 0 (kept for it by the fork handler: the
+ * child's threads are numbered as when it was made at the fork).  Under
+ * the registry lock (or where the caller could not take it).  NULL when
+ * out of memory: the thread then starts afresh at its next hook. */
+static struct si_thread *fork_make_locked(void)
+{
+	struct si_thread *old = fork_old;
+	if (fork_made || !old)
+		return fork_made;
+	fork_old = NULL;
+	struct si_thread *t = new_thread();
+	if (!t)
+		return NULL;
+	/* The child's one thread is its thread group's leader: tid = pid
+	 * (new_thread read the tid of the thread making it, maybe a writer). */
+	t->tid = getpid();
+	copy_open_frames(t, old, fork_ticks);
+	t->index = 0;
+	t->next = reg_head;
+	if (!reg_head)
+		reg_tail = &t->next;
+	reg_head = t;
+	fork_made = t;
+	return t;
+}
+
+/* The calling thread, whose si_self is si_forked, takes its profile T
+ * (NULL: none could be made) as its own. */
+static struct si_thread *fork_adopt(struct si_thread *t)
+{
+	fork_made = NULL;
+	si_self = t ? t : &si_nothread;
+	if (!t)
+		return NULL;
 	pthread_setspecific(exit_key, t);
-	t->sample_armed = 0;	/* timers are not inherited: a new one */
-	si_sample_thread_start(t);
+	si_sample_thread_start(t);	/* timers are not inherited: a new one */
+	return t;
+}
+
+struct si_thread *si_fork_settle(void)
+{
+	/* A signal handler's hook while this thread holds the lock (making
+	 * the profile, or writing): not counted, as in si_thread_init. */
+	if (held_by_me())
+		return NULL;
+	int saved = errno;
+	int locked = si_registry_lock(-1);
+	struct si_thread *t = fork_make_locked();
+	if (locked)
+		si_registry_unlock();
+	fork_adopt(t);
+	errno = saved;
+	return t;
+}
+
+void si_fork_settle_any(void)
+{
+	if (!__atomic_load_n(&fork_old, __ATOMIC_RELAXED))
+		return;
+	struct si_thread *t = fork_make_locked();
+	if (si_self == &si_forked)
+		fork_adopt(t);
+}
+
+/* The fork handler (see above): resets only, no allocation, no lock, no
+ * call that could take one. */
+void si_after_fork_child(void)
+{
+	reg_word = 0;	/* the child's one thread holds nothing */
+	exited_head = NULL;	/* the parent's; the child starts afresh */
+	exited_tail = &exited_head;
+	pool = NULL;
+	si_control_after_fork();
+	si_trace_after_fork();
+	si_final_writer_after_fork();
+	si_forked_child = 1;
+	si_output_after_fork();
+	si_final_written = 0;
+	reg_head = NULL;
+	reg_tail = &reg_head;
+	/* A child forked again before it made its profile copies the same
+	 * frames: from what it was to be made of. */
+	struct si_thread *old = si_self;
+	if (old == &si_forked)
+		old = fork_made ? fork_made : fork_old;
+	else if (old == &si_nothread)
+		old = NULL;
+	fork_made = NULL;
+	fork_old = old;
+	reg_count = old ? 1 : 0;	/* index 0: the forking thread's */
+	if (!old)
+		return;
+	fork_ticks = si_now();
+	si_self = &si_forked;
+	/* Sampling needs the thread's timer from the fork on, and a profile
+	 * for its samples: made now, as before. */
+	if (si_sample_hz())
+		si_fork_settle();
 }
