@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/* fork_lazy.c MODE - main -> outer -> middle forks once (in MODE sig-*,
+ * from the SIGUSR1 handler on_usr1 that middle raises); the parent waits
+ * and prints the child's pid.  What the child does after the fork:
+ *   quiet      exits through a call the plugin cannot see is noreturn:
+ *              no hook at all since the fork
+ *   hooks      calls leaf 3 times, then returns to main, which returns
+ *   exit       exit(0): the plugin's exit hook of fork_here runs first
+ *   exec       calls leaf, then execs /bin/true (the profile is written)
+ *   exec-quiet execs /bin/true at once (nothing counted: no profile)
+ *   sig-quiet, sig-hooks: quiet and hooks in the handler, which then
+ *              exits as quiet does
+ * The parent calls leaf twice before the fork: the child's profile starts
+ * afresh, without them (t-rt-fork-lazy). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+volatile long sink;
+static const char *mode;
+/* exit through a pointer: no exit hooks before it (the plugin puts them
+ * before calls it knows do not return). */
+static void (*volatile quit)(int) = exit;
+static pid_t child;
+
+__attribute__((noinline)) void leaf(void)
+{
+	sink++;
+}
+
+/* Fork; in the child do what M says, with no call of an instrumented
+ * function before the point M is about (0: return normally). */
+__attribute__((noinline)) static int fork_here(const char *m)
+{
+	child = fork();
+	if (child < 0)
+		quit(2);
+	if (child > 0)
+		return 1;
+	if (!strcmp(m, "quiet"))
+		quit(0);
+	if (!strcmp(m, "exit"))
+		exit(0);
+	if (!strcmp(m, "exec"))
+		leaf();
+	if (!strncmp(m, "exec", 4)) {
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(9);
+	}
+	leaf();
+	leaf();
+	leaf();
+	return 0;
+}
+
+__attribute__((noinline)) static void on_usr1(int sig)
+{
+	(void)sig;
+	if (fork_here(mode + 4) == 0)	/* sig-X: X in the handler */
+		quit(0);
+}
+
+__attribute__((noinline)) static int middle(void)
+{
+	leaf();
+	leaf();
+	if (!strncmp(mode, "sig-", 4)) {
+		signal(SIGUSR1, on_usr1);
+		raise(SIGUSR1);
+		return 1;
+	}
+	return fork_here(mode);
+}
+
+__attribute__((noinline)) static int outer(void)
+{
+	return middle();
+}
+
+int main(int argc, char **argv)
+{
+	mode = argc > 1 ? argv[1] : "quiet";
+	if (!outer())
+		return 0;	/* the child, returned */
+	int st;
+	if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 1;
+	printf("%d\n", (int)child);
+	return 0;
+}

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# A forked child's profile (fork_lazy.c): the regions open in the forking
+# thread at the fork, with zero calls and times from the fork, plus what
+# the child ran.  The child's fork handler no longer makes that profile:
+# the child's first hook does, or, in a child that ran none, its write.
+# Each way out is checked: no hook at all (the write makes the profile:
+# without that, the child's profile has no thread), hooks, exit() after
+# the plugin's exit hooks, exec (with and without a call counted first),
+# and a fork from a signal handler (quiet and with hooks).
+. "$(dirname "$0")/lib.sh"
+. "$T/rt/rt.sh"
+si_cc -O2 -fplugin-arg-selinst-threshold=0 $T/programs/fork_lazy.c -o fl || fail "compile"
+export SELINST_OUTPUT=fl.%p.prof
+# run MODE: the child's pid; checks the parent's profile.
+run() {
+	rm -f fl.*.prof
+	child=$(./fl "$1") || fail "$1: exit status"
+	[ -n "$child" ] || fail "$1: no child pid"
+	parent=$(ls fl.*.prof | grep -v "fl.$child.prof")
+	pcheck $parent "consistent(); assert calls('leaf') == 2, calls('leaf')"
+}
+# The child's profile: one thread (index 0, tid = pid), whose nodes are the
+# chain OPEN (zero calls) and LEAF calls of leaf below its end.
+child_is() { # MODE OPEN LEAF [PYTHON]
+	pcheck fl.$child.prof "
+consistent()
+assert p['pid'] == $child, p['pid']
+assert len(p['threads']) == 1, p['threads']
+t = p['threads'][0]
+assert t['index'] == 0 and t['tid'] == $child, (t['index'], t['tid'])
+want = tuple('$2'.split())
+chain = [n for n in t['nodes'] if regions[n['region']]['name'] != 'leaf']
+assert [path(t, n) for n in chain] == [want[:k] for k in range(1, len(want) + 1)], \
+    [path(t, n) for n in chain]
+assert all(n['calls'] == 0 for n in chain), chain
+assert calls('leaf') == $3, calls('leaf')
+for _, n in nodes('leaf'):
+    assert path(t, n) == want + ('leaf',), path(t, n)
+${4:-}" || fail "$1: the child's profile"
+}
+run quiet
+child_is quiet "main outer middle fork_here" 0
+run hooks
+child_is hooks "main outer middle fork_here" 3
+# exit(): fork_here closed at its exit hook, before exit's write closed the
+# rest: middle has time of its own after it.
+run exit
+child_is exit "main outer middle fork_here" 0 "
+(_, f), = nodes('fork_here')
+(_, m), = nodes('middle')
+assert f['exclusive_ns'] == f['inclusive_ns'] and m['exclusive_ns'] > 0, (f, m)"
+run exec
+child_is exec "main outer middle fork_here" 1
+run exec-quiet
+[ -e fl.$child.prof ] && fail "exec-quiet: a child that counted nothing wrote a profile"
+run sig-quiet
+child_is sig-quiet "main outer middle on_usr1 fork_here" 0
+run sig-hooks
+child_is sig-hooks "main outer middle on_usr1 fork_here" 3
+exit 0
