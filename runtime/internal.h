@@ -291,6 +291,14 @@ SI_HIDDEN struct si_thread *si_fork_settle(void);
 /* Any thread, with the registry lock, before it reads the registry (a
  * write, dlclose): a forked child's pending profile made. */
 SI_HIDDEN void si_fork_settle_any(void);
+/* The exit of R at NOW (a loop's with ITERATIONS) in a forked child whose
+ * profile is not made: 1 when noted (done when it is made) or nothing to
+ * do; 0 when the caller must make it (si_fork_settle) and exit there. */
+SI_HIDDEN int si_fork_exit(const struct selinst_region *r, uint64_t now, int loop,
+			   uint64_t iterations);
+/* hooks.c: such an exit, done on T. */
+SI_HIDDEN void si_fork_replay(struct si_thread *t, const struct selinst_region *r, uint64_t now,
+			      int loop, uint64_t iterations);
 /* si_self, or NULL before the thread's first hook; in a forked child,
  * the profile made first. */
 static inline struct si_thread *si_thread_get(void)

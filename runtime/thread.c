@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -593,25 +594,45 @@ struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
  * fresh nodes of zero calls, timed from the fork.  Most children exec or
  * _exit at once (make, shells, popen, death tests), and the fork handler
  * may run in a signal handler: so the handler only resets words and notes
- * the fork (fork_old, fork_ticks), and points si_self at si_forked, a
- * placeholder whose in_hook is 1, like si_nothread's.  The hooks' fast
- * paths then leave the thread's first hook to their slow paths, which
- * make the profile (si_fork_settle) and go on; so do the control API,
- * sampling's set-up and, for a child that never ran a hook, the write and
- * dlclose (si_fork_settle_any).  A child that only execs or exits makes
- * nothing: it counted nothing and writes nothing (exec.c). */
+ * the fork (fk), and points si_self at si_forked, a placeholder whose
+ * in_hook is 1, like si_nothread's.  The hooks' fast paths then leave the
+ * thread's hooks to their slow paths: an exit is noted (si_fork_exit);
+ * anything else makes the profile (si_fork_settle) and goes on, and so do
+ * the control API, sampling's set-up and, for a child that never ran a
+ * hook, the write and dlclose (si_fork_settle_any).  A child that only
+ * execs or exits makes nothing: it counted nothing, and one that execs
+ * writes nothing (exec.c). */
 struct si_thread si_forked = { .in_hook = 1 };
-static struct si_thread *fork_old;	/* the forking thread's profile, the parent's copy */
-static struct si_thread *fork_made;	/* made from it, not yet si_self (another
+/* The exits a forked child runs before its profile is made: the plugin
+ * closes the regions before _exit and exit, which is most of what a child
+ * that does not exec does.  Noted here, without allocating, and done
+ * when the profile is made, at their times. */
+#define FORK_EXITS 32
+struct fork_exit {
+	const struct selinst_region *region;
+	uint64_t now, iterations;
+	int loop;			/* a loop's exit (with ITERATIONS) */
+};
+/* All the fork handler writes, together: each page a child writes costs
+ * it a copy (a fault of a few us). */
+static struct {
+	struct si_thread *old;		/* the forking thread's profile, the parent's copy */
+	struct si_thread *made;		/* made from it, not yet si_self (another
 					   thread's write made it) */
-static uint64_t fork_ticks;		/* the fork: the copied frames' start */
+	uint64_t ticks;			/* the fork: the copied frames' start */
+	uint32_t depth;			/* OLD's frames open at the fork */
+	uint32_t open;			/* of those, still open after the noted exits */
+	uint32_t nexits;		/* noted exits; release-stored */
+	int noting;			/* the owner is noting one (see si_fork_exit) */
+	struct fork_exit exits[FORK_EXITS];
+} fk;
 
-/* T's open frames: OLD's, timed from NOW, each with the node of its
+/* T's open frames: OLD's first ODEPTH, timed from NOW, each with the node of its
  * region under the frame below (a frame entered while paused keeps the
  * paused node). */
-static void copy_open_frames(struct si_thread *t, const struct si_thread *old, uint64_t now)
+static void copy_open_frames(struct si_thread *t, const struct si_thread *old, uint32_t odepth,
+			     uint64_t now)
 {
-	uint32_t odepth = si_depth(old);
 	for (uint32_t i = 1; i < odepth; i++) {
 		if (t->top + 1 >= t->end && !si_grow_stack(t))
 			break;
@@ -637,38 +658,72 @@ static void copy_open_frames(struct si_thread *t, const struct si_thread *old, u
 	}
 }
 
-/* The forking thread's profile in the child, made now if it is not yet,
- * and listed first with index 0 (kept for it by the fork handler: the
- * child's threads are numbered as when it was made at the fork).  Under
- * the registry lock (or where the caller could not take it).  NULL when
- * out of memory: the thread then starts afresh at its next hook. */
+/* The forking thread's profile in the child, made now if it is not yet
+ * (its frames copied, then the noted exits done), and listed first with
+ * index 0 (kept for it by the fork handler: the child's threads are
+ * numbered as when it was made at the fork).  Under the registry lock (or
+ * where the caller could not take it).  NULL when out of memory: the
+ * thread then starts afresh at its next hook. */
 static struct si_thread *fork_make_locked(void)
 {
-	struct si_thread *old = fork_old;
-	if (fork_made || !old)
-		return fork_made;
-	fork_old = NULL;
+	struct si_thread *old = fk.old;
+	if (fk.made || !old)
+		return fk.made;
+	fk.old = NULL;
 	struct si_thread *t = new_thread();
 	if (!t)
 		return NULL;
 	/* The child's one thread is its thread group's leader: tid = pid
 	 * (new_thread read the tid of the thread making it, maybe a writer). */
 	t->tid = getpid();
-	copy_open_frames(t, old, fork_ticks);
+	copy_open_frames(t, old, fk.depth, fk.ticks);
+	/* Published before the exits are read: the owner notes no more once
+	 * it sees it, and one it is noting meanwhile is waited for, unless
+	 * the owner is this thread (a write in its signal handler). */
+	__atomic_store_n(&fk.made, t, __ATOMIC_SEQ_CST);
+	while (si_self != &si_forked && __atomic_load_n(&fk.noting, __ATOMIC_SEQ_CST))
+		sched_yield();
+	uint32_t n = __atomic_load_n(&fk.nexits, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < n; i++)
+		si_fork_replay(t, fk.exits[i].region, fk.exits[i].now, fk.exits[i].loop,
+			       fk.exits[i].iterations);
 	t->index = 0;
 	t->next = reg_head;
 	if (!reg_head)
 		reg_tail = &t->next;
 	reg_head = t;
-	fork_made = t;
 	return t;
+}
+
+int si_fork_exit(const struct selinst_region *r, uint64_t now, int loop, uint64_t iterations)
+{
+	if (__atomic_exchange_n(&fk.noting, 1, __ATOMIC_SEQ_CST))
+		return 1;	/* a signal handler's hook inside a noting: dropped */
+	int done = 0;
+	if (!__atomic_load_n(&fk.made, __ATOMIC_SEQ_CST) && fk.old) {
+		/* The frame it closes, as si_exit and loop_exit_cold find it:
+		 * none (a region not open: nothing to do), or the innermost. */
+		uint32_t i = fk.open - 1;
+		while (i >= 1 && fk.old->stack[i].region != r)
+			i--;
+		done = 1;
+		if (i >= 1 && fk.nexits == FORK_EXITS)
+			done = 0;
+		else if (i >= 1) {
+			fk.exits[fk.nexits] = (struct fork_exit){ r, now, iterations, loop };
+			__atomic_store_n(&fk.nexits, fk.nexits + 1, __ATOMIC_RELEASE);
+			fk.open = i;
+		}
+	}
+	__atomic_store_n(&fk.noting, 0, __ATOMIC_SEQ_CST);
+	return done;
 }
 
 /* The calling thread, whose si_self is si_forked, takes its profile T
  * (NULL: none could be made) as its own. */
 static struct si_thread *fork_adopt(struct si_thread *t)
 {
-	fork_made = NULL;
+	fk.made = NULL;
 	si_self = t ? t : &si_nothread;
 	if (!t)
 		return NULL;
@@ -695,7 +750,7 @@ struct si_thread *si_fork_settle(void)
 
 void si_fork_settle_any(void)
 {
-	if (!__atomic_load_n(&fork_old, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(&fk.old, __ATOMIC_RELAXED))
 		return;
 	struct si_thread *t = fork_make_locked();
 	if (si_self == &si_forked)
@@ -718,19 +773,25 @@ void si_after_fork_child(void)
 	si_final_written = 0;
 	reg_head = NULL;
 	reg_tail = &reg_head;
-	/* A child forked again before it made its profile copies the same
-	 * frames: from what it was to be made of. */
+	/* A child forked again before it made its profile copies the frames
+	 * still open: from what it was to be made of. */
 	struct si_thread *old = si_self;
-	if (old == &si_forked)
-		old = fork_made ? fork_made : fork_old;
+	uint32_t depth = old == &si_forked ? fk.open : si_depth(old);
+	if (old == &si_forked && fk.made)
+		depth = si_depth(old = fk.made);
+	else if (old == &si_forked)
+		old = fk.old;
 	else if (old == &si_nothread)
 		old = NULL;
-	fork_made = NULL;
-	fork_old = old;
+	fk.made = NULL;
+	fk.old = old;
+	fk.nexits = 0;
+	fk.noting = 0;	/* the parent's, if its handler forked in one */
 	reg_count = old ? 1 : 0;	/* index 0: the forking thread's */
 	if (!old)
 		return;
-	fork_ticks = si_now();
+	fk.depth = fk.open = depth;
+	fk.ticks = si_now();
 	si_self = &si_forked;
 	/* Sampling needs the thread's timer from the fork on, and a profile
 	 * for its samples: made now, as before. */
