@@ -7,9 +7,11 @@
 # per fork the median of RUNS runs (default 5) of wall us, the parent's
 # CPU us and the children's CPU us, under nice -n 10.
 #   bash bench/fork-cost.sh [N]       (N forks per run, default 2000)
+# BUILD=DIR takes selinst.so and libselinst.so from DIR (another build, to
+# compare), not build/.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-B=$ROOT/build
+B=${BUILD:-$ROOT/build}
 N=${1:-2000}
 RUNS=${RUNS:-5}
 W=${WORK:-$(mktemp -d /tmp/selinst-fork-cost.XXXXXX)}

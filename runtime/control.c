@@ -111,11 +111,20 @@ static const struct selinst_region *name_desc(const char *name)
 }
 
 /* In a forked child: another thread may have held the lock at the fork.
- * An assignment, not pthread_mutex_init: a parent that never called that
- * would bind it lazily in every child (_dl_fixup, a few us). */
+ * An assignment, not pthread_mutex_init (a parent that never called that
+ * would bind it lazily in every child: _dl_fixup, a few us), and only
+ * where the lock is not as initialised (a normal mutex returns to that
+ * when unlocked): the write costs the child a page copy. */
 void si_control_after_fork(void)
 {
-	names_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	static const pthread_mutex_t unlocked = PTHREAD_MUTEX_INITIALIZER;
+	const unsigned char *a = (const unsigned char *)&names_lock;
+	const unsigned char *b = (const unsigned char *)&unlocked;
+	for (size_t i = 0; i < sizeof names_lock; i++)
+		if (a[i] != b[i]) {
+			names_lock = unlocked;
+			return;
+		}
 }
 
 /* ---- a thread's cache: name pointer -> descriptor ----------------------- */

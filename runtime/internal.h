@@ -567,7 +567,9 @@ extern double si_hook_inside_ticks, si_hook_loop_pair_ns, si_hook_loop_inside_ti
 
 /* output.c */
 SI_HIDDEN int si_write_profile(const char *path, int final, int from_signal, int signo);
-SI_HIDDEN void si_output_after_fork(void);
+/* In a forked child's fork handler: the child's pid, and its start at
+ * TICKS (si_now). */
+SI_HIDDEN void si_output_after_fork(uint64_t ticks);
 SI_HIDDEN void si_output_init(void);
 /* SELINST_OUTPUT read at start-up ("" unset; NULL too long for a path). */
 SI_HIDDEN const char *si_output_pattern(void);

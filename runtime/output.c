@@ -54,15 +54,36 @@ static void format_start(time_t started)
 	strftime(start_time, sizeof start_time, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* A forked child's restart, in the fork handler: its time is formatted
- * only when a profile is written (most children never write, and
- * gmtime_r takes the time-zone lock). */
+/* start_wall, start_mono and pid, now. */
 static void set_start(void)
 {
 	start_wall = time(NULL);
 	start_time_due = 1;
 	start_mono = si_clock_mono_ns();
 	pid = getpid();
+}
+
+/* A forked child's start, the fork's tick (si_now), kept by the fork
+ * handler, which reads no clock but the TSC: the vDSO's clock and time
+ * fault their pages in (a few us each, in every child, most of which
+ * never write).  Its start_mono and start_wall are worked out from it
+ * when the child first writes (fork_start_settle). */
+static uint64_t fork_start_ticks;
+static int fork_start_due;
+
+/* NOW and MONO: the write's clocks; NPT: ns per tick. */
+static void fork_start_settle(uint64_t now, uint64_t mono, double npt)
+{
+	if (!fork_start_due)
+		return;
+	uint64_t since = (uint64_t)((double)(now - fork_start_ticks) * npt);
+	struct timespec real;
+	clock_gettime(CLOCK_REALTIME, &real);
+	uint64_t real_ns = (uint64_t)real.tv_sec * 1000000000u + (uint64_t)real.tv_nsec;
+	start_mono = mono - since;
+	start_wall = (time_t)((real_ns - since) / 1000000000u);
+	start_time_due = 1;
+	fork_start_due = 0;
 }
 
 static const char *start_time_text(void)
@@ -167,9 +188,15 @@ void si_output_init(void)
 	start_time_text();
 }
 
-void si_output_after_fork(void)
+void si_output_after_fork(uint64_t ticks)
 {
-	set_start();
+	pid = getpid();
+	fork_start_ticks = ticks;
+	fork_start_due = 1;
+	if (!si_forked_child)	/* each write here costs the child a page copy */
+		si_forked_child = 1;
+	if (si_final_written)
+		si_final_written = 0;
 }
 
 /* The output path for pattern PAT (SELINST_OUTPUT, NULL or "" when
@@ -970,6 +997,7 @@ static int emit_profile(struct sink *k, int final, int signo)
 	si_sample_write_begin();
 	uint64_t now = si_now(), mono = si_clock_mono_ns();
 	double tps = si_ticks_per_second(), npt = 1e9 / tps;
+	fork_start_settle(now, mono, npt);
 	uint64_t wall_ns = mono - start_mono;
 	/* On the heap: its buffer would not fit a signal stack. */
 	struct em *m = si_walloc(sizeof *m);

@@ -28,6 +28,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 #include "internal.h"
@@ -221,8 +224,20 @@ static void thread_exit(void *arg)
 
 static void after_fork_child(void) { si_after_fork_child(); }
 /* A fork from a signal handler that interrupted this thread while it held
- * the lock (a dump) goes on without it: waiting would never end. */
-static void before_fork(void) { fork_locked = si_registry_lock(-1); }
+ * the lock (a dump) goes on without it: waiting would never end.  A
+ * process that never had a second thread takes none: no other thread can
+ * hold it, and the unlock after the fork would cost the parent a page
+ * copy (the page is shared with the child then). */
+static void before_fork(void)
+{
+#if __has_include(<sys/single_threaded.h>)
+	if (__libc_single_threaded) {
+		fork_locked = 0;
+		return;
+	}
+#endif
+	fork_locked = si_registry_lock(-1);
+}
 static void after_fork_parent(void)
 {
 	if (fork_locked)
@@ -761,18 +776,25 @@ void si_fork_settle_any(void)
  * call that could take one. */
 void si_after_fork_child(void)
 {
-	reg_word = 0;	/* the child's one thread holds nothing */
-	exited_head = NULL;	/* the parent's; the child starts afresh */
-	exited_tail = &exited_head;
-	pool = NULL;
+	uint64_t now = si_now();
+	/* Each page written costs the child a copy: words that may be as
+	 * wanted already are tested first. */
+	if (reg_word)
+		reg_word = 0;	/* the child's one thread holds nothing */
+	if (exited_head) {	/* the parent's; the child starts afresh */
+		exited_head = NULL;
+		exited_tail = &exited_head;
+	}
+	if (pool)
+		pool = NULL;
 	si_control_after_fork();
 	si_trace_after_fork();
-	si_final_writer_after_fork();
-	si_forked_child = 1;
-	si_output_after_fork();
-	si_final_written = 0;
-	reg_head = NULL;
-	reg_tail = &reg_head;
+	si_final_writer_after_fork();	/* before si_final_written is reset */
+	si_output_after_fork(now);
+	if (reg_head) {
+		reg_head = NULL;
+		reg_tail = &reg_head;
+	}
 	/* A child forked again before it made its profile copies the frames
 	 * still open: from what it was to be made of. */
 	struct si_thread *old = si_self;
@@ -783,15 +805,20 @@ void si_after_fork_child(void)
 		old = fk.old;
 	else if (old == &si_nothread)
 		old = NULL;
-	fk.made = NULL;
-	fk.old = old;
-	fk.nexits = 0;
-	fk.noting = 0;	/* the parent's, if its handler forked in one */
-	reg_count = old ? 1 : 0;	/* index 0: the forking thread's */
+	if (fk.made || fk.old != old) {
+		fk.made = NULL;
+		fk.old = old;
+	}
+	if (fk.nexits || fk.noting) {
+		fk.nexits = 0;
+		fk.noting = 0;	/* a handler forked in one */
+	}
+	if (reg_count != (old ? 1u : 0u))
+		reg_count = old ? 1 : 0;	/* index 0: the forking thread's */
 	if (!old)
 		return;
 	fk.depth = fk.open = depth;
-	fk.ticks = si_now();
+	fk.ticks = now;
 	si_self = &si_forked;
 	/* Sampling needs the thread's timer from the fork on, and a profile
 	 * for its samples: made now, as before. */

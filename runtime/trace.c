@@ -383,7 +383,8 @@ void si_trace_after_fork(void)
 	for (struct si_tbuf *b = buffers; b; b = b->next)
 		if (b->fd >= 0)
 			close(b->fd);
-	buffers = NULL;
+	if (buffers)	/* not written when it need not be: a page copy */
+		buffers = NULL;
 	/* si_self directly: si_thread_get would make a forked child's
 	 * profile, here in the fork handler.  The placeholders' is NULL. */
 	struct si_thread *t = si_self;
