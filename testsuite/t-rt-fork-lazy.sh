@@ -37,6 +37,13 @@ assert all(n['calls'] == 0 for n in chain), chain
 assert calls('leaf') == $3, calls('leaf')
 for _, n in nodes('leaf'):
     assert path(t, n) == want + ('leaf',), path(t, n)
+# The child's start is the fork's (its clocks are read only if it writes):
+# within the parent's run, and its wall time within the parent's.
+import datetime
+q = yaml.safe_load(open('$parent'))
+start = lambda d: datetime.datetime.strptime(d['start_time'], '%Y-%m-%dT%H:%M:%SZ').timestamp()
+assert 0 <= start(p) - start(q) <= q['wall_seconds'] + 1, (q['start_time'], p['start_time'])
+assert 0 < p['wall_seconds'] <= q['wall_seconds'], (p['wall_seconds'], q['wall_seconds'])
 ${4:-}" || fail "$1: the child's profile"
 }
 run quiet
