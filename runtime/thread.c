@@ -638,6 +638,7 @@ static struct {
 	uint32_t depth;			/* OLD's frames open at the fork */
 	uint32_t open;			/* of those, still open after the noted exits */
 	uint32_t nexits;		/* noted exits; release-stored */
+	uint32_t replayed;		/* of those, done when the profile was made */
 	int noting;			/* the owner is noting one (see si_fork_exit) */
 	struct fork_exit exits[FORK_EXITS];
 } fk;
@@ -699,6 +700,7 @@ static struct si_thread *fork_make_locked(void)
 	while (si_self != &si_forked && __atomic_load_n(&fk.noting, __ATOMIC_SEQ_CST))
 		sched_yield();
 	uint32_t n = __atomic_load_n(&fk.nexits, __ATOMIC_ACQUIRE);
+	fk.replayed = n;
 	for (uint32_t i = 0; i < n; i++)
 		si_fork_replay(t, fk.exits[i].region, fk.exits[i].now, fk.exits[i].loop,
 			       fk.exits[i].iterations);
@@ -721,14 +723,20 @@ int si_fork_exit(const struct selinst_region *r, uint64_t now, int loop, uint64_
 		uint32_t i = fk.open - 1;
 		while (i >= 1 && fk.old->stack[i].region != r)
 			i--;
+		uint32_t k = fk.nexits;
 		done = 1;
-		if (i >= 1 && fk.nexits == FORK_EXITS)
+		if (i >= 1 && k == FORK_EXITS)
 			done = 0;
 		else if (i >= 1) {
-			fk.exits[fk.nexits] = (struct fork_exit){ r, now, iterations, loop };
-			__atomic_store_n(&fk.nexits, fk.nexits + 1, __ATOMIC_RELEASE);
+			fk.exits[k] = (struct fork_exit){ r, now, iterations, loop };
+			__atomic_store_n(&fk.nexits, k + 1, __ATOMIC_RELEASE);
 			fk.open = i;
 		}
+		/* A signal handler's hook made the profile meanwhile (this
+		 * thread's own: no wait for the noting) without this exit:
+		 * the caller does it there. */
+		if (done && i >= 1 && si_self != &si_forked && fk.replayed <= k)
+			done = 0;
 	}
 	__atomic_store_n(&fk.noting, 0, __ATOMIC_SEQ_CST);
 	return done;
