@@ -643,9 +643,9 @@ static struct {
 	struct fork_exit exits[FORK_EXITS];
 } fk;
 
-/* T's open frames: OLD's first ODEPTH, timed from NOW, each with the node of its
- * region under the frame below (a frame entered while paused keeps the
- * paused node). */
+/* T's open frames: OLD's first ODEPTH, timed from NOW, each with the
+ * node of its region under the frame below (a frame entered while paused
+ * keeps the paused node). */
 static void copy_open_frames(struct si_thread *t, const struct si_thread *old, uint32_t odepth,
 			     uint64_t now)
 {
