@@ -7,7 +7,8 @@
 # Each way out is checked: no hook at all (the write makes the profile:
 # without that, the child's profile has no thread), hooks, exit() after
 # the plugin's exit hooks, exec (with and without a call counted first),
-# and a fork from a signal handler (quiet and with hooks).
+# a fork from a signal handler (quiet and with hooks), and a child that
+# forks again after a noted exit.
 . "$(dirname "$0")/lib.sh"
 . "$T/rt/rt.sh"
 si_cc -O2 -fplugin-arg-selinst-threshold=0 $T/programs/fork_lazy.c -o fl || fail "compile"
@@ -61,6 +62,20 @@ run exec
 child_is exec "main outer middle fork_here" 1
 run exec-quiet
 [ -e fl.$child.prof ] && fail "exec-quiet: a child that counted nothing wrote a profile"
+# A child whose exit of fork_here is noted forks again before it made its
+# profile: the grandchild's open frames are the child's then (fork_here
+# closed), the child's are as in exit.
+rm -f fl.*.prof
+./fl again > pids.txt || fail "again: exit status"
+grand=$(sed -n 1p pids.txt) child=$(sed -n 2p pids.txt)
+[ -n "$grand" ] && [ -n "$child" ] || fail "again: pids: $(cat pids.txt)"
+parent=$(ls fl.*.prof | grep -v -e "fl.$child.prof" -e "fl.$grand.prof")
+child_is again "main outer middle fork_here" 0 "
+(_, f), = nodes('fork_here')
+(_, m), = nodes('middle')
+assert f['exclusive_ns'] == f['inclusive_ns'] and m['exclusive_ns'] > 0, (f, m)"
+child=$grand
+child_is again-grandchild "main outer middle" 0
 run sig-quiet
 child_is sig-quiet "main outer middle on_usr1 fork_here" 0
 run sig-hooks

@@ -8,6 +8,9 @@
  *   exit       exit(0): the plugin's exit hook of fork_here runs first
  *   exec       calls leaf, then execs /bin/true (the profile is written)
  *   exec-quiet execs /bin/true at once (nothing counted: no profile)
+ *   again      returns to middle (fork_here's exit noted), which forks
+ *              a grandchild that exits as quiet does, prints its pid
+ *              and exits as quiet does
  *   sig-quiet, sig-hooks: quiet and hooks in the handler, which then
  *              exits as quiet does
  * The parent calls leaf twice before the fork: the child's profile starts
@@ -44,6 +47,8 @@ __attribute__((noinline)) static int fork_here(const char *m)
 		quit(0);
 	if (!strcmp(m, "exit"))
 		exit(0);
+	if (!strcmp(m, "again"))
+		return 0;
 	if (!strcmp(m, "exec"))
 		leaf();
 	if (!strncmp(m, "exec", 4)) {
@@ -72,7 +77,21 @@ __attribute__((noinline)) static int middle(void)
 		raise(SIGUSR1);
 		return 1;
 	}
-	return fork_here(mode);
+	int r = fork_here(mode);
+	if (r == 0 && !strcmp(mode, "again")) {
+		/* The child, back from fork_here (its exit noted), forks a
+		 * grandchild with nothing made yet: no instrumented call here. */
+		pid_t g = fork();
+		if (g == 0)
+			quit(0);
+		int st;
+		if (g < 0 || waitpid(g, &st, 0) != g || !WIFEXITED(st) || WEXITSTATUS(st))
+			quit(3);
+		printf("%d\n", (int)g);
+		fflush(stdout);
+		quit(0);
+	}
+	return r;
 }
 
 __attribute__((noinline)) static int outer(void)
