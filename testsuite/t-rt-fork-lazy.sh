@@ -76,6 +76,23 @@ child_is again "main outer middle fork_here" 0 "
 assert f['exclusive_ns'] == f['inclusive_ns'] and m['exclusive_ns'] > 0, (f, m)"
 child=$grand
 child_is again-grandchild "main outer middle" 0
+# Exits back to main, then leaf: 11 exits (all noted, then done when
+# leaf's enter makes the profile) and 43 (32 noted, the 33rd makes it):
+# leaf's caller is main either way; every frame the parent had open is
+# there, with 0 calls.
+for n in 8 40; do
+	run deep$n
+	pcheck fl.$child.prof "
+consistent()
+assert len(p['threads']) == 1
+t = p['threads'][0]
+assert [path(t, n) for n in t['nodes']] == [('main',), ('main', 'outer'),
+    ('main', 'outer', 'middle'), ('main', 'outer', 'middle', 'rec'),
+    ('main', 'outer', 'middle', 'rec', 'fork_here'), ('main', 'leaf')], \
+    [path(t, n) for n in t['nodes']]
+assert [n['calls'] for n in t['nodes']] == [0, 0, 0, 0, 0, 1], t['nodes']
+" || fail "deep$n: the child's profile"
+done
 run sig-quiet
 child_is sig-quiet "main outer middle on_usr1 fork_here" 0
 run sig-hooks

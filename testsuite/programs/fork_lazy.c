@@ -11,6 +11,9 @@
  *   again      returns to middle (fork_here's exit noted), which forks
  *              a grandchild that exits as quiet does, prints its pid
  *              and exits as quiet does
+ *   deepN      middle calls rec N deep, which forks; the child returns
+ *              through every frame to main, which calls leaf: N + 3
+ *              exits before the first other hook
  *   sig-quiet, sig-hooks: quiet and hooks in the handler, which then
  *              exits as quiet does
  * The parent calls leaf twice before the fork: the child's profile starts
@@ -47,7 +50,7 @@ __attribute__((noinline)) static int fork_here(const char *m)
 		quit(0);
 	if (!strcmp(m, "exit"))
 		exit(0);
-	if (!strcmp(m, "again"))
+	if (!strcmp(m, "again") || !strncmp(m, "deep", 4))
 		return 0;
 	if (!strcmp(m, "exec"))
 		leaf();
@@ -59,6 +62,14 @@ __attribute__((noinline)) static int fork_here(const char *m)
 	leaf();
 	leaf();
 	return 0;
+}
+
+/* N frames of rec, then the fork. */
+__attribute__((noinline)) static int rec(int n)
+{
+	int r = n ? rec(n - 1) : fork_here(mode);
+	sink += n;
+	return r;
 }
 
 __attribute__((noinline)) static void on_usr1(int sig)
@@ -77,7 +88,7 @@ __attribute__((noinline)) static int middle(void)
 		raise(SIGUSR1);
 		return 1;
 	}
-	int r = fork_here(mode);
+	int r = strncmp(mode, "deep", 4) ? fork_here(mode) : rec(atoi(mode + 4));
 	if (r == 0 && !strcmp(mode, "again")) {
 		/* The child, back from fork_here (its exit noted), forks a
 		 * grandchild with nothing made yet: no instrumented call here. */
@@ -102,8 +113,11 @@ __attribute__((noinline)) static int outer(void)
 int main(int argc, char **argv)
 {
 	mode = argc > 1 ? argv[1] : "quiet";
-	if (!outer())
-		return 0;	/* the child, returned */
+	if (!outer()) {		/* the child, returned */
+		if (!strncmp(mode, "deep", 4))
+			leaf();
+		return 0;
+	}
 	int st;
 	if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st))
 		return 1;
