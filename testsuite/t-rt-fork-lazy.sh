@@ -7,8 +7,11 @@
 # Each way out is checked: no hook at all (the write makes the profile:
 # without that, the child's profile has no thread), hooks, exit() after
 # the plugin's exit hooks, exec (with and without a call counted first),
-# a fork from a signal handler (quiet and with hooks), and a child that
-# forks again after a noted exit.
+# a fork from a signal handler (quiet and with hooks), a child that
+# forks again after a noted exit, exits past the note's 32 and a loop's
+# exit.  Each check passes on the runtime that made the profile in the
+# fork handler; each fails when a step of the lazy one is left out (the
+# write's making, the exits done, the note full, the grandchild's depth).
 . "$(dirname "$0")/lib.sh"
 . "$T/rt/rt.sh"
 si_cc -O2 -fplugin-arg-selinst-threshold=0 $T/programs/fork_lazy.c -o fl || fail "compile"
@@ -93,6 +96,19 @@ assert [path(t, n) for n in t['nodes']] == [('main',), ('main', 'outer'),
 assert [n['calls'] for n in t['nodes']] == [0, 0, 0, 0, 0, 1], t['nodes']
 " || fail "deep$n: the child's profile"
 done
+# A loop left in the child (its exit noted with the iterations it
+# passed): 0 calls, its 3 iterations in one trip, the rest as above.
+run loop
+pcheck fl.$child.prof "
+consistent()
+t = p['threads'][0]
+assert [path(t, n)[-1] for n in t['nodes']] == ['main', 'outer', 'middle', 'loop_fork',
+    'fork_lazy.c:' + str(regions[t['nodes'][4]['region']]['line']), 'leaf'], t['nodes']
+assert path(t, t['nodes'][5]) == ('main', 'leaf'), t['nodes']
+lp = t['nodes'][4]
+assert regions[lp['region']]['kind'] == 'loop' and lp['calls'] == 0, lp
+assert lp['iterations'] == 3 and lp['trip_counts'] == {'3': 1}, lp
+" || fail "loop: the child's profile"
 run sig-quiet
 child_is sig-quiet "main outer middle on_usr1 fork_here" 0
 run sig-hooks

@@ -14,6 +14,8 @@
  *   deepN      middle calls rec N deep, which forks; the child returns
  *              through every frame to main, which calls leaf: N + 3
  *              exits before the first other hook
+ *   loop       loop_fork's loop forks; the child leaves the loop (its
+ *              loop exit hook), returns to main, which calls leaf
  *   sig-quiet, sig-hooks: quiet and hooks in the handler, which then
  *              exits as quiet does
  * The parent calls leaf twice before the fork: the child's profile starts
@@ -72,6 +74,17 @@ __attribute__((noinline)) static int rec(int n)
 	return r;
 }
 
+/* A loop that forks in its third iteration; the child leaves it. */
+__attribute__((noinline)) static int loop_fork(void)
+{
+	for (int i = 0; i < 4; i++) {
+		sink += i;
+		if (i == 2 && (child = fork()) == 0)
+			break;
+	}
+	return child != 0;
+}
+
 __attribute__((noinline)) static void on_usr1(int sig)
 {
 	(void)sig;
@@ -88,7 +101,8 @@ __attribute__((noinline)) static int middle(void)
 		raise(SIGUSR1);
 		return 1;
 	}
-	int r = strncmp(mode, "deep", 4) ? fork_here(mode) : rec(atoi(mode + 4));
+	int r = !strcmp(mode, "loop") ? loop_fork() :
+		strncmp(mode, "deep", 4) ? fork_here(mode) : rec(atoi(mode + 4));
 	if (r == 0 && !strcmp(mode, "again")) {
 		/* The child, back from fork_here (its exit noted), forks a
 		 * grandchild with nothing made yet: no instrumented call here. */
@@ -114,7 +128,7 @@ int main(int argc, char **argv)
 {
 	mode = argc > 1 ? argv[1] : "quiet";
 	if (!outer()) {		/* the child, returned */
-		if (!strncmp(mode, "deep", 4))
+		if (!strncmp(mode, "deep", 4) || !strcmp(mode, "loop"))
 			leaf();
 		return 0;
 	}
