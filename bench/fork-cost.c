@@ -7,7 +7,9 @@
  * handlers, the copy-on-write faults and the exit cost the child).
  * Built plain and at threshold 0 by fork-cost.sh: the regions open in
  * main and in fork_some are then copied into every child's profile.
- *   fork-cost [N]
+ * With "call": the child calls helper (instrumented at threshold 0: its
+ * first enter makes the child's profile) before it exits.
+ *   fork-cost [N [call]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,14 +23,25 @@ static double us_of(struct timeval tv)
 	return tv.tv_sec * 1e6 + tv.tv_usec;
 }
 
+static int call;
+volatile int sink;
+
+__attribute__((noinline)) void helper(void)
+{
+	sink++;
+}
+
 __attribute__((noinline)) static int fork_some(long n)
 {
 	for (long i = 0; i < n; i++) {
 		pid_t p = fork();
 		if (p < 0)
 			return 1;
-		if (p == 0)
+		if (p == 0) {
+			if (call)
+				helper();
 			_exit(0);
+		}
 		int st;
 		if (waitpid(p, &st, 0) != p || !WIFEXITED(st) || WEXITSTATUS(st))
 			return 1;
@@ -39,6 +52,7 @@ __attribute__((noinline)) static int fork_some(long n)
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 2000;
+	call = argc > 2;
 	struct timespec a, b;
 	struct rusage self0, self1, kids;
 	getrusage(RUSAGE_SELF, &self0);

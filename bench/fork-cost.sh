@@ -3,7 +3,9 @@
 # fork-cost.sh - what fork() costs an instrumented process: fork-cost.c's
 # loop of fork + _exit(0) + waitpid, built plain, run plain, with
 # LD_PRELOAD=libselinst.so (no hooks: no thread profile to copy), and
-# built at threshold 0 (main and fork_some open in every child).  Prints
+# built at threshold 0 (main and fork_some open in every child), and that
+# build again with a child that calls an instrumented function (which
+# makes the child's profile) before it exits.  Prints
 # per fork the median of RUNS runs (default 5) of wall us, the parent's
 # CPU us and the children's CPU us, under nice -n 10.
 #   bash bench/fork-cost.sh [N]       (N forks per run, default 2000)
@@ -22,7 +24,7 @@ gcc -O2 -fplugin="$B/selinst.so" -fplugin-arg-selinst-threshold=0 -I"$ROOT/inclu
 # Median of each column over RUNS runs of the command.
 median_runs() {
 	for _ in $(seq "$RUNS"); do
-		SELINST_OUTPUT=$W/out.prof nice -n 10 "$@" "$N" || exit 1
+		SELINST_OUTPUT=$W/out.prof nice -n 10 "$@" "$N" ${CALL:+call} || exit 1
 	done | python3 -c '
 import sys, statistics
 rows = [list(map(float, l.split())) for l in sys.stdin if l.strip()]
@@ -32,3 +34,4 @@ printf 'variant\twall us\tparent CPU us\tchild CPU us\t(per fork, median of %s r
 printf 'plain\t%s\n' "$(median_runs ./plain)"
 printf 'preload\t%s\n' "$(median_runs env LD_PRELOAD="$B/libselinst.so" ./plain)"
 printf 'threshold=0\t%s\n' "$(median_runs ./t0)"
+printf 'threshold=0, child calls\t%s\n' "$(CALL=1 median_runs ./t0)"

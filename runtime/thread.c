@@ -67,10 +67,44 @@ static const struct selinst_region overflow_region = {
 	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[overflow]", "", NULL
 };
 
+/* The exits a forked child runs before its profile is made: the plugin
+ * closes the regions before _exit and exit, which is most of what a child
+ * that does not exec does.  Noted here, without allocating, and done
+ * when the profile is made, at their times. */
+#define FORK_EXITS 32
+struct fork_exit {
+	const struct selinst_region *region;
+	uint64_t now, iterations;
+	int loop;			/* a loop's exit (with ITERATIONS) */
+};
+/* All the fork handler writes, together: each page a child writes costs
+ * it a copy (a fault of a few us). */
+static struct {
+	struct si_thread *old;		/* the forking thread's profile, the parent's copy */
+	struct si_thread *made;		/* made from it, not yet si_self (another
+					   thread's write made it) */
+	uint64_t ticks;			/* the fork: the copied frames' start */
+	uint32_t depth;			/* OLD's frames open at the fork */
+	uint32_t open;			/* of those, still open after the noted exits */
+	uint32_t nexits;		/* noted exits; release-stored */
+	uint32_t replayed;		/* of those, done when the profile was made */
+	int noting;			/* the owner is noting one (see si_fork_exit) */
+	int carving;			/* si_mmap takes from the reserve */
+	char *reserve, *reserve_end;	/* see fork_reserve */
+	struct fork_exit exits[FORK_EXITS];
+} fk;
+
 /* Hooks run anywhere, signal handlers included: what they allocate must
- * leave errno as the program had it. */
+ * leave errno as the program had it.  While a forked child makes its
+ * profile, from the reserve first (see fork_reserve). */
 void *si_mmap(size_t bytes)
 {
+	if (unlikely(fk.carving)) {
+		size_t whole = (bytes + 4095) & ~(size_t)4095;
+		char *p = __atomic_fetch_add(&fk.reserve, whole, __ATOMIC_RELAXED);
+		if ((uintptr_t)p + whole <= (uintptr_t)fk.reserve_end)
+			return p;	/* else used up: mapped as usual */
+	}
 	int saved = errno;
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -222,6 +256,24 @@ static void thread_exit(void *arg)
 	errno = saved;
 }
 
+/* The memory a forked child makes its profile in (thread structure,
+ * stack, node block, index, arena: 1.4 MiB, mostly never touched): one
+ * mapping, made in the parent at its first fork and never touched there
+ * (forks copy no page of it), carved by the child (si_mmap while
+ * fk.carving).  Six mmaps less in each child that makes its profile, and
+ * six areas less to tear down at its exit. */
+#define FORK_RESERVE (2u << 20)
+static void fork_reserve(void)
+{
+	if (fk.reserve_end || si_self == &si_nothread)
+		return;
+	char *p = si_mmap(FORK_RESERVE);
+	if (p) {
+		fk.reserve = p;
+		fk.reserve_end = p + FORK_RESERVE;
+	}
+}
+
 static void after_fork_child(void) { si_after_fork_child(); }
 /* A fork from a signal handler that interrupted this thread while it held
  * the lock (a dump) goes on without it: waiting would never end.  A
@@ -230,6 +282,7 @@ static void after_fork_child(void) { si_after_fork_child(); }
  * copy (the page is shared with the child then). */
 static void before_fork(void)
 {
+	fork_reserve();
 #if __has_include(<sys/single_threaded.h>)
 	if (__libc_single_threaded) {
 		fork_locked = 0;
@@ -618,31 +671,6 @@ struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
  * execs or exits makes nothing: it counted nothing, and one that execs
  * writes nothing (exec.c). */
 struct si_thread si_forked = { .in_hook = 1 };
-/* The exits a forked child runs before its profile is made: the plugin
- * closes the regions before _exit and exit, which is most of what a child
- * that does not exec does.  Noted here, without allocating, and done
- * when the profile is made, at their times. */
-#define FORK_EXITS 32
-struct fork_exit {
-	const struct selinst_region *region;
-	uint64_t now, iterations;
-	int loop;			/* a loop's exit (with ITERATIONS) */
-};
-/* All the fork handler writes, together: each page a child writes costs
- * it a copy (a fault of a few us). */
-static struct {
-	struct si_thread *old;		/* the forking thread's profile, the parent's copy */
-	struct si_thread *made;		/* made from it, not yet si_self (another
-					   thread's write made it) */
-	uint64_t ticks;			/* the fork: the copied frames' start */
-	uint32_t depth;			/* OLD's frames open at the fork */
-	uint32_t open;			/* of those, still open after the noted exits */
-	uint32_t nexits;		/* noted exits; release-stored */
-	uint32_t replayed;		/* of those, done when the profile was made */
-	int noting;			/* the owner is noting one (see si_fork_exit) */
-	struct fork_exit exits[FORK_EXITS];
-} fk;
-
 /* T's open frames: OLD's first ODEPTH, timed from NOW, each with the
  * node of its region under the frame below (a frame entered while paused
  * keeps the paused node). */
@@ -686,9 +714,12 @@ static struct si_thread *fork_make_locked(void)
 	if (fk.made || !old)
 		return fk.made;
 	fk.old = NULL;
+	fk.carving = 1;
 	struct si_thread *t = new_thread();
-	if (!t)
+	if (!t) {
+		fk.carving = 0;
 		return NULL;
+	}
 	/* The child's one thread is its thread group's leader: tid = pid
 	 * (new_thread read the tid of the thread making it, maybe a writer). */
 	t->tid = getpid();
@@ -704,6 +735,7 @@ static struct si_thread *fork_make_locked(void)
 	for (uint32_t i = 0; i < n; i++)
 		si_fork_replay(t, fk.exits[i].region, fk.exits[i].now, fk.exits[i].loop,
 			       fk.exits[i].iterations);
+	fk.carving = 0;
 	t->index = 0;
 	t->next = reg_head;
 	if (!reg_head)
@@ -817,9 +849,10 @@ void si_after_fork_child(void)
 		fk.made = NULL;
 		fk.old = old;
 	}
-	if (fk.nexits || fk.noting) {
+	if (fk.nexits || fk.noting || fk.carving) {
 		fk.nexits = 0;
-		fk.noting = 0;	/* a handler forked in one */
+		fk.noting = 0;	/* a handler forked in one, */
+		fk.carving = 0;	/* or while the profile was made */
 	}
 	if (reg_count != (old ? 1u : 0u))
 		reg_count = old ? 1 : 0;	/* index 0: the forking thread's */
