@@ -10,8 +10,9 @@
  * threads are all in the profile, and a program that starts 30,000
  * short threads keeps 30,000 small copies, not 30,000 live structures.  Tree nodes, the region stack and the child index are
  * carved out of mmap'd memory, never malloc, so that hooks stay
- * async-signal-safe.  Also here: fork handling (the child starts afresh)
- * and the thread-exit destructor that closes a dying thread's regions.
+ * async-signal-safe.  Also here: fork handling (the child starts afresh,
+ * its profile made only when it first needs it: see "fork" below) and the
+ * thread-exit destructor that closes a dying thread's regions.
  *
  * Recursion folding: entering region R from node C, where R is already on
  * C's path from the root at node A, reuses A (A.calls counts the entry);
