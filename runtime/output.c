@@ -43,10 +43,10 @@ static pid_t pid;
 static uint64_t start_mono;
 static unsigned dump_counter;
 
-/* STARTED's time as start_time's text.  At start-up as always: its
- * gmtime_r reads the time zone then (mallocs that the program's later
- * allocations sit after; without them t-rt-fork-signal's exit_in_handler
- * found the heap it interrupted unusable 5 runs in 30, not 0 or 1). */
+/* STARTED's time as start_time's text.  At start-up as always: the first
+ * gmtime_r reads the time zone with malloc, which the write must not call
+ * (it may run in a signal handler that interrupted malloc); later calls,
+ * a forked child's at its first write, find it read. */
 static void format_start(time_t started)
 {
 	struct tm tm;
