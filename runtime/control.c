@@ -111,10 +111,21 @@ static const struct selinst_region *name_desc(const char *name)
 	return d;
 }
 
-/* In a forked child: another thread may have held the lock at the fork. */
+/* In a forked child: another thread may have held the lock at the fork.
+ * An assignment, not pthread_mutex_init (a parent that never called that
+ * would bind it lazily in every child: _dl_fixup, a few us), and only
+ * where the lock is not as initialised (a normal mutex returns to that
+ * when unlocked): the write costs the child a page copy. */
 void si_control_after_fork(void)
 {
-	pthread_mutex_init(&names_lock, NULL);
+	static const pthread_mutex_t unlocked = PTHREAD_MUTEX_INITIALIZER;
+	const unsigned char *a = (const unsigned char *)&names_lock;
+	const unsigned char *b = (const unsigned char *)&unlocked;
+	for (size_t i = 0; i < sizeof names_lock; i++)
+		if (a[i] != b[i]) {
+			names_lock = unlocked;
+			return;
+		}
 }
 
 /* ---- a thread's cache: name pointer -> descriptor ----------------------- */

@@ -148,6 +148,9 @@ static void keep_ranges(struct ranges *rs)
 	struct copies cs = { NULL };
 	if (rs->n) {
 		int locked = si_registry_lock(-1);
+		/* A forked child's pending profile is made of the parent's
+		 * frames, whose descriptors may be in the library going. */
+		si_fork_settle_any();
 		keep_all(rs, &cs);
 		if (locked)
 			si_registry_unlock();

@@ -29,7 +29,9 @@ extern char **environ;
 static int counted_anything(void)
 {
 	struct si_thread *t = si_self;
-	if (!t || t == &si_nothread)
+	/* si_forked: a child that ran no hook since the fork, whose profile
+	 * (the open frames, no calls) is not even made. */
+	if (!t || t == &si_nothread || t == &si_forked)
 		return 0;
 	for (uint64_t id = 1; id < t->nnodes; id++)
 		if (si_node_by_id(t, id)->calls)

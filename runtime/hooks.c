@@ -261,18 +261,32 @@ enter_miss(struct si_thread *t, const struct selinst_region *region, uintptr_t s
 	t->in_hook = 0;
 }
 
+/* The exit of REGION at NOW on T, guard taken (or T not yet anyone's:
+ * si_fork_replay). */
+static void exit_on(struct si_thread *t, const struct selinst_region *region, uint64_t now)
+{
+	uint32_t d = si_depth(t);
+	si_exit(t, region, now);
+	if (si_tracing)
+		si_trace_left(t, d, now);
+}
+
 __attribute__((noinline)) static void
 exit_cold(const struct selinst_region *region, uint64_t now)
 {
 	if (!ready())
 		return;
 	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
+	if (unlikely(t == &si_forked)) {
+		/* A forked child's exit before its profile is made: noted,
+		 * unless the note is full. */
+		if (si_fork_exit(region, now, 0, 0))
+			return;
+		t = si_self_settled();
+	}
 	if (unlikely(!si_guard_take(t)))
 		return;
-	uint32_t d = si_depth(t);
-	si_exit(t, region, now);
-	if (si_tracing)
-		si_trace_left(t, d, now);
+	exit_on(t, region, now);
 	si_guard_release(t);
 }
 
@@ -318,8 +332,11 @@ HOT static void exit_traced(const struct selinst_region *region)
 {
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
-	if (unlikely(t->in_hook))	/* no thread, or a nested hook: as the fast path */
+	if (unlikely(t->in_hook)) {	/* no thread, or a nested hook: as the fast path */
+		if (unlikely(t == &si_forked))
+			exit_cold(region, now);
 		return;
+	}
 	t->in_hook = 1;
 	barrier();
 	struct si_frame *f = t->top;
@@ -422,7 +439,13 @@ SI_EXPORT HOT void __selinst_exit(const struct selinst_region *region)
 	barrier();
 	t->in_hook = 0;
 	COUNT_DOWN(y, n);
+	return;
 nested:
+	/* A nested hook, or no thread: nothing; a forked child's first hook
+	 * (an exit, when the function that forked returns) makes its
+	 * profile (off the fast path). */
+	if (unlikely(t == &si_forked))
+		exit_cold(region, now);
 	return;
 mono:
 	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)
@@ -534,6 +557,33 @@ off:
 	return loop_enter_cold(region, (uintptr_t)__builtin_dwarf_cfa());
 }
 
+/* The loop exit of REGION with ITERATIONS at NOW on T (as exit_on). */
+static void loop_exit_on(struct si_thread *t, const struct selinst_region *region,
+			 uint64_t iterations, uint64_t now)
+{
+	uint32_t d = si_depth(t);
+	if (unlikely(d <= 1))
+		return;
+	if (likely(t->top->region == region)) {	/* the usual case */
+		struct si_frame *f = t->top;
+		if (si_tracing)	/* the count si_trace_left reads */
+			*si_loop_cell(t, d - 1) = iterations;
+		int64_t left = pop_frame(t, f, now);	/* first: see pop_frame */
+		if (f->node->loop)
+			si_loop_count(f->node->loop, iterations);
+		if (unlikely(left < 0))
+			si_throttle_check(f->node);
+	} else {
+		uint32_t i = si_frame_of(t, region);
+		if (i >= 1) {
+			*si_loop_cell(t, i) = iterations;	/* si_pop_to counts it */
+			si_pop_to(t, i, now);
+		}
+	}
+	if (si_tracing)
+		si_trace_left(t, d, now);
+}
+
 /* Everything the loop exit fast path below leaves out: the monotonic
  * clock, not started, REGION not on top. */
 __attribute__((noinline)) static void
@@ -543,30 +593,24 @@ loop_exit_cold(const struct selinst_region *region, uint64_t iterations)
 		return;
 	uint64_t now = si_now();
 	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
+	if (unlikely(t == &si_forked)) {	/* as in exit_cold */
+		if (si_fork_exit(region, now, 1, iterations))
+			return;
+		t = si_self_settled();
+	}
 	if (unlikely(!si_guard_take(t)))
 		return;
-	uint32_t d = si_depth(t);
-	if (likely(d > 1)) {
-		if (likely(t->top->region == region)) {	/* the usual case */
-			struct si_frame *f = t->top;
-			if (si_tracing)	/* the count si_trace_left reads */
-				*si_loop_cell(t, d - 1) = iterations;
-			int64_t left = pop_frame(t, f, now);	/* first: see pop_frame */
-			if (f->node->loop)
-				si_loop_count(f->node->loop, iterations);
-			if (unlikely(left < 0))
-				si_throttle_check(f->node);
-		} else {
-			uint32_t i = si_frame_of(t, region);
-			if (i >= 1) {
-				*si_loop_cell(t, i) = iterations;	/* si_pop_to counts it */
-				si_pop_to(t, i, now);
-			}
-		}
-		if (si_tracing)
-			si_trace_left(t, d, now);
-	}
+	loop_exit_on(t, region, iterations, now);
 	si_guard_release(t);
+}
+
+void si_fork_replay(struct si_thread *t, const struct selinst_region *region, uint64_t now,
+		    int loop, uint64_t iterations)
+{
+	if (loop)
+		loop_exit_on(t, region, iterations, now);
+	else
+		exit_on(t, region, now);
 }
 
 /* The loop exit of a switched-off loop, or of the loop SELINST_ITERATE
@@ -592,8 +636,11 @@ loop_exit_traced(const struct selinst_region *region, uint64_t iterations)
 {
 	uint64_t now = si_rdtsc();
 	struct si_thread *t = si_self;
-	if (unlikely(t->in_hook))	/* no thread, or a nested hook */
+	if (unlikely(t->in_hook)) {	/* no thread, or a nested hook */
+		if (unlikely(t == &si_forked))
+			loop_exit_cold(region, iterations);
 		return;
+	}
 	t->in_hook = 1;
 	barrier();
 	struct si_frame *f = t->top;
@@ -637,7 +684,10 @@ SI_EXPORT HOT void __selinst_loop_exit(const struct selinst_region *region, uint
 	barrier();
 	t->in_hook = 0;
 	COUNT_DOWN(y, n);
+	return;
 nested:
+	if (unlikely(t == &si_forked))	/* as in __selinst_exit */
+		loop_exit_cold(region, iterations);
 	return;
 cold:
 	if (__atomic_load_n(&si_hot.gate, __ATOMIC_RELAXED) == SI_GATE_TRACE)

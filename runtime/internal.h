@@ -281,11 +281,41 @@ static inline uint32_t si_frame_of(const struct si_thread *t, const struct selin
 extern __thread struct si_thread *si_self
 	__attribute__((tls_model("initial-exec")));
 SI_HIDDEN extern struct si_thread si_nothread;
-/* si_self, or NULL before the thread's first hook. */
+/* In a forked child, until its profile is made (thread.c): the forking
+ * thread's si_self, in_hook 1 as si_nothread's. */
+SI_HIDDEN extern struct si_thread si_forked;
+/* The calling thread, whose si_self is si_forked: its profile made from
+ * the parent's and made si_self; NULL (si_self then &si_nothread, or
+ * still si_forked in a signal handler that interrupted the making or a
+ * write) when there is none. */
+SI_HIDDEN struct si_thread *si_fork_settle(void);
+/* Any thread, with the registry lock, before it reads the registry (a
+ * write, dlclose): a forked child's pending profile made. */
+SI_HIDDEN void si_fork_settle_any(void);
+/* The exit of R at NOW (a loop's with ITERATIONS) in a forked child whose
+ * profile is not made: 1 when noted (done when it is made) or nothing to
+ * do; 0 when the caller must make it (si_fork_settle) and exit there. */
+SI_HIDDEN int si_fork_exit(const struct selinst_region *r, uint64_t now, int loop,
+			   uint64_t iterations);
+/* hooks.c: such an exit, done on T. */
+SI_HIDDEN void si_fork_replay(struct si_thread *t, const struct selinst_region *r, uint64_t now,
+			      int loop, uint64_t iterations);
+/* si_self, or NULL before the thread's first hook; in a forked child,
+ * the profile made first. */
 static inline struct si_thread *si_thread_get(void)
 {
 	struct si_thread *t = si_self;
+	if (unlikely(t == &si_forked))
+		return si_fork_settle();
 	return t == &si_nothread ? NULL : t;
+}
+/* si_self for the exit paths, which take the guard on it: in a forked
+ * child, its profile made first. */
+static inline struct si_thread *si_self_settled(void)
+{
+	if (unlikely(si_self == &si_forked))
+		si_fork_settle();
+	return si_self;
 }
 SI_HIDDEN extern const struct selinst_region si_root_region;
 SI_HIDDEN struct si_thread *si_thread_init(void);
@@ -525,7 +555,12 @@ SI_HIDDEN void si_throttled_exit(const struct selinst_region *r, uint64_t iterat
 static inline void si_exit_switched_off(const struct selinst_region *r, uint64_t iterations)
 {
 	struct si_thread *t = si_self;		/* si_nothread: in_hook is 1 */
-	if (likely(t->in_hook || t->top->region != r))
+	if (unlikely(t->in_hook)) {
+		if (unlikely(t == &si_forked))	/* a forked child's first hook */
+			si_throttled_exit(r, iterations);
+		return;
+	}
+	if (likely(t->top->region != r))
 		return;
 	si_throttled_exit(r, iterations);
 }
@@ -543,7 +578,9 @@ extern double si_hook_inside_ticks, si_hook_loop_pair_ns, si_hook_loop_inside_ti
 
 /* output.c */
 SI_HIDDEN int si_write_profile(const char *path, int final, int from_signal, int signo);
-SI_HIDDEN void si_output_after_fork(void);
+/* In a forked child's fork handler: the child's pid, and its start at
+ * TICKS (si_now). */
+SI_HIDDEN void si_output_after_fork(uint64_t ticks);
 SI_HIDDEN void si_output_init(void);
 /* SELINST_OUTPUT read at start-up ("" unset; NULL too long for a path). */
 SI_HIDDEN const char *si_output_pattern(void);

@@ -37,18 +37,62 @@ static char command[4096];
 static char host[256];
 static char rank[32], size[32];
 static char start_time[64];
+static time_t start_wall;	/* start_time's, formatted only when written */
+static int start_time_due;
 static pid_t pid;
 static uint64_t start_mono;
 static unsigned dump_counter;
 
+/* STARTED's time as start_time's text.  At start-up as always: the first
+ * gmtime_r reads the time zone with malloc, which the write must not call
+ * (it may run in a signal handler that interrupted malloc); later calls,
+ * a forked child's at its first write, find it read. */
+static void format_start(time_t started)
+{
+	struct tm tm;
+	gmtime_r(&started, &tm);
+	strftime(start_time, sizeof start_time, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* start_wall, start_mono and pid, now. */
 static void set_start(void)
 {
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(start_time, sizeof start_time, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	start_wall = time(NULL);
+	start_time_due = 1;
 	start_mono = si_clock_mono_ns();
 	pid = getpid();
+}
+
+/* A forked child's start, the fork's tick (si_now), kept by the fork
+ * handler, which reads no clock but the TSC: the vDSO's clock and time
+ * fault their pages in (a few us each, in every child, most of which
+ * never write).  Its start_mono and start_wall are worked out from it
+ * when the child first writes (fork_start_settle). */
+static uint64_t fork_start_ticks;
+static int fork_start_due;
+
+/* NOW and MONO: the write's clocks; NPT: ns per tick. */
+static void fork_start_settle(uint64_t now, uint64_t mono, double npt)
+{
+	if (!fork_start_due)
+		return;
+	uint64_t since = (uint64_t)((double)(now - fork_start_ticks) * npt);
+	struct timespec real;
+	clock_gettime(CLOCK_REALTIME, &real);
+	uint64_t real_ns = (uint64_t)real.tv_sec * 1000000000u + (uint64_t)real.tv_nsec;
+	start_mono = mono - since;
+	start_wall = (time_t)((real_ns - since) / 1000000000u);
+	start_time_due = 1;
+	fork_start_due = 0;
+}
+
+static const char *start_time_text(void)
+{
+	if (start_time_due) {
+		format_start(start_wall);
+		start_time_due = 0;
+	}
+	return start_time;
 }
 
 int si_parse_decimal(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -141,11 +185,18 @@ void si_output_init(void)
 	env_first(rank, sizeof rank, rank_vars, 0);
 	env_first(size, sizeof size, size_vars, 1);
 	set_start();
+	start_time_text();
 }
 
-void si_output_after_fork(void)
+void si_output_after_fork(uint64_t ticks)
 {
-	set_start();
+	pid = getpid();
+	fork_start_ticks = ticks;
+	fork_start_due = 1;
+	if (!si_forked_child)	/* each write here costs the child a page copy */
+		si_forked_child = 1;
+	if (si_final_written)
+		si_final_written = 0;
 }
 
 /* The output path for pattern PAT (SELINST_OUTPUT, NULL or "" when
@@ -809,7 +860,7 @@ static void emit_header(struct em *m, int final, int signo, double npt, double t
 	if (rank[0]) kraw(m, "rank", rank); else kraw(m, "rank", "~");
 	if (size[0]) kraw(m, "size", size); else kraw(m, "size", "~");
 	kstr(m, "host", host);
-	kstr(m, "start_time", start_time);
+	kstr(m, "start_time", start_time_text());
 	snprintf(buf, sizeof buf, "%.9f", (double)wall_ns / 1e9);
 	kraw(m, "wall_seconds", buf);
 	plain(m, "clock");
@@ -948,6 +999,7 @@ static int emit_profile(struct sink *k, int final, int signo)
 	si_sample_write_begin();
 	uint64_t now = si_now(), mono = si_clock_mono_ns();
 	double tps = si_ticks_per_second(), npt = 1e9 / tps;
+	fork_start_settle(now, mono, npt);
 	uint64_t wall_ns = mono - start_mono;
 	/* On the heap: its buffer would not fit a signal stack. */
 	struct em *m = si_walloc(sizeof *m);
@@ -1175,6 +1227,7 @@ int si_write_profile(const char *path, int final, int from_signal, int signo)
 	if (!path)
 		path = pbuf;
 	int locked = si_registry_lock(from_signal ? 2000 : -1);
+	si_fork_settle_any();	/* a forked child that ran no hook: its thread */
 	rc = write_file(path, final, from_signal, signo, keep_earlier, &err);
 	if (rc == -2) {
 		si_wend(&arena);

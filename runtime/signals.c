@@ -54,7 +54,10 @@ static void *write_final(void *unused)
 
 void si_final_writer_after_fork(void)
 {
-	writer_done = 1;
+	/* Only a fork during the final write (begun: si_final_written) finds
+	 * a writer: no write, no page copy, otherwise. */
+	if (si_final_written)
+		writer_done = 1;
 }
 
 /* The exiting thread's wait: a futex, not pthread_join, so that a forked

@@ -10,8 +10,9 @@
  * threads are all in the profile, and a program that starts 30,000
  * short threads keeps 30,000 small copies, not 30,000 live structures.  Tree nodes, the region stack and the child index are
  * carved out of mmap'd memory, never malloc, so that hooks stay
- * async-signal-safe.  Also here: fork handling (the child starts afresh)
- * and the thread-exit destructor that closes a dying thread's regions.
+ * async-signal-safe.  Also here: fork handling (the child starts afresh,
+ * its profile made only when it first needs it: see "fork" below) and the
+ * thread-exit destructor that closes a dying thread's regions.
  *
  * Recursion folding: entering region R from node C, where R is already on
  * C's path from the root at node A, reuses A (A.calls counts the entry);
@@ -21,12 +22,16 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 #include "internal.h"
@@ -63,10 +68,44 @@ static const struct selinst_region overflow_region = {
 	SELINST_ABI_VERSION, SELINST_KIND_FUNCTION, 0, 0, "[overflow]", "", NULL
 };
 
+/* The exits a forked child runs before its profile is made: the plugin
+ * closes the regions before _exit and exit, which is most of what a child
+ * that does not exec does.  Noted here, without allocating, and done
+ * when the profile is made, at their times. */
+#define FORK_EXITS 32
+struct fork_exit {
+	const struct selinst_region *region;
+	uint64_t now, iterations;
+	int loop;			/* a loop's exit (with ITERATIONS) */
+};
+/* All the fork handler writes, together: each page a child writes costs
+ * it a copy (a fault of a few us). */
+static struct {
+	struct si_thread *old;		/* the forking thread's profile, the parent's copy */
+	struct si_thread *made;		/* made from it, not yet si_self (another
+					   thread's write made it) */
+	uint64_t ticks;			/* the fork: the copied frames' start */
+	uint32_t depth;			/* OLD's frames open at the fork */
+	uint32_t open;			/* of those, still open after the noted exits */
+	uint32_t nexits;		/* noted exits; release-stored */
+	uint32_t replayed;		/* of those, done when the profile was made */
+	int noting;			/* the owner is noting one (see si_fork_exit) */
+	int carving;			/* si_mmap takes from the reserve */
+	char *reserve, *reserve_end;	/* see fork_reserve */
+	struct fork_exit exits[FORK_EXITS];
+} fk;
+
 /* Hooks run anywhere, signal handlers included: what they allocate must
- * leave errno as the program had it. */
+ * leave errno as the program had it.  While a forked child makes its
+ * profile, from the reserve first (see fork_reserve). */
 void *si_mmap(size_t bytes)
 {
+	if (unlikely(fk.carving)) {
+		size_t whole = (bytes + 4095) & ~(size_t)4095;
+		char *p = __atomic_fetch_add(&fk.reserve, whole, __ATOMIC_RELAXED);
+		if ((uintptr_t)p + whole <= (uintptr_t)fk.reserve_end)
+			return p;	/* else used up: mapped as usual */
+	}
 	int saved = errno;
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -164,6 +203,15 @@ static void retire(struct si_thread *t, struct si_snap *s)
 static void thread_exit(void *arg)
 {
 	struct si_thread *t = arg;
+	if (si_self == &si_forked) {
+		/* A forked child's thread that ran no hook since the fork: its
+		 * profile (ARG is the parent's), made now.  The key is left
+		 * empty, or this destructor would be called again. */
+		t = si_fork_settle();
+		pthread_setspecific(exit_key, NULL);
+		if (!t)
+			return;
+	}
 	sigset_t all, old;
 	int saved = errno;
 	sigfillset(&all);
@@ -209,10 +257,41 @@ static void thread_exit(void *arg)
 	errno = saved;
 }
 
+/* The memory a forked child makes its profile in (thread structure,
+ * stack, node block, index, arena: 1.4 MiB, mostly never touched): one
+ * mapping, made in the parent at its first fork and never touched there
+ * (forks copy no page of it), carved by the child (si_mmap while
+ * fk.carving).  Six mmaps less in each child that makes its profile, and
+ * six areas less to tear down at its exit. */
+#define FORK_RESERVE (2u << 20)
+static void fork_reserve(void)
+{
+	if (fk.reserve_end || si_self == &si_nothread)
+		return;
+	char *p = si_mmap(FORK_RESERVE);
+	if (p) {
+		fk.reserve = p;
+		fk.reserve_end = p + FORK_RESERVE;
+	}
+}
+
 static void after_fork_child(void) { si_after_fork_child(); }
 /* A fork from a signal handler that interrupted this thread while it held
- * the lock (a dump) goes on without it: waiting would never end. */
-static void before_fork(void) { fork_locked = si_registry_lock(-1); }
+ * the lock (a dump) goes on without it: waiting would never end.  A
+ * process that never had a second thread takes none: no other thread can
+ * hold it, and the unlock after the fork would cost the parent a page
+ * copy (the page is shared with the child then). */
+static void before_fork(void)
+{
+	fork_reserve();
+#if __has_include(<sys/single_threaded.h>)
+	if (__libc_single_threaded) {
+		fork_locked = 0;
+		return;
+	}
+#endif
+	fork_locked = si_registry_lock(-1);
+}
 static void after_fork_parent(void)
 {
 	if (fork_locked)
@@ -577,38 +656,33 @@ struct si_node *si_lookup_slow(struct si_thread *t, struct si_node *cur,
 	return n;
 }
 
-/* In the child after fork(): one thread, a fresh profile.  The regions
- * open in the forking thread stay open in the child (their exits will
- * come); they get fresh nodes with zero calls, timed from the fork. */
-void si_after_fork_child(void)
+/* ---- fork ----------------------------------------------------------
+ *
+ * In a forked child the forking thread's profile starts afresh: the
+ * regions open in it at the fork stay open (their exits will come), with
+ * fresh nodes of zero calls, timed from the fork.  Most children exec or
+ * _exit at once (make, shells, popen, death tests), and the fork handler
+ * may run in a signal handler: so the handler only resets words and notes
+ * the fork (fk), and points si_self at si_forked, a placeholder whose
+ * in_hook is 1, like si_nothread's.  The hooks' fast paths then leave the
+ * thread's hooks to their slow paths: an exit is noted (si_fork_exit);
+ * anything else makes the profile (si_fork_settle) and goes on, and so do
+ * the control API, sampling's set-up and, for a child that never ran a
+ * hook, the write and dlclose (si_fork_settle_any).  A child that only
+ * execs or exits makes nothing: it counted nothing, and one that execs
+ * writes nothing (exec.c). */
+struct si_thread si_forked = { .in_hook = 1 };
+/* T's open frames: OLD's first ODEPTH, timed from NOW, each with the
+ * node of its region under the frame below (a frame entered while paused
+ * keeps the paused node). */
+static void copy_open_frames(struct si_thread *t, const struct si_thread *old, uint32_t odepth,
+			     uint64_t now)
 {
-	reg_word = 0;	/* the child's one thread holds nothing */
-	exited_head = NULL;	/* the parent's; the child starts afresh */
-	exited_tail = &exited_head;
-	pool = NULL;
-	si_control_after_fork();
-	si_trace_after_fork();
-	si_final_writer_after_fork();
-	si_forked_child = 1;
-	si_output_after_fork();
-	si_final_written = 0;
-	reg_head = NULL;
-	reg_tail = &reg_head;
-	reg_count = 0;
-	struct si_thread *old = si_thread_get();
-	if (!old)
-		return;
-	struct si_thread *t = new_thread();
-	if (!t) {
-		si_self = &si_nothread;
-		return;
-	}
-	uint64_t now = si_now();
-	uint32_t odepth = si_depth(old);
 	for (uint32_t i = 1; i < odepth; i++) {
 		if (t->top + 1 >= t->end && !si_grow_stack(t))
 			break;
-		struct si_frame *of = &old->stack[i], *f = t->top + 1;
+		const struct si_frame *of = &old->stack[i];
+		struct si_frame *f = t->top + 1;
 		struct si_node *cur = &t->root;
 		for (uint32_t k = si_depth(t) - 1; k > 0; k--)
 			if (t->stack[k].node != &t->paused) {
@@ -627,9 +701,169 @@ void si_after_fork_child(void)
 		f->node->active++;
 		t->top = f;
 	}
-	register_thread(t);
-	si_self = t;
+}
+
+/* The forking thread's profile in the child, made now if it is not yet
+ * (its frames copied, then the noted exits done), and listed first with
+ * index 0 (kept for it by the fork handler: the child's threads are
+ * numbered as when it was made at the fork).  Under the registry lock (or
+ * where the caller could not take it).  NULL when out of memory: the
+ * thread then starts afresh at its next hook. */
+static struct si_thread *fork_make_locked(void)
+{
+	struct si_thread *old = fk.old;
+	if (fk.made || !old)
+		return fk.made;
+	fk.old = NULL;
+	fk.carving = 1;
+	struct si_thread *t = new_thread();
+	if (!t) {
+		fk.carving = 0;
+		return NULL;
+	}
+	/* The child's one thread is its thread group's leader: tid = pid
+	 * (new_thread read the tid of the thread making it, maybe a writer). */
+	t->tid = getpid();
+	copy_open_frames(t, old, fk.depth, fk.ticks);
+	/* Published before the exits are read: the owner notes no more once
+	 * it sees it, and one it is noting meanwhile is waited for, unless
+	 * the owner is this thread (a write in its signal handler). */
+	__atomic_store_n(&fk.made, t, __ATOMIC_SEQ_CST);
+	while (si_self != &si_forked && __atomic_load_n(&fk.noting, __ATOMIC_SEQ_CST))
+		sched_yield();
+	uint32_t n = __atomic_load_n(&fk.nexits, __ATOMIC_ACQUIRE);
+	fk.replayed = n;
+	for (uint32_t i = 0; i < n; i++)
+		si_fork_replay(t, fk.exits[i].region, fk.exits[i].now, fk.exits[i].loop,
+			       fk.exits[i].iterations);
+	fk.carving = 0;
+	t->index = 0;
+	t->next = reg_head;
+	if (!reg_head)
+		reg_tail = &t->next;
+	reg_head = t;
+	return t;
+}
+
+int si_fork_exit(const struct selinst_region *r, uint64_t now, int loop, uint64_t iterations)
+{
+	if (__atomic_exchange_n(&fk.noting, 1, __ATOMIC_SEQ_CST))
+		return 1;	/* a signal handler's hook inside a noting: dropped */
+	int done = 0;
+	if (!__atomic_load_n(&fk.made, __ATOMIC_SEQ_CST) && fk.old) {
+		/* The frame it closes, as si_exit and loop_exit_cold find it:
+		 * none (a region not open: nothing to do), or the innermost. */
+		uint32_t i = fk.open - 1;
+		while (i >= 1 && fk.old->stack[i].region != r)
+			i--;
+		uint32_t k = fk.nexits;
+		done = 1;
+		if (i >= 1 && k == FORK_EXITS)
+			done = 0;
+		else if (i >= 1) {
+			fk.exits[k] = (struct fork_exit){ r, now, iterations, loop };
+			__atomic_store_n(&fk.nexits, k + 1, __ATOMIC_RELEASE);
+			fk.open = i;
+		}
+		/* A signal handler's hook made the profile meanwhile (this
+		 * thread's own: no wait for the noting) without this exit:
+		 * the caller does it there. */
+		if (done && i >= 1 && si_self != &si_forked && fk.replayed <= k)
+			done = 0;
+	}
+	__atomic_store_n(&fk.noting, 0, __ATOMIC_SEQ_CST);
+	return done;
+}
+
+/* The calling thread, whose si_self is si_forked, takes its profile T
+ * (NULL: none could be made) as its own. */
+static struct si_thread *fork_adopt(struct si_thread *t)
+{
+	fk.made = NULL;
+	si_self = t ? t : &si_nothread;
+	if (!t)
+		return NULL;
 	pthread_setspecific(exit_key, t);
-	t->sample_armed = 0;	/* timers are not inherited: a new one */
-	si_sample_thread_start(t);
+	si_sample_thread_start(t);	/* timers are not inherited: a new one */
+	return t;
+}
+
+struct si_thread *si_fork_settle(void)
+{
+	/* A signal handler's hook while this thread holds the lock (making
+	 * the profile, or writing): not counted, as in si_thread_init. */
+	if (held_by_me())
+		return NULL;
+	int saved = errno;
+	int locked = si_registry_lock(-1);
+	struct si_thread *t = fork_make_locked();
+	if (locked)
+		si_registry_unlock();
+	fork_adopt(t);
+	errno = saved;
+	return t;
+}
+
+void si_fork_settle_any(void)
+{
+	if (!__atomic_load_n(&fk.old, __ATOMIC_RELAXED))
+		return;
+	struct si_thread *t = fork_make_locked();
+	if (si_self == &si_forked)
+		fork_adopt(t);
+}
+
+/* The fork handler (see above): resets only, no allocation, no lock, no
+ * call that could take one. */
+void si_after_fork_child(void)
+{
+	uint64_t now = si_now();
+	/* Each page written costs the child a copy: words that may be as
+	 * wanted already are tested first. */
+	if (reg_word)
+		reg_word = 0;	/* the child's one thread holds nothing */
+	if (exited_head) {	/* the parent's; the child starts afresh */
+		exited_head = NULL;
+		exited_tail = &exited_head;
+	}
+	if (pool)
+		pool = NULL;
+	si_control_after_fork();
+	si_trace_after_fork();
+	si_final_writer_after_fork();	/* before si_final_written is reset */
+	si_output_after_fork(now);
+	if (reg_head) {
+		reg_head = NULL;
+		reg_tail = &reg_head;
+	}
+	/* A child forked again before it made its profile copies the frames
+	 * still open: from what it was to be made of. */
+	struct si_thread *old = si_self;
+	uint32_t depth = old == &si_forked ? fk.open : si_depth(old);
+	if (old == &si_forked && fk.made)
+		depth = si_depth(old = fk.made);
+	else if (old == &si_forked)
+		old = fk.old;
+	else if (old == &si_nothread)
+		old = NULL;
+	if (fk.made || fk.old != old) {
+		fk.made = NULL;
+		fk.old = old;
+	}
+	if (fk.nexits || fk.noting || fk.carving) {
+		fk.nexits = 0;
+		fk.noting = 0;	/* a handler forked in one, */
+		fk.carving = 0;	/* or while the profile was made */
+	}
+	if (reg_count != (old ? 1u : 0u))
+		reg_count = old ? 1 : 0;	/* index 0: the forking thread's */
+	if (!old)
+		return;
+	fk.depth = fk.open = depth;
+	fk.ticks = now;
+	si_self = &si_forked;
+	/* Sampling needs the thread's timer from the fork on, and a profile
+	 * for its samples: made now, as before. */
+	if (si_sample_hz())
+		si_fork_settle();
 }

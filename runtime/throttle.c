@@ -186,7 +186,7 @@ void si_throttle_check(struct si_node *n)
  * before the switch): close it.  ITERATIONS: loops' count for it. */
 void si_throttled_exit(const struct selinst_region *r, uint64_t iterations)
 {
-	struct si_thread *t = si_self;
+	struct si_thread *t = si_self_settled();
 	uint64_t now = si_now();
 	if (!si_guard_take(t))		/* si_exit_switched_off saw it free */
 		return;

@@ -383,9 +383,12 @@ void si_trace_after_fork(void)
 	for (struct si_tbuf *b = buffers; b; b = b->next)
 		if (b->fd >= 0)
 			close(b->fd);
-	buffers = NULL;
-	struct si_thread *t = si_thread_get();
-	if (t)
+	if (buffers)	/* not written when it need not be: a page copy */
+		buffers = NULL;
+	/* si_self directly: si_thread_get would make a forked child's
+	 * profile, here in the fork handler.  The placeholders' is NULL. */
+	struct si_thread *t = si_self;
+	if (t->trace)
 		t->trace = NULL;
 }
 
@@ -532,7 +535,7 @@ static int read_view(const struct si_tbuf *b, struct ring_view *v)
 static void ring_view(const struct si_tbuf *b, struct ring_view *v)
 {
 	const struct si_thread *o = __atomic_load_n(&b->owner, __ATOMIC_ACQUIRE);
-	int own = o && o == si_thread_get();
+	int own = o && o == si_self;
 	for (int tries = 0; !read_view(b, v) && !own && tries < 1000; tries++) {
 		if (tries < 50)
 			sched_yield();

@@ -70,7 +70,10 @@ def rid(name):
 def consistent():
     """Each node within its parent, exclusive within inclusive, and each
     thread's top-level regions (one after another) within the run."""
-    wall = p["wall_seconds"] * 1e9
+    # Written to the ns (%.9f): rounded back, not 0.9999999995 ns short of
+    # a top-level region as long as the run (a forked child's, whose start
+    # and open frames are both the fork's tick).
+    wall = round(p["wall_seconds"] * 1e9)
     for t in p["threads"]:
         tb = byid[t["index"]]
         top = 0
