@@ -445,8 +445,8 @@ SI_HIDDEN void si_sample_ctor(void);
 SI_HIDDEN void si_sample_thread_start(struct si_thread *t);
 SI_HIDDEN void si_sample_thread_stop(struct si_thread *t);
 SI_HIDDEN int si_sample_hz(void);
-/* The sampling signal blocked around a write, and one that came during it
- * dropped (sample.c). */
+/* The sampling signal blocked around the final write, and one that came
+ * during it dropped (sample.c). */
 struct si_sample_quiet { int on, was_pending; sigset_t mask; };
 SI_HIDDEN void si_sample_quiet(struct si_sample_quiet *q);
 SI_HIDDEN void si_sample_loud(const struct si_sample_quiet *q);

@@ -1210,8 +1210,9 @@ int si_write_profile(const char *path, int final, int from_signal, int signo)
 	if (!si_output_is_ours())
 		return 0;	/* a vfork child: the parent's memory, not ours */
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-	struct si_sample_quiet quiet;
-	si_sample_quiet(&quiet);
+	struct si_sample_quiet quiet = { 0, 0, { { 0 } } };
+	if (final)	/* a dump's time is the program's, sampled as before */
+		si_sample_quiet(&quiet);
 	struct si_warena arena;
 	si_wbegin(&arena);
 	char *pbuf = si_walloc(PATH_MAX);

@@ -563,12 +563,13 @@ void si_sample_thread_stop(struct si_thread *t)
 /* The rate in force (0: off) and its signal, for the profile's header. */
 int si_sample_hz(void) { return sample_on ? (int)sample_hz : 0; }
 
-/* The write is not sampled: its time is the runtime's, not the program's
- * (a final write in the exiting thread, with the thread's timer still
- * running, put samples in ~open_output at the top of the tree:
- * t-rt-sample-loops on a fresh machine).  The signal is blocked for the
- * write, and one that came meanwhile is taken off before it is
- * unblocked. */
+/* The final write is not sampled: its time is the runtime's, after the
+ * program's (in the exiting thread, with the thread's timer still
+ * running, it put samples in ~open_output at the top of the tree:
+ * t-rt-sample-loops on a fresh machine; the writer thread it replaced
+ * had every signal blocked).  The signal is blocked for the write, and
+ * one that came meanwhile is taken off before it is unblocked.  A dump
+ * (selinst_dump) is the program's call, sampled as before. */
 void si_sample_quiet(struct si_sample_quiet *q)
 {
 	q->on = sample_on && sample_signo > 0;
