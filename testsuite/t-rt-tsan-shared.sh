@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # A program built with -fsanitize=thread and linked with libselinst.so
-# (not built with it) gets no race reports from the runtime.  Threads
+# (not built with it) gets no race reports from the runtime (and one built
+# with -fsanitize=address or undefined no report either, at the end).  Threads
 # start and end in waves, so later ones get the structures of earlier
 # ones (the pool) and clear them; the handoff goes through the registry
 # lock, which ThreadSanitizer cannot see inside the library: every run
@@ -56,5 +57,16 @@ for conf in off 100:1000000 off,1000; do
 	expect_eq "$conf: exit status" 0 $rc
 	pcheck waves.prof "consistent(); assert p['complete']; assert len(p['threads']) == 25, len(p['threads'])"
 	[ $throttle = off ] && pcheck waves.prof "assert calls('mid') == 24 * 300, calls('mid')"
+done
+# AddressSanitizer and UBSan builds with the shared runtime too: a dump
+# while threads run, sampled.
+for san in address undefined; do
+	si_cc -O1 -g -pthread -fsanitize=$san -fno-sanitize-recover=all \
+		-fplugin-arg-selinst-threshold=0 waves.c -o waves-$san || fail "compile waves.c ($san)"
+	rm -f *.prof
+	SELINST_SAMPLE=1000 timeout -k 1 60 ./waves-$san > out.txt 2> err.txt; rc=$?
+	grep -qi 'sanitizer\|runtime error' err.txt && fail "$san: $(head -30 err.txt)"
+	expect_eq "$san: exit status" 0 $rc
+	pcheck waves-$san.prof "consistent(); assert p['complete']; assert len(p['threads']) == 25"
 done
 exit 0
