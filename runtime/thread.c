@@ -197,9 +197,10 @@ static void retire(struct si_thread *t, struct si_snap *s)
 
 /* Thread exit: close what the thread left open (pthread_exit from inside a
  * region, a cancelled thread) at the time it ended, then keep a copy and
- * recycle the rest.  Signals are blocked meanwhile: a handler's hook would
- * need the registry lock held here.  Hooks that run after this, in other
- * keys' destructors, find no profile and start a new one. */
+ * recycle the rest.  Signals are blocked from here to the thread's end: a
+ * handler's hook would need the registry lock held here, and one after
+ * would make the thread a new profile.  Hooks that run after this, in
+ * other keys' destructors, find no profile and start a new one. */
 static void thread_exit(void *arg)
 {
 	struct si_thread *t = arg;
@@ -212,10 +213,10 @@ static void thread_exit(void *arg)
 		if (!t)
 			return;
 	}
-	sigset_t all, old;
+	sigset_t all;
 	int saved = errno;
 	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);	/* for good: see the end */
 	uint64_t now = si_now();
 	t->in_hook = 1;
 	uint32_t depth = si_depth(t);
@@ -253,7 +254,13 @@ static void thread_exit(void *arg)
 	}
 	if (locked)
 		si_registry_unlock();
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* The mask is not restored: the thread is ending.  A handler that
+	 * ran on it from here on (a process-directed signal) made it a new
+	 * profile, so this destructor ran again in a later round of the
+	 * thread's key destructors, after ThreadSanitizer had torn the
+	 * thread down: its malloc crashed (t-rt-sanitizers' signal_work,
+	 * 6 runs in 30 with GCC 11).  Such a signal goes to another thread;
+	 * glibc blocks them all at the thread's end anyway. */
 	errno = saved;
 }
 
