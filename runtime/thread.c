@@ -240,9 +240,11 @@ static void thread_exit(void *arg)
 	 * should a later destructor run instrumented code). */
 	if (madvise(t->cache, sizeof t->cache, MADV_DONTNEED) != 0)
 		memset(t->cache, 0, sizeof t->cache);
-	si_sample_thread_stop(t);
 	struct si_snap *s = malloc(sizeof *s);
 	int locked = si_registry_lock(-1);
+	/* Under the lock: it unmaps a thread's empty sample slots, which a
+	 * dump running meanwhile (it holds the lock) may be reading. */
+	si_sample_thread_stop(t);
 	if (s && si_snap_take(t, s) == 0) {
 		si_trace_thread_exit(t);
 		retire(t, s);
