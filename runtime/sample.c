@@ -112,7 +112,11 @@ static uint32_t text_module(uintptr_t a)
  * such as exp keeps it at or near [SP]).  Which one is a return address
  * (preceded by a call) is decided at write time, not here: reading code
  * here could fault on a library unmapped meanwhile.  Only the thread's
- * own stack is read, and never past its top. */
+ * own stack is read, and never past its top.  Its words are other frames'
+ * (padding and locals too): not checked by AddressSanitizer, whose
+ * redzones there are no error of the program's (t-rt-signal-san reported
+ * a stack-buffer-underflow here once). */
+__attribute__((no_sanitize_address))
 static void stack_callers(const struct si_samples *s, const ucontext_t *uc, uintptr_t pc,
 			  uintptr_t ret[2])
 {
