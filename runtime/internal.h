@@ -454,8 +454,18 @@ SI_HIDDEN int si_sample_signal(void);
 SI_HIDDEN int si_sample_handler_lost(void);
 struct sigaction;
 SI_HIDDEN int si_sample_is_handler(const struct sigaction *sa);
-SI_HIDDEN void si_sample_write_begin(void);
-SI_HIDDEN void si_sample_write_end(void);
+/* One write's view of the loaded modules, on the writer's stack, from
+ * si_sample_write_begin to si_sample_write_end (sample.c). */
+struct si_sample_wstate {
+	struct si_sample_wstate *outer;	/* the write this one interrupted */
+	struct si_wmod *mods;
+	struct si_wseg *segs;		/* executable segments, by address */
+	struct si_wmod **used;		/* by index in sample_modules */
+	size_t nmods, nsegs, nused, capm, caps, capu;	/* entries, room */
+	struct si_map *names;		/* pc -> si_walloc'd name, for PCs named here */
+};
+SI_HIDDEN void si_sample_write_begin(struct si_sample_wstate *w);
+SI_HIDDEN void si_sample_write_end(struct si_sample_wstate *w);
 /* Where a sampled PC is: module (index in sample_modules) and file
  * address; or a name made in the process (the vDSO's code, "0x..."
  * outside every module), module -1.  A caller with neither: none. */

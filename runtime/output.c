@@ -996,7 +996,8 @@ static int emit_profile(struct sink *k, int final, int signo)
 	struct snaps ss;
 	if (snaps_take(&ss) < 0)
 		return -1;
-	si_sample_write_begin();
+	struct si_sample_wstate sw;
+	si_sample_write_begin(&sw);
 	uint64_t now = si_now(), mono = si_clock_mono_ns();
 	double tps = si_ticks_per_second(), npt = 1e9 / tps;
 	fork_start_settle(now, mono, npt);
@@ -1033,7 +1034,7 @@ out:
 	si_map_free(rt.m);
 	si_wfree(uniq);
 	snaps_free(&ss);
-	si_sample_write_end();
+	si_sample_write_end(&sw);
 	return ok ? 0 : -1;
 }
 

@@ -616,7 +616,7 @@ int si_sample_signal(void) { return sample_signo; }
  * the build-id note.  The vDSO has no file: it is the module "[vdso]",
  * which the report reads from its own vDSO when the build-ids agree (the
  * same kernel). */
-struct wmod {
+struct si_wmod {
 	uintptr_t base;		/* runtime address - file address */
 	char *name;		/* dlpi_name, copied ("": the program) */
 	const unsigned char *id;	/* the GNU build-id's bytes, mapped; NULL: none */
@@ -624,17 +624,17 @@ struct wmod {
 	int vdso;
 	int32_t index;		/* in sample_modules; -1: no sample there yet */
 };
-struct wseg { uintptr_t lo, hi; size_t mod; };
+struct si_wseg { uintptr_t lo, hi; size_t mod; };
 
-/* The writer holds the registry lock: one write at a time. */
-static struct wmod *wmods;
-static struct wseg *wsegs;
-static struct wmod **used;	/* by index in sample_modules */
-static size_t nwmods, nwsegs, nused, capm, caps, capu;	/* entries, room */
-static struct si_map *names;	/* pc -> si_walloc'd name, for PCs named here */
+/* The current write's state (internal.h, struct si_sample_wstate), on
+ * its writer's stack.  Per thread, and stacked: a handler's write nested
+ * in this thread's write, or a fatal handler's that gave up waiting for
+ * the registry lock while another thread writes (output.c), has its own
+ * and leaves the other's alone. */
+static __thread struct si_sample_wstate *ws __attribute__((tls_model("initial-exec")));
 
 /* The build-id of the note segment PH of a module loaded at BASE into M. */
-static void note_build_id(struct wmod *m, uintptr_t base, const ElfW(Phdr) *ph)
+static void note_build_id(struct si_wmod *m, uintptr_t base, const ElfW(Phdr) *ph)
 {
 	size_t align = ph->p_align >= 8 ? 8 : 4;
 	const unsigned char *p = (const unsigned char *)(base + ph->p_vaddr);
@@ -667,14 +667,15 @@ static void *grow(void *a, size_t n, size_t *cap, size_t size)
 
 static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	(void)size, (void)arg;
-	struct wmod *m = grow(wmods, nwmods, &capm, sizeof *wmods);
+	(void)size;
+	struct si_sample_wstate *w = arg;
+	struct si_wmod *m = grow(w->mods, w->nmods, &w->capm, sizeof *w->mods);
 	if (!m)
 		return 1;
-	wmods = m;
-	m += nwmods;
-	*m = (struct wmod){ info->dlpi_addr, si_wstrdup(info->dlpi_name ? info->dlpi_name : ""),
-			    NULL, 0, 0, -1 };
+	w->mods = m;
+	m += w->nmods;
+	*m = (struct si_wmod){ info->dlpi_addr, si_wstrdup(info->dlpi_name ? info->dlpi_name : ""),
+			       NULL, 0, 0, -1 };
 	uintptr_t vdso = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -685,30 +686,33 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *arg)
 			continue;
 		if (vdso && vdso - lo < ph->p_memsz)
 			m->vdso = 1;
-		struct wseg *s = (ph->p_flags & PF_X) && ph->p_memsz
-			? grow(wsegs, nwsegs, &caps, sizeof *wsegs) : NULL;
+		struct si_wseg *s = (ph->p_flags & PF_X) && ph->p_memsz
+			? grow(w->segs, w->nsegs, &w->caps, sizeof *w->segs) : NULL;
 		if (s) {
-			wsegs = s;
-			wsegs[nwsegs++] = (struct wseg){ lo, lo + ph->p_memsz, nwmods };
+			w->segs = s;
+			w->segs[w->nsegs++] = (struct si_wseg){ lo, lo + ph->p_memsz, w->nmods };
 		}
 	}
-	nwmods++;
+	w->nmods++;
 	return 0;
 }
 
 static int seg_cmp(const void *pa, const void *pb)
 {
-	const struct wseg *a = pa, *b = pb;
+	const struct si_wseg *a = pa, *b = pb;
 	return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
-void si_sample_write_begin(void)
+void si_sample_write_begin(struct si_sample_wstate *w)
 {
+	memset(w, 0, sizeof *w);
+	w->outer = ws;
+	ws = w;
 	if (!sample_on)
 		return;
 	handler_ours();
-	dl_iterate_phdr(add_module, NULL);
-	si_wsort(wsegs, nwsegs, sizeof *wsegs, seg_cmp);
+	dl_iterate_phdr(add_module, w);
+	si_wsort(w->segs, w->nsegs, sizeof *w->segs, seg_cmp);
 }
 
 static void free_strings(struct si_map **m)
@@ -721,45 +725,42 @@ static void free_strings(struct si_map **m)
 	*m = NULL;
 }
 
-void si_sample_write_end(void)
+void si_sample_write_end(struct si_sample_wstate *w)
 {
-	free_strings(&names);
-	for (size_t i = 0; i < nwmods; i++)
-		si_wfree(wmods[i].name);
-	si_wfree(wmods);
-	si_wfree(wsegs);
-	si_wfree(used);
-	wmods = NULL;
-	wsegs = NULL;
-	used = NULL;
-	nwmods = nwsegs = nused = capm = caps = capu = 0;
+	free_strings(&w->names);
+	for (size_t i = 0; i < w->nmods; i++)
+		si_wfree(w->mods[i].name);
+	si_wfree(w->mods);
+	si_wfree(w->segs);
+	si_wfree(w->used);
+	ws = w->outer;
 }
 
 /* The executable segment that holds A; NULL when none. */
-static const struct wseg *segment(uintptr_t a)
+static const struct si_wseg *segment(uintptr_t a)
 {
-	size_t lo = 0, hi = nwsegs;
+	size_t lo = 0, hi = ws->nsegs;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (wsegs[mid].hi <= a)
+		if (ws->segs[mid].hi <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < nwsegs && wsegs[lo].lo <= a ? &wsegs[lo] : NULL;
+	return lo < ws->nsegs && ws->segs[lo].lo <= a ? &ws->segs[lo] : NULL;
 }
 
 /* The name of PC outside every module (code made at run time, a library
  * closed since): "0x...". */
 static const char *pc_name(uintptr_t pc)
 {
-	struct si_mslot *x = si_map_find(names, pc, 1, NULL, NULL);
+	struct si_mslot *x = si_map_find(ws->names, pc, 1, NULL, NULL);
 	if (x)
 		return (const char *)x->value;
 	char buf[32];
 	snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)pc);
 	char *n = si_wstrdup(buf);
-	if (!n || !si_map_add(&names, pc, 1, (uintptr_t)n, 0)) {
+	if (!n || !si_map_add(&ws->names, pc, 1, (uintptr_t)n, 0)) {
 		si_wfree(n);
 		return "?";
 	}
@@ -770,17 +771,17 @@ static const char *pc_name(uintptr_t pc)
  * a name made here (see pc_name; also when memory ran out). */
 static void pc_ref(uintptr_t pc, struct si_pcref *r)
 {
-	const struct wseg *s = segment(pc);
-	struct wmod *m = s ? &wmods[s->mod] : NULL;
+	const struct si_wseg *s = segment(pc);
+	struct si_wmod *m = s ? &ws->mods[s->mod] : NULL;
 	r->name = NULL;
 	r->module = -1;
 	r->address = 0;
 	if (m && m->index < 0) {
-		struct wmod **u = grow(used, nused, &capu, sizeof *used);
+		struct si_wmod **u = grow(ws->used, ws->nused, &ws->capu, sizeof *ws->used);
 		if (u) {
-			used = u;
-			used[nused] = m;
-			m->index = (int32_t)nused++;
+			ws->used = u;
+			ws->used[ws->nused] = m;
+			m->index = (int32_t)ws->nused++;
 		}
 	}
 	if (!m || m->index < 0) {
@@ -793,7 +794,7 @@ static void pc_ref(uintptr_t pc, struct si_pcref *r)
 
 size_t si_sample_modules(void)
 {
-	return nused;
+	return ws ? ws->nused : 0;
 }
 
 /* Module I of the sample modules: its path (si_walloc'd; NULL when
@@ -803,7 +804,7 @@ size_t si_sample_modules(void)
  * resolved; the vDSO's SELINST_PROFILE_VDSO. */
 char *si_sample_module(size_t i, char *id, size_t len)
 {
-	const struct wmod *m = used[i];
+	const struct si_wmod *m = ws->used[i];
 	id[0] = 0;
 	for (size_t k = 0; m->id && k < m->id_len && 2 * k + 2 < len; k++)
 		snprintf(id + 2 * k, 3, "%02x", m->id[k]);
@@ -884,7 +885,7 @@ int si_sample_same_entry(const struct si_sample_row *a, const struct si_sample_r
  * *disp8(%reg)).  Code is read here, at write time, never in the handler. */
 static int is_return_address(uintptr_t ret)
 {
-	const struct wseg *s = segment(ret);
+	const struct si_wseg *s = segment(ret);
 	if (!s || ret - s->lo < 6)
 		return 0;
 	const unsigned char *c = (const unsigned char *)ret;
