@@ -53,13 +53,16 @@ def functions(res, name):
     text = read(os.path.join(res, name + ".dec"))
     if not text:
         return None
-    chosen, seen = set(), set()
+    chosen, seen, dropped = set(), set(), set()
     for doc in yaml.load_all(text, Loader=Loader):
         for f in (doc or {}).get("functions") or []:
             seen.add(f["symbol"])
             if f["instrument"]:
                 chosen.add(f["symbol"])
-    return len(chosen), len(seen)
+        # An -flto link's document (variant lto): what it dropped.
+        for f in (doc or {}).get("dropped") or []:
+            dropped.add(f["symbol"])
+    return len(chosen - dropped), len(seen)
 
 
 def runs(res, name):
@@ -293,9 +296,12 @@ def project_table(res, report, p, variants):
           "instructions", "vs plain", "w/o write", "max exclusive share",
           "top regions by inclusive time"))
     profiles, spread, errors = {}, {}, {}
+    plain_base = base
     for v in variants:
-        if v == "plainsmp":
+        if v in ("plainsmp", "plainlto"):
             continue
+        # lto against plainlto (both -flto), when measured.
+        base = ir(res, p + "-plainlto") if v == "lto" and ir(res, p + "-plainlto") else plain_base
         name = "%s-%s" % (p, v)
         fc = functions(res, name)
         every = [profile(report, f) for f in runs(res, name)] if v != "plain" else []

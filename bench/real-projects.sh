@@ -25,6 +25,8 @@
 #             issue 10); sites is the default built SITES_ROUNDS + 1 times,
 #             each build reading the call sites the one before recorded
 #             (sites-out=, sites=); t0 is threshold=0 (everything);
+#             plainlto and lto are plain and the default with -flto
+#             (the plugin at the link too; lto's row is over plainlto);
 #             fb and fb0 are profile feedback (issue 13): the default (fb)
 #             or t0 (fb0) rebuilt with profile= the profiles of that
 #             variant's workload run again with SELINST_THROTTLE=off (all
@@ -338,6 +340,10 @@ flags_of() {
 	plain) echo "$OPT" ;;
 	paper) echo "$OPT $plug -fplugin-arg-selinst-model=paper" ;;
 	default|sites) echo "$OPT $plug" ;;
+	# lto: the default with -flto, the plugin at the link too (whole-
+	# program depths, plugin/lto.cc); its table row is against plainlto.
+	plainlto) echo "$OPT -flto" ;;
+	lto) echo "$OPT -flto $plug" ;;
 	t*) echo "$OPT $plug -fplugin-arg-selinst-threshold=${1#t}" ;;
 	esac
 }

@@ -416,6 +416,36 @@ static void write_sites(const selinst_function *fns, const std::vector<call_site
 			    depths.empty() ? NULL : &depths[0], symbols.size());
 }
 
+/* Compiling with -flto, the default model: each function's calls to
+ * functions with external linkage, for the link (lto.cc), with the depth
+ * the function passes on to them (cm_site_base_depth), -1 for a region. */
+static void note_lto_calls(const selinst_function *fns, size_t n,
+			   const std::vector<call_site> &sites)
+{
+	std::vector<char *> text(n, (char *) NULL);
+	for (size_t k = 0; k < sites.size(); k++) {
+		tree callee = sites[k].callee;
+		if (!TREE_PUBLIC(callee) || DECL_IS_UNDECLARED_BUILTIN(callee))
+			continue;
+		char *line = xasprintf("%d %s\n", sites[k].depth,
+				       IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(callee)));
+		char *joined = concat(text[sites[k].caller] ? text[sites[k].caller] : "",
+				      line, NULL);
+		free(text[sites[k].caller]);
+		free(line);
+		text[sites[k].caller] = joined;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const cm_function *f = &fns[i].cm;
+		if (text[i] || f->instrument)
+			selinst_lto_note_calls(fns[i].decl,
+					       f->instrument ? -1
+					       : cm_site_base_depth(&selinst_opts.model, f),
+					       text[i] ? text[i] : "");
+		free(text[i]);
+	}
+}
+
 static bool source_order(const selinst_function &a, const selinst_function &b)
 {
 	int c = strcmp(a.file, b.file);
@@ -751,6 +781,8 @@ static unsigned int selinst_execute(void)
 				       edges.empty() ? NULL : &edges[0], edges.size());
 	if (selinst_opts.sites_out)
 		write_sites(&fns[0], sites);
+	if (flag_generate_lto && !in_lto_p && selinst_opts.model.refined && !fns.empty())
+		note_lto_calls(&fns[0], fns.size(), sites);
 
 	instrument_unit(fns);
 	if (!fns.empty()) {

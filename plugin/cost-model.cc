@@ -7,6 +7,8 @@
  */
 #include "cost-model.h"
 
+#include <limits.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -824,23 +826,40 @@ static void component_depths(const struct cm_constants *c, struct cm_function *c
 	free(first); free(by_comp); free(depth);
 }
 
-/* Whether FN, scored from its callees' final decisions, still reaches the
- * threshold at the depth it runs at below the nearest region. */
-static int still_qualifies_at_context(const struct cm_constants *c,
-				      const struct cm_function *fn)
+int cm_qualifies_at(const struct cm_constants *c, const struct cm_function *fn, int depth)
 {
-	if (fn->context_depth <= fn->loop_depth)
-		return 1;
 	mpz_t s;
 	mpz_init(s);
-	cm_loop_score(s, c, scored_depth(c, fn, fn->context_depth));
+	cm_loop_score(s, c, scored_depth(c, fn, depth));
 	mpz_add(s, s, fn->weight);
-	if (cm_pulls_at(c, fn->context_depth, fn->instrumented_call_sites,
+	if (cm_pulls_at(c, depth, fn->instrumented_call_sites,
 			fn->steady_call_sites, fn->weight, fn->shallow_caller))
 		mpz_add(s, s, fn->callsite_score);
 	int ok = mpz_cmp(s, c->threshold) >= 0;
 	mpz_clear(s);
 	return ok;
+}
+
+int cm_deepest_qualifying_depth(const struct cm_constants *c, const struct cm_function *fn)
+{
+	int limit = mpz_fits_sint_p(c->loop_base) ? (int) mpz_get_si(c->loop_base) : INT_MAX;
+	if (limit > CM_DEPTH_SEARCH_MAX)
+		limit = CM_DEPTH_SEARCH_MAX;
+	int from = fn->context_depth > fn->loop_depth ? fn->context_depth : fn->loop_depth;
+	if (from < 0)
+		from = 0;
+	for (int d = from + 1; d <= limit; d++)
+		if (!cm_qualifies_at(c, fn, d))
+			return d - 1;
+	return -1;
+}
+
+/* Whether FN, scored from its callees' final decisions, still reaches the
+ * threshold at the depth it runs at below the nearest region. */
+static int still_qualifies_at_context(const struct cm_constants *c,
+				      const struct cm_function *fn)
+{
+	return fn->context_depth <= fn->loop_depth || cm_qualifies_at(c, fn, fn->context_depth);
 }
 
 /* Refinement context-depth, after the decisions: component_depths drops

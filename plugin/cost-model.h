@@ -460,6 +460,18 @@ int cm_whole_body_excludes(const struct cm_constants *c, const mpz_t weight,
 	"through callers that are not regions, calls through pointers included " \
 	"(refinement indirect-context)"
 
+/* Whether chosen FN still reaches the threshold when it runs at DEPTH
+ * below the nearest region, as refinement context-depth scores it (pull-
+ * depth included). */
+int cm_qualifies_at(const struct cm_constants *c, const struct cm_function *fn, int depth);
+/* After cm_decide, for a chosen FN: the deepest depth it still qualifies
+ * at, searching up from the depth it was scored at (the first depth where
+ * it does not, less one); -1 when it qualifies up to loop_base (or
+ * CM_DEPTH_SEARCH_MAX): no depth drops it.  An -flto link drops FN when
+ * other units call it deeper (plugin/lto.cc). */
+#define CM_DEPTH_SEARCH_MAX 1000
+int cm_deepest_qualifying_depth(const struct cm_constants *c, const struct cm_function *fn);
+
 /* After cm_decide: the depth added to F's own call depths for calls to
  * other units' functions (sites-out): F's context depth when F is not a
  * region in the default model, else 0. */

@@ -62,10 +62,13 @@ static char *unit_name(const char *given)
 	return unit;
 }
 
-/* The path for this unit: "%u" -> unit_name of the main input file. */
-static char *unit_path(const char *pattern)
+/* The path for UNIT (NULL: this unit, the main input file): "%u" ->
+ * its unit_name. */
+static char *unit_path(const char *pattern, const char *given = NULL)
 {
-	char *unit = unit_name(main_input_filename ? main_input_filename : "unit");
+	if (!given)
+		given = main_input_filename ? main_input_filename : "unit";
+	char *unit = unit_name(given);
 	size_t len = strlen(pattern) + 1;
 	for (const char *p = pattern; (p = strstr(p, "%u")); p += 2)
 		len += strlen(unit);
@@ -88,7 +91,7 @@ static char *unit_path(const char *pattern)
 /* At argument time: fail early, naming the path, if it cannot be written. */
 bool selinst_decisions_file_check(const char *pattern)
 {
-	char *path = unit_path(pattern);
+	char *path = unit_path(pattern, in_lto_p ? "lto-link" : NULL);
 	FILE *f = fopen(path, "a");
 	if (!f) {
 		error("selinst: cannot write decision file %qs given by "
@@ -166,6 +169,37 @@ static void end_map(emitter *em)
 {
 	yaml_event_t ev;
 	yaml_mapping_end_event_initialize(&ev);
+	event(em, &ev);
+}
+
+static void begin_seq(emitter *em)
+{
+	yaml_event_t ev;
+	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
+	event(em, &ev);
+}
+
+static void end_seq(emitter *em)
+{
+	yaml_event_t ev;
+	yaml_sequence_end_event_initialize(&ev);
+	event(em, &ev);
+}
+
+/* A document whose top mapping the caller fills. */
+static void begin_document(emitter *em)
+{
+	yaml_event_t ev;
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0);
+	event(em, &ev);
+	begin_map(em);
+}
+
+static void end_document(emitter *em)
+{
+	end_map(em);
+	yaml_event_t ev;
+	yaml_document_end_event_initialize(&ev, 0);
 	event(em, &ev);
 }
 
@@ -265,10 +299,7 @@ static void emit_function(emitter *em, const selinst_function *fn)
 
 static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 {
-	yaml_event_t ev;
-	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0);
-	event(em, &ev);
-	begin_map(em);
+	begin_document(em);
 	scalar(em, "unit");
 	str(em, main_input_filename);
 	scalar(em, "threshold");
@@ -284,20 +315,17 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 	end_map(em);
 	emit_feedback(em);
 	scalar(em, "functions");
-	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
-	event(em, &ev);
+	begin_seq(em);
 	for (size_t i = 0; i < n; i++)
 		emit_function(em, &fns[i]);
-	yaml_sequence_end_event_initialize(&ev);
-	event(em, &ev);
+	end_seq(em);
 
 	scalar(em, "loop_threshold");
 	num_mpz(em, selinst_opts.loop_threshold);
 	scalar(em, "loops_enabled");
 	scalar(em, selinst_opts.loops ? "true" : "false");
 	scalar(em, "loops");
-	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
-	event(em, &ev);
+	begin_seq(em);
 	for (size_t i = 0; i < n; i++)
 		for (unsigned k = 0; k < fns[i].nloops; k++) {
 			const selinst_loop *l = &fns[i].loops[k];
@@ -321,17 +349,18 @@ static void emit_document(emitter *em, const selinst_function *fns, size_t n)
 			scalar(em, "reason");     str(em, l->reason);
 			end_map(em);
 		}
-	yaml_sequence_end_event_initialize(&ev);
-	event(em, &ev);
-	end_map(em);
-	yaml_document_end_event_initialize(&ev, 0);
-	event(em, &ev);
+	end_seq(em);
+	end_document(em);
 }
 
-void selinst_write_decisions(const selinst_function *fns, size_t n)
+/* Writes the document EMIT makes to the decision file: the path for
+ * UNIT (see unit_path), appended under a lock unless the path is per
+ * unit. */
+static void write_document(const char *unit, void (*emit)(emitter *, const void *),
+			   const void *arg)
 {
 	const char *pattern = selinst_opts.decisions_path;
-	char *path = unit_path(pattern);
+	char *path = unit_path(pattern, unit);
 	bool per_unit = strstr(pattern, "%u") != NULL;
 	FILE *f = fopen(path, per_unit ? "w" : "a");
 	if (!f) {
@@ -351,7 +380,7 @@ void selinst_write_decisions(const selinst_function *fns, size_t n)
 	yaml_event_t ev;
 	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
 	event(&em, &ev);
-	emit_document(&em, fns, n);
+	emit(&em, arg);
 	yaml_stream_end_event_initialize(&ev);
 	event(&em, &ev);
 	if (em.ok)
@@ -372,6 +401,70 @@ void selinst_write_decisions(const selinst_function *fns, size_t n)
 		error("selinst: closing decision file %qs failed: %s", path,
 		      xstrerror(errno));
 	XDELETEVEC(path);
+}
+
+struct unit_functions {
+	const selinst_function *fns;
+	size_t n;
+};
+
+static void emit_unit(emitter *em, const void *arg)
+{
+	const unit_functions *u = (const unit_functions *) arg;
+	emit_document(em, u->fns, u->n);
+}
+
+void selinst_write_decisions(const selinst_function *fns, size_t n)
+{
+	unit_functions u = { fns, n };
+	write_document(NULL, emit_unit, &u);
+}
+
+/* The -flto link's document (lto.cc):
+ *   lto_link: {regions_considered: N}
+ *   dropped:
+ *     - {name: f, symbol: f, called_at_depth: 3, qualifies_down_to: 1,
+ *        reason: "..."}
+ * Unit "lto-link" where the path is per unit. */
+struct link_drops {
+	const struct selinst_lto_drop *drops;
+	size_t n;
+	unsigned considered;
+};
+
+static void emit_link(emitter *em, const void *arg)
+{
+	const link_drops *l = (const link_drops *) arg;
+	begin_document(em);
+	scalar(em, "lto_link");
+	begin_map(em, true);
+	scalar(em, "regions_considered"); num_ul(em, l->considered);
+	end_map(em);
+	scalar(em, "dropped");
+	begin_seq(em);
+	for (size_t i = 0; i < l->n; i++) {
+		const selinst_lto_drop *d = &l->drops[i];
+		begin_map(em);
+		scalar(em, "name");              str(em, d->name);
+		scalar(em, "symbol");            str(em, d->symbol);
+		scalar(em, "called_at_depth");   num_ul(em, d->depth);
+		scalar(em, "qualifies_down_to"); num_ul(em, d->deepest);
+		scalar(em, "reason");
+		str(em, d->marked ? "-flto link: other units call it deeper than it "
+			"qualifies at; its hooks' tests folded away"
+			: "-flto link: would be dropped, but its descriptor was not "
+			"found: kept");
+		end_map(em);
+	}
+	end_seq(em);
+	end_document(em);
+}
+
+void selinst_write_link_decisions(const struct selinst_lto_drop *drops, size_t n,
+				  unsigned considered)
+{
+	link_drops l = { drops, n, considered };
+	write_document("lto-link", emit_link, &l);
 }
 
 /* The paper's Table 1 layout, plus the decision. */

@@ -884,6 +884,21 @@ static void hook_body(tree descriptor, location_t loc, bool guard,
 	insert_exits(descriptor, noreturns, flag);
 }
 
+/* Compiling with -flto: FN, chosen by its score with hooks behind the
+ * flag test, may be dropped at the link if other units call it deeper
+ * than it qualifies at (lto.cc folds the test there; an atomic load under
+ * ThreadSanitizer is not folded). */
+static void note_for_lto(const struct selinst_function *fn, tree descriptor)
+{
+	if (!flag_generate_lto || in_lto_p || !selinst_opts.model.refined
+	    || !TREE_PUBLIC(fn->decl) || fn->cm.force != CM_FORCE_NONE || fn->cm.recursive
+	    || MAIN_NAME_P(DECL_NAME(fn->decl)) || (flag_sanitize & SANITIZE_THREAD))
+		return;
+	int deepest = cm_deepest_qualifying_depth(&selinst_opts.model, &fn->cm);
+	if (deepest >= 0)
+		selinst_lto_note_region(fn->decl, fn->name, deepest, descriptor);
+}
+
 void selinst_instrument_function(struct selinst_function *fn,
 				 const struct selinst_function *all, size_t nall,
 				 tree plain)
@@ -905,6 +920,7 @@ void selinst_instrument_function(struct selinst_function *fn,
 	fn->off_copy = not_copyable(fn);
 	if (fn->off_copy) {
 		hook_body(descriptor, loc, true, all, nall);
+		note_for_lto(fn, descriptor);
 		return;
 	}
 	tree full = instrumented_copy();
@@ -923,6 +939,7 @@ void selinst_instrument_function(struct selinst_function *fn,
 	hook_body(descriptor, loc, false, all, nall);
 	selinst_finish_body();
 	pop_cfun();
+	note_for_lto(fn, descriptor);	/* after the copy: not on its decl */
 }
 
 /* ---- which instrumented bodies GCC may inline ------------------------- */

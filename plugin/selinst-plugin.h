@@ -10,6 +10,7 @@
  *   decisions.cc   the decision file (YAML) and the verbose table
  *   cost-model.cc  the score arithmetic (GCC-free)
  *   sites.cc       call sites from other units (sites=, sites-out=)
+ *   lto.cc         whole-program depths at an -flto link
  *   config.cc      the selection file (config=)
  *   feedback.cc    measured counts from profiles (profile=, budget=)
  *   hook-abi.h     the runtime's hooks and descriptor layout, checked
@@ -204,6 +205,23 @@ int selinst_sites_depth(const char *symbol);
 bool selinst_sites_loaded(void);	/* a sites= file was read */
 void selinst_sites_write(const char *path, const char *const *symbols,
 			 const int *depths, size_t n);
+
+/* lto.cc: whole-program depths at an -flto link.  Compiling: the notes
+ * the link reads (attributes on FN); the link's pass; in lto1, the fold
+ * of dropped regions' tests (PLUGIN_ALL_PASSES_START). */
+void selinst_lto_note_calls(tree fn, int passes, const char *lines);
+void selinst_lto_note_region(tree fn, const char *name, int deepest, tree descriptor);
+opt_pass *selinst_make_lto_pass(void);
+void selinst_lto_fold(void *, void *);
+/* A region the link dropped (decisions.cc writes them). */
+struct selinst_lto_drop {
+	const char *name, *symbol;
+	int depth;		/* the deepest depth the units call it at */
+	int deepest;		/* the deepest it qualifies at */
+	bool marked;		/* its descriptor found and marked */
+};
+void selinst_write_link_decisions(const struct selinst_lto_drop *drops, size_t n,
+				  unsigned considered);
 
 /* config.cc: the selection file (config=FILE) */
 bool selinst_config_read(const char *path,

@@ -465,6 +465,13 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	counters.ref_pass_instance_number = 1;
 	counters.pos_op = PASS_POS_INSERT_AFTER;
 	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &counters);
+	struct register_pass_info lto_link;	/* see lto.cc */
+	lto_link.pass = selinst_make_lto_pass();
+	lto_link.reference_pass_name = "inline";
+	lto_link.ref_pass_instance_number = 1;
+	lto_link.pos_op = PASS_POS_INSERT_AFTER;
+	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &lto_link);
+	register_callback(info->base_name, PLUGIN_ALL_PASSES_START, selinst_lto_fold, NULL);
 	register_callback(info->base_name, PLUGIN_PRE_GENERICIZE,
 			  selinst_remember_loop_keywords, NULL);
 	register_callback(info->base_name, PLUGIN_PRAGMAS, selinst_register_pragmas, NULL);

@@ -5,31 +5,7 @@
 # sees no call site (depth 0) and left out once an earlier build recorded
 # the other unit's call; same output; a bad file names its line.
 . "$(dirname "$0")/lib.sh"
-cat > lib.c <<'C'
-int scale_all(const int *v, int n, int k)
-{
-	/* s += v[i] * k, in branches that weigh the loop body over 64
-	 * (small-body; unseen-small takes an exported function with a
-	 * smaller loop and no caller in view for an accessor). */
-	int s = 0;
-	for (int i = 0; i < n; i++) {
-		int x = v[i] * k;
-		if (x < 0)
-			s -= -x;
-		else if (x > 1000)
-			s += x;
-		else if (x % 2)
-			s += x;
-		else if (x % 3)
-			s += x;
-		else if (x % 5)
-			s += x;
-		else
-			s += x;
-	}
-	return s;
-}
-C
+cp $T/programs/scale_all.c lib.c
 cat > main.c <<'C'
 #include <stdio.h>
 int scale_all(const int *v, int n, int k);

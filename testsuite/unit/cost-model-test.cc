@@ -803,6 +803,41 @@ static void test_hand_off(struct cm_constants *c)
 	graph_clear(&g);
 }
 
+/* cm_deepest_qualifying_depth: the depth an -flto link compares other
+ * units' call depths with (plugin/lto.cc). */
+static int deepest(const struct cm_constants *c, unsigned long weight,
+		   unsigned long sites, unsigned long steady)
+{
+	struct cm_function f;
+	cm_function_init(&f);
+	mpz_set_ui(f.weight, weight);
+	f.instrumented_call_sites = sites;
+	f.steady_call_sites = steady;
+	cm_callsite_score(f.callsite_score, c, sites);
+	f.instrument = 1;
+	int d = cm_deepest_qualifying_depth(c, &f);
+	cm_function_clear(&f);
+	return d;
+}
+
+static void test_deepest_depth(struct cm_constants *c)
+{
+	/* 300 + (100 - 1) * 2048 = 203052 < 204800: only at depth 0. */
+	CHECK(deepest(c, 300, 0, 0) == 0, "weight 300: %d", deepest(c, 300, 0, 0));
+	/* 5000 + 98 * 2048 = 205704 >= 204800; 5000 + 97 * 2048 = 203656 < */
+	CHECK(deepest(c, 5000, 0, 0) == 2, "weight 5000: %d", deepest(c, 5000, 0, 0));
+	/* Two chosen callees on every path pull it in at depth 1, not at 2
+	 * (pull-depth); the formula alone pulls at every depth. */
+	CHECK(deepest(c, 300, 2, 2) == (c->refined ? 1 : -1), "two callees: %d",
+	      deepest(c, 300, 2, 2));
+	mpz_t saved;
+	mpz_init_set(saved, c->threshold);
+	mpz_set_ui(c->threshold, 0);
+	CHECK(deepest(c, 300, 0, 0) == -1, "threshold 0: %d", deepest(c, 300, 0, 0));
+	mpz_set(c->threshold, saved);
+	mpz_clear(saved);
+}
+
 int main(void)
 {
 	struct cm_constants c;
@@ -813,6 +848,8 @@ int main(void)
 		test_bt_decisions(&c);
 		test_ft_decisions(&c);
 	}
+	for (c.refined = 0; c.refined <= 1; c.refined++)
+		test_deepest_depth(&c);
 	c.refined = 0;		/* the recursion rule, on the formula alone */
 	test_recursion(&c);
 	test_exactness(&c);

@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Whole-program depths at an -flto link (issue 10, plugin/lto.cc).  Each
+# unit alone sees no call of its exported functions and scores them at
+# depth 0: scale_all (a loop of weight over 64) and leaf_work are chosen.
+# main calls scale_all inside two loops, and mid (another unit, no
+# region) inside two loops, which calls leaf_work: both run at depth 2.
+# With the plugin at the link too, both are dropped there (the decision
+# file's lto_link document says so) and their tests are folded: they are
+# no regions even with the throttle off, which would leave a region on;
+# setup, called once, stays.  Without the plugin at the link, or with the
+# paper's formula, the units' decisions stand.  Every build prints what
+# the plain build prints; so does C++ (a mangled name).
+. "$(dirname "$0")/lib.sh"
+cp $T/programs/scale_all.c lib.c
+cat >> lib.c <<'C'
+int leaf_work(const int *v, int n, int k)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++) {
+		int x = v[i] + k;
+		if (x % 7 == 0)
+			s += 3 * x;
+		else if (x % 5 == 0)
+			s -= x;
+		else if (x % 3 == 0)
+			s ^= x;
+		else if (x & 1)
+			s += x / 2;
+		else
+			s += x;
+	}
+	return s;
+}
+int setup(int *v, int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++) {
+		v[i] = (i * 7) % 11;
+		if (v[i] > 5)
+			s += v[i];
+		else if (v[i] > 2)
+			s -= v[i];
+		else
+			s ^= v[i];
+	}
+	return s;
+}
+C
+cat > mid.c <<'C'
+int leaf_work(const int *v, int n, int k);
+int mid(const int *v, int k)
+{
+	return leaf_work(v, 8, k) + 1;
+}
+C
+cat > main.c <<'C'
+#include <stdio.h>
+int scale_all(const int *v, int n, int k);
+int setup(int *v, int n);
+int mid(const int *v, int k);
+int main(void)
+{
+	int v[8], t = setup(v, 8);
+	for (int r = 0; r < 100; r++)
+		for (int k = 0; k < 10; k++)
+			t += scale_all(v, 8, k) + mid(v, k);
+	printf("%d\n", t);
+	return 0;
+}
+C
+gcc -O2 lib.c mid.c main.c -o plain && ./plain > plain.txt || fail "plain build"
+regions() { yget "$1" "sorted(r['name'] for r in d['regions'] if r['kind'] == 'function')"; }
+for u in lib mid main; do
+	gcc -O2 -flto $SI_CFLAGS -c $u.c -o $u.o -fplugin-arg-selinst-decisions=$u.yaml \
+		|| fail "compile $u.c"
+done
+expect_eq "each unit alone chooses" "True True True" \
+	"$(yget lib.yaml "' '.join(str(f['instrument']) for f in d['functions'])")"
+export SELINST_THROTTLE=off
+# Without the plugin at the link: the units' decisions.
+gcc -O2 -flto lib.o mid.o main.o $SI_LIBS -o nolink || fail "link without the plugin"
+SELINST_OUTPUT=nolink.prof ./nolink > out.txt && cmp -s out.txt plain.txt || fail "nolink: output"
+expect_eq "nolink: regions" "['leaf_work', 'main', 'scale_all', 'setup']" "$(regions nolink.prof)"
+# With it, in each of GCC's ways of splitting the link (max: a partition
+# a function, the descriptors marked in other partitions than their uses).
+for part in balanced one none max; do
+	rm -f link.yaml
+	gcc -O2 -flto -flto-partition=$part $SI_CFLAGS lib.o mid.o main.o $SI_LIBS -o link-$part \
+		-fplugin-arg-selinst-decisions=link.yaml -fplugin-arg-selinst-verbose 2> err.txt \
+		|| { cat err.txt; fail "link ($part) with the plugin"; }
+	expect_eq "$part: said once each" 2 "$(grep -c 'link: .* dropped: other units call it at depth 2' err.txt)"
+	SELINST_OUTPUT=$part.prof ./link-$part > out.txt && cmp -s out.txt plain.txt \
+		|| fail "$part: output"
+	expect_eq "$part: regions" "['main', 'setup']" "$(regions $part.prof)"
+	expect_eq "$part: lto_link document" \
+		"[('leaf_work', 2, 0), ('scale_all', 2, 0)] 3" \
+		"$(python3 -c '
+import sys, yaml
+for d in yaml.safe_load_all(open("link.yaml")):
+    if d and "lto_link" in d:
+        print(sorted((x["name"], x["called_at_depth"], x["qualifies_down_to"]) for x in d["dropped"]), d["lto_link"]["regions_considered"])')"
+done
+# A region the link keeps: its calls run below it.  twice runs at depth
+# 1 (main's loop) and qualifies there (its two chosen callees, called on
+# every path, pull it in); step_a and step_b, called from it outside
+# loops, stay regions.
+cat > lib2.c <<'C'
+int step_a(int *v, int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++) {
+		if (v[i] % 3 == 0) s += v[i];
+		else if (v[i] % 3 == 1) s -= v[i];
+		else if (v[i] & 4) s ^= v[i];
+		else s += 2 * v[i];
+		v[i] = (v[i] * 5 + 1) % 17;
+	}
+	return s;
+}
+int step_b(int *v, int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++) {
+		if (v[i] % 5 == 0) s += v[i];
+		else if (v[i] % 5 == 1) s -= v[i];
+		else if (v[i] & 2) s ^= v[i];
+		else s += 3 * v[i];
+		v[i] = (v[i] * 3 + 2) % 19;
+	}
+	return s;
+}
+int twice(int *v, int n)
+{
+	return step_a(v, n) + step_b(v, n);
+}
+C
+cat > main2.c <<'C'
+#include <stdio.h>
+int twice(int *v, int n);
+int main(void)
+{
+	int v[16] = { 0 }, t = 0;
+	for (int r = 0; r < 50; r++)
+		t += twice(v, 16);
+	printf("%d\n", t);
+	return 0;
+}
+C
+gcc -O2 lib2.c main2.c -o plain2 && ./plain2 > plain2.txt || fail "plain build 2"
+for u in lib2 main2; do
+	gcc -O2 -flto $SI_CFLAGS -c $u.c -o $u.o || fail "compile $u.c"
+done
+gcc -O2 -flto $SI_CFLAGS lib2.o main2.o $SI_LIBS -o kept -fplugin-arg-selinst-decisions=kept.yaml \
+	|| fail "link kept"
+SELINST_OUTPUT=kept.prof ./kept > out.txt && cmp -s out.txt plain2.txt || fail "kept: output"
+expect_eq "kept: regions" "['main', 'step_a', 'step_b', 'twice']" "$(regions kept.prof)"
+expect_eq "kept: nothing dropped" "[] 3" "$(python3 -c '
+import yaml
+for d in yaml.safe_load_all(open("kept.yaml")):
+    if d and "lto_link" in d:
+        print(d["dropped"], d["lto_link"]["regions_considered"])')"
+
+# The paper's formula stays strict: nothing noted, nothing dropped.
+for u in lib mid main; do
+	gcc -O2 -flto $SI_CFLAGS -fplugin-arg-selinst-model=paper -c $u.c -o p-$u.o || fail "paper: $u.c"
+done
+gcc -O2 -flto $SI_CFLAGS -fplugin-arg-selinst-model=paper p-lib.o p-mid.o p-main.o $SI_LIBS \
+	-o paper || fail "paper: link"
+SELINST_OUTPUT=paper.prof ./paper > out.txt && cmp -s out.txt plain.txt || fail "paper: output"
+regions paper.prof | grep -q "'scale_all'" || fail "paper: scale_all dropped: $(regions paper.prof)"
+
+# C++: a function in a namespace, called in two loops from another unit.
+cat > w.cc <<'C'
+namespace calc {
+int weigh(const int *v, int n, int k)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++) {
+		int x = v[i] * k + i;
+		if (x % 7 == 0) s += 3 * x;
+		else if (x % 5 == 0) s -= x;
+		else if (x % 3 == 0) s ^= x;
+		else if (x & 1) s += x / 2;
+		else s += x;
+	}
+	return s;
+}
+}
+C
+cat > m.cc <<'C'
+#include <cstdio>
+namespace calc { int weigh(const int *v, int n, int k); }
+int main()
+{
+	int v[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, t = 0;
+	for (int r = 0; r < 50; r++)
+		for (int k = 0; k < 10; k++)
+			t += calc::weigh(v, 8, k);
+	std::printf("%d\n", t);
+	return 0;
+}
+C
+g++ -O2 w.cc m.cc -o cplain && ./cplain > cplain.txt || fail "C++ plain"
+g++ -O2 -flto $SI_CFLAGS -c w.cc -o w.o && g++ -O2 -flto $SI_CFLAGS -c m.cc -o m.o || fail "C++ compile"
+g++ -O2 -flto w.o m.o $SI_LIBS -o cno || fail "C++ link without the plugin"
+g++ -O2 -flto $SI_CFLAGS w.o m.o $SI_LIBS -o cyes || fail "C++ link with the plugin"
+for b in cno cyes; do
+	SELINST_OUTPUT=$b.prof ./$b > out.txt && cmp -s out.txt cplain.txt || fail "$b: output"
+done
+expect_eq "C++ without the plugin at the link" "['calc::weigh(int const*, int, int)', 'main']" "$(regions cno.prof)"
+expect_eq "C++ with it" "['main']" "$(regions cyes.prof)"
+echo ok
