@@ -400,7 +400,7 @@ measure() {
 	fi
 	SELFLAGS="$(flags_of "$v") -fplugin-arg-selinst-decisions=$d/dec/%u.yaml"
 	[ "$v" = sites ] && SELFLAGS="$SELFLAGS -fplugin-arg-selinst-sites=$r.sites"
-	[ "$v" = plain ] && SELFLAGS=$(flags_of plain)
+	case $v in plain|plainlto) SELFLAGS=$(flags_of "$v") ;; esac
 	case $v in fb|fb0) # the first variant, run again unthrottled: every process's profile
 		local first=default profs; [ "$v" = fb0 ] && first=t0
 		first_profiles "$p" "$WORK/build/$p-$first" "$r"

@@ -91,7 +91,10 @@ static char *unit_path(const char *pattern, const char *given = NULL)
 /* At argument time: fail early, naming the path, if it cannot be written. */
 bool selinst_decisions_file_check(const char *pattern)
 {
-	char *path = unit_path(pattern, in_lto_p ? "lto-link" : NULL);
+	/* In lto1 (arguments are read before in_lto_p is set) the link's
+	 * document is the only one written. */
+	bool link = strcmp(lang_hooks.name, "GNU GIMPLE") == 0;
+	char *path = unit_path(pattern, link ? "lto-link" : NULL);
 	FILE *f = fopen(path, "a");
 	if (!f) {
 		error("selinst: cannot write decision file %qs given by "
@@ -450,10 +453,8 @@ static void emit_link(emitter *em, const void *arg)
 		scalar(em, "called_at_depth");   num_ul(em, d->depth);
 		scalar(em, "qualifies_down_to"); num_ul(em, d->deepest);
 		scalar(em, "reason");
-		str(em, d->marked ? "-flto link: other units call it deeper than it "
-			"qualifies at; its hooks' tests folded away"
-			: "-flto link: would be dropped, but its descriptor was not "
-			"found: kept");
+		str(em, "-flto link: its call sites put it deeper than it qualifies at; "
+			"its hooks' tests folded away");
 		end_map(em);
 	}
 	end_seq(em);

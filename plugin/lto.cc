@@ -16,10 +16,13 @@
  *               with external linkage, the deepest depth it still
  *               qualifies at and its descriptor;
  *   WPA         (a pass after the inliner; lto1 without partitions too)
- *               the deepest depth every unit calls each function at,
- *               through callers that pass their depth on, to a fixed
- *               point; a chosen function called deeper than it qualifies
- *               at is dropped: its descriptor is marked;
+ *               the call graph of the notes, callers first by strongly
+ *               connected components: each function runs at the deepest
+ *               depth any unit calls it at, callers that are no regions
+ *               adding theirs, a cycle at the deepest call into it plus
+ *               the deepest inside plus one (as the unit's model counts
+ *               recursion); a chosen function that runs deeper than it
+ *               qualifies at is dropped: its descriptor is marked;
  *   LTRANS      before each function's passes, every load of a marked
  *               descriptor's flag word becomes the constant "switched
  *               off": GCC then folds the tests away, and callers run the
@@ -60,211 +63,269 @@ void selinst_lto_note_calls(tree fn, int passes, const char *lines)
 }
 
 /* FN (external linkage), chosen, qualifies down to depth DEEPEST;
- * DESCRIPTOR is its region's, NAME the region's name.  The string:
- * "DESCRIPTOR SYMBOL NAME". */
+ * DESCRIPTOR is its region's variable (the attribute holds the decl
+ * itself: the streamer keeps it that variable through an incremental
+ * link, where a name could be another unit's), NAME the region's name. */
 void selinst_lto_note_region(tree fn, const char *name, int deepest, tree descriptor)
 {
-	char *text = xasprintf("%s %s %s", IDENTIFIER_POINTER(DECL_NAME(descriptor)),
-			       IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fn)), name);
 	tree args = tree_cons(NULL_TREE, build_int_cst(integer_type_node, deepest),
-			      build_tree_list(NULL_TREE, build_string(strlen(text) + 1, text)));
-	free(text);
+			      tree_cons(NULL_TREE, descriptor,
+					build_tree_list(NULL_TREE,
+							build_string(strlen(name) + 1, name))));
 	DECL_ATTRIBUTES(fn) = tree_cons(get_identifier(LTO_REGION_ATTR), args,
 					DECL_ATTRIBUTES(fn));
 }
 
 /* ---- the link: whole-program depths ----------------------------------- */
 
+/* A call noted by a unit: its loop depth in the caller, the callee. */
 struct lto_site {
 	int depth;
-	const char *symbol;	/* in the attribute's string, NUL-split */
+	unsigned to;		/* the callee's node */
 };
 
-struct lto_caller {
-	tree decl;
+/* One function of the link with notes (GCC's clones of it carry the same
+ * notes: one record each). */
+struct lto_record {
 	const char *symbol;	/* its assembler name when compiled */
 	bool is_public;		/* external linkage when compiled */
 	int passes;		/* context depth, or -1: a region */
-	bool region;		/* chosen (LTO_REGION_ATTR) and not dropped */
-	int deepest;		/* LTO_REGION_ATTR's depth */
-	const char *descriptor;	/* LTO_REGION_ATTR's descriptor name */
-	const char *name;	/* and region name */
-	vec<lto_site> sites;
+	tree descriptor;	/* a noted region's variable, or NULL_TREE */
+	int deepest;		/* the deepest depth the region qualifies at */
+	const char *name;	/* the region's name */
 };
+
+/* A function as the call graph of the notes sees it: one node per public
+ * symbol (its records and clones together; other units name it), one per
+ * record of a static one (no other unit can call it). */
+struct lto_node {
+	vec<unsigned> records;
+	vec<lto_site> out;
+	int in_depth;		/* deepest call from outside its cycle */
+	int depth;		/* the depth it runs at, once decided */
+	bool dropped;		/* its region dropped at the link */
+	int through;		/* the depth its calls add */
+	int index, low;		/* Tarjan's */
+	bool on_stack;
+	unsigned scc;		/* its component, in sccs */
+};
+
+struct lto_graph {
+	auto_vec<lto_record> records;
+	auto_vec<lto_node> nodes;
+	hash_map<nofree_string_hash, unsigned> by_symbol;	/* public nodes */
+	auto_vec<unsigned> stack;
+	auto_vec<vec<unsigned> > sccs;	/* callees first (Tarjan's order) */
+	int counter;
+};
+
+static unsigned new_node(lto_graph *lg)
+{
+	lto_node n = {};
+	n.records = vNULL;
+	n.out = vNULL;
+	n.index = -1;
+	lg->nodes.safe_push(n);
+	return lg->nodes.length() - 1;
+}
+
+static unsigned public_node(lto_graph *lg, const char *symbol)
+{
+	bool existed;
+	unsigned &slot = lg->by_symbol.get_or_insert(symbol, &existed);
+	if (!existed)
+		slot = new_node(lg);
+	return slot;
+}
 
 static int int_arg(tree args)
 {
 	return (int) tree_to_shwi(TREE_VALUE(args));
 }
 
-/* A copy of the attribute's string (the parsers split it in place; kept
- * to the pass's end). */
-static char *string_arg(tree args)
+/* LTO_CALLS_ATTR's string: the function's own line ("+SYMBOL": external
+ * linkage, "-SYMBOL": static), then "DEPTH SYMBOL" per call.  Split in
+ * place (a copy, kept to the pass's end). */
+static void add_record(lto_graph *lg, tree calls, tree region)
 {
-	return xstrdup(TREE_STRING_POINTER(TREE_VALUE(TREE_CHAIN(args))));
-}
-
-/* An LTO_CALLS_ATTR string: C's own line, then its sites. */
-static void parse_calls(char *text, lto_caller *c)
-{
+	char *text = xstrdup(TREE_STRING_POINTER(TREE_VALUE(TREE_CHAIN(TREE_VALUE(calls)))));
 	char *line = strtok(text, "\n");
-	if (!line)
+	if (!line || !line[1])
 		return;
-	c->is_public = line[0] == '+';
-	c->symbol = line + 1;
+	lto_record r = {};
+	r.is_public = line[0] == '+';
+	r.symbol = line + 1;
+	r.passes = int_arg(TREE_VALUE(calls));
+	if (region) {
+		tree args = TREE_VALUE(region);
+		tree var = TREE_VALUE(TREE_CHAIN(args));
+		if (var && TREE_CODE(var) == VAR_DECL && varpool_node::get(var)) {
+			r.descriptor = var;
+			r.deepest = int_arg(args);
+			r.name = TREE_STRING_POINTER(TREE_VALUE(TREE_CHAIN(TREE_CHAIN(args))));
+		}
+	}
+	unsigned from = r.is_public ? public_node(lg, r.symbol) : new_node(lg);
+	lg->records.safe_push(r);
+	lg->nodes[from].records.safe_push(lg->records.length() - 1);
 	while ((line = strtok(NULL, "\n"))) {
 		char *sp = strchr(line, ' ');
-		if (!sp)
+		if (!sp || !sp[1])
 			continue;
 		*sp = '\0';
-		lto_site s = { atoi(line), sp + 1 };
-		c->sites.safe_push(s);
+		lto_site site = { atoi(line), public_node(lg, sp + 1) };
+		lg->nodes[from].out.safe_push(site);
 	}
 }
 
 /* Every function of the link with notes, once per decl (inline clones
- * share their origin's).  Clones GCC made (.part, .constprop, the off-
- * copy) carry their origin's attributes, names included: their calls
- * count once more (no harm: a maximum), their region is their origin's
- * (one record per descriptor and symbol).  TREE_PUBLIC is not asked
- * here: the link makes functions no other object uses local. */
-static void collect_callers(vec<lto_caller> *callers)
+ * share their origin's).  TREE_PUBLIC is not asked here: the link makes
+ * functions no other object uses local.  Clones GCC made carry their
+ * origin's notes, symbol included: the same node, the same calls again. */
+static void collect(lto_graph *lg)
 {
 	hash_set<tree> seen;
-	hash_set<nofree_string_hash> regions;
 	cgraph_node *node;
 	FOR_EACH_FUNCTION(node) {
 		tree decl = node->decl;
 		if (seen.add(decl))
 			continue;
 		tree calls = lookup_attribute(LTO_CALLS_ATTR, DECL_ATTRIBUTES(decl));
-		tree region = lookup_attribute(LTO_REGION_ATTR, DECL_ATTRIBUTES(decl));
-		if (!calls)
-			continue;	/* every noted region has its calls noted */
-		lto_caller c = {};
-		c.decl = decl;
-		c.passes = int_arg(TREE_VALUE(calls));
-		c.sites = vNULL;
-		parse_calls(string_arg(TREE_VALUE(calls)), &c);
-		if (region) {
-			char *text = string_arg(TREE_VALUE(region));
-			char *sp = strchr(text, ' ');
-			char *sp2 = sp ? strchr(sp + 1, ' ') : NULL;
-			if (sp2 && !regions.add(xstrdup(text))) {
-				*sp = *sp2 = '\0';
-				c.region = true;
-				c.deepest = int_arg(TREE_VALUE(region));
-				c.descriptor = text;
-				c.name = sp2 + 1;
-			}
-		}
-		if (c.symbol)
-			callers->safe_push(c);
+		if (calls)	/* every noted region has its calls noted */
+			add_record(lg, calls, lookup_attribute(LTO_REGION_ATTR,
+							      DECL_ATTRIBUTES(decl)));
 	}
 }
 
-static int depth_of(hash_map<nofree_string_hash, int> *depths, const char *symbol)
+/* Tarjan's strongly connected components, from node V. */
+static void strong_connect(lto_graph *lg, unsigned v)
 {
-	int *d = depths->get(symbol);
-	return d ? *d : 0;
+	lg->nodes[v].index = lg->nodes[v].low = lg->counter++;
+	lg->stack.safe_push(v);
+	lg->nodes[v].on_stack = true;
+	for (unsigned k = 0; k < lg->nodes[v].out.length(); k++) {
+		unsigned w = lg->nodes[v].out[k].to;
+		if (lg->nodes[w].index < 0) {
+			strong_connect(lg, w);
+			lg->nodes[v].low = MIN(lg->nodes[v].low, lg->nodes[w].low);
+		} else if (lg->nodes[w].on_stack) {
+			lg->nodes[v].low = MIN(lg->nodes[v].low, lg->nodes[w].index);
+		}
+	}
+	if (lg->nodes[v].low != lg->nodes[v].index)
+		return;
+	vec<unsigned> scc = vNULL;
+	unsigned w;
+	do {
+		w = lg->stack.pop();
+		lg->nodes[w].on_stack = false;
+		scc.safe_push(w);
+		lg->nodes[w].scc = lg->sccs.length();
+	} while (w != v);
+	lg->sccs.safe_push(scc);
 }
 
-/* One round: chosen functions called deeper than they qualify at are
- * regions no more (DROPPED, by symbol: clones share it), then every
- * site's depth through its caller.  Whether anything changed. */
-static bool propagate(vec<lto_caller> &callers, hash_map<nofree_string_hash, int> *depths,
-		      hash_set<nofree_string_hash> *dropped, int cap)
+/* The depths of one component, its callers' already known: as the unit's
+ * model has it (cost-model.cc, refinement recursion), a cycle's members
+ * run at the deepest call into it plus the deepest call inside it plus
+ * one.  Then its regions called deeper than they qualify at are dropped,
+ * and its calls out give their callees depths. */
+static void decide_component(lto_graph *lg, unsigned c, int cap)
 {
-	bool changed = false;
-	for (unsigned i = 0; i < callers.length(); i++) {
-		lto_caller &c = callers[i];
-		int d_c = depth_of(depths, c.symbol);
-		if (c.region && d_c > c.deepest) {
-			c.region = false;
-			dropped->add(c.symbol);
-			changed = true;
+	const vec<unsigned> &scc = lg->sccs[c];
+	int entry = 0, inside = -1;
+	for (unsigned i = 0; i < scc.length(); i++) {
+		lto_node &n = lg->nodes[scc[i]];
+		entry = MAX(entry, n.in_depth);
+		for (unsigned k = 0; k < n.out.length(); k++)
+			if (lg->nodes[n.out[k].to].scc == c)
+				inside = MAX(inside, n.out[k].depth);
+	}
+	for (unsigned i = 0; i < scc.length(); i++) {
+		lto_node &n = lg->nodes[scc[i]];
+		n.depth = MIN(cap, inside >= 0 ? entry + inside + 1 : n.in_depth);
+		n.through = 0;
+		for (unsigned k = 0; k < n.records.length(); k++) {
+			const lto_record &r = lg->records[n.records[k]];
+			if (r.descriptor && n.depth > r.deepest)
+				n.dropped = true;
 		}
-		/* No region when compiled: it passes its depth on, its callers'
-		 * in other units included.  A region: its calls run below it,
-		 * unless the link dropped it. */
-		int through;
-		if (c.passes >= 0)
-			through = c.is_public && d_c > c.passes ? d_c : c.passes;
-		else
-			through = c.is_public && dropped->contains(c.symbol) ? d_c : 0;
-		for (unsigned k = 0; k < c.sites.length(); k++) {
-			int d = c.sites[k].depth + through;
-			if (d > cap)
-				d = cap;
-			bool existed;
-			int &slot = depths->get_or_insert(c.sites[k].symbol, &existed);
-			if (!existed || slot < d) {
-				slot = d;
-				changed = true;
+		for (unsigned k = 0; k < n.records.length(); k++) {
+			const lto_record &r = lg->records[n.records[k]];
+			int t = r.passes >= 0 ? MAX(r.passes, r.is_public ? n.depth : 0)
+				: n.dropped ? n.depth : 0;
+			n.through = MAX(n.through, t);
+		}
+	}
+	for (unsigned i = 0; i < scc.length(); i++) {
+		lto_node &n = lg->nodes[scc[i]];
+		for (unsigned k = 0; k < n.out.length(); k++) {
+			lto_node &to = lg->nodes[n.out[k].to];
+			if (lg->nodes[n.out[k].to].scc != c)
+				to.in_depth = MAX(to.in_depth, MIN(cap, n.out[k].depth + n.through));
+		}
+	}
+}
+
+/* Marks the dropped regions' variables; their records for the decision
+ * file in DROPS.  How many regions were noted. */
+static unsigned mark_dropped(lto_graph *lg, vec<selinst_lto_drop> *drops)
+{
+	hash_set<tree> marked;
+	unsigned considered = 0;
+	for (unsigned v = 0; v < lg->nodes.length(); v++) {
+		lto_node &n = lg->nodes[v];
+		bool listed = false;
+		for (unsigned k = 0; k < n.records.length(); k++) {
+			const lto_record &r = lg->records[n.records[k]];
+			if (!r.descriptor || marked.contains(r.descriptor))
+				continue;
+			marked.add(r.descriptor);
+			considered++;
+			if (!n.dropped)
+				continue;
+			DECL_ATTRIBUTES(r.descriptor) = tree_cons(get_identifier(LTO_DROPPED_ATTR),
+								  NULL_TREE,
+								  DECL_ATTRIBUTES(r.descriptor));
+			if (!listed) {
+				selinst_lto_drop d = { r.name, r.symbol, n.depth, r.deepest };
+				drops->safe_push(d);
+				listed = true;
 			}
 		}
 	}
-	return changed;
-}
-
-/* The descriptor NAME of FN's unit: the variable of that name read from
- * the same object file. */
-static varpool_node *descriptor_of(tree fn, const char *name)
-{
-	cgraph_node *f = cgraph_node::get(fn);
-	if (!f)
-		return NULL;
-	varpool_node *v;
-	FOR_EACH_VARIABLE(v)
-		if (DECL_NAME(v->decl) && strcmp(IDENTIFIER_POINTER(DECL_NAME(v->decl)), name) == 0
-		    && v->lto_file_data == f->lto_file_data)
-			return v;
-	return NULL;
+	return considered;
 }
 
 static unsigned int lto_link_execute(void)
 {
-	auto_vec<lto_caller> callers;
-	collect_callers(&callers);
-	hash_map<nofree_string_hash, int> depths;
-	hash_set<nofree_string_hash> dropped;
+	lto_graph lg;
+	lg.counter = 0;
+	collect(&lg);
 	int cap = mpz_fits_sint_p(selinst_opts.model.loop_base)
 		? (int) mpz_get_si(selinst_opts.model.loop_base) : CM_DEPTH_SEARCH_MAX;
 	if (cap > CM_DEPTH_SEARCH_MAX || cap < 0)
 		cap = CM_DEPTH_SEARCH_MAX;
-	/* Depths only grow and regions only go, each bounded: a fixed point;
-	 * the bound on rounds is for cycles through callers that pass on. */
-	for (int round = 0; round < 2 * cap + 4 && propagate(callers, &depths, &dropped, cap); round++)
-		;
-	auto_vec<struct selinst_lto_drop> drops;
-	unsigned considered = 0;
-	for (unsigned i = 0; i < callers.length(); i++) {
-		lto_caller &c = callers[i];
-		if (!c.descriptor)
-			continue;
-		considered++;
-		if (c.region)
-			continue;
-		varpool_node *v = descriptor_of(c.decl, c.descriptor);
-		struct selinst_lto_drop d = {
-			c.name, c.symbol,
-			depth_of(&depths, c.symbol), c.deepest, v != NULL
-		};
-		drops.safe_push(d);
-		if (v)
-			DECL_ATTRIBUTES(v->decl) = tree_cons(get_identifier(LTO_DROPPED_ATTR),
-							     NULL_TREE, DECL_ATTRIBUTES(v->decl));
-	}
+	for (unsigned v = 0; v < lg.nodes.length(); v++)
+		if (lg.nodes[v].index < 0)
+			strong_connect(&lg, v);
+	for (unsigned i = lg.sccs.length(); i-- > 0; )	/* callers first */
+		decide_component(&lg, i, cap);
+	auto_vec<selinst_lto_drop> drops;
+	unsigned considered = mark_dropped(&lg, &drops);
 	if (selinst_opts.verbose)
 		for (unsigned i = 0; i < drops.length(); i++)
-			inform(UNKNOWN_LOCATION, "selinst: %<-flto%> link: %s dropped: other units "
-			       "call it at depth %d, it qualifies down to %d%s", drops[i].name,
-			       drops[i].depth, drops[i].deepest,
-			       drops[i].marked ? "" : " (its descriptor was not found: kept)");
+			inform(UNKNOWN_LOCATION, "selinst: %<-flto%> link: %s dropped: the call "
+			       "sites of all units put it at depth %d, it qualifies down to %d",
+			       drops[i].name, drops[i].depth, drops[i].deepest);
 	if (selinst_opts.decisions_path)
 		selinst_write_link_decisions(drops.address(), drops.length(), considered);
-	for (unsigned i = 0; i < callers.length(); i++)
-		callers[i].sites.release();
+	for (unsigned v = 0; v < lg.nodes.length(); v++) {
+		lg.nodes[v].records.release();
+		lg.nodes[v].out.release();
+	}
+	for (unsigned i = 0; i < lg.sccs.length(); i++)
+		lg.sccs[i].release();
 	return 0;
 }
 

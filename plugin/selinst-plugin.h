@@ -216,9 +216,8 @@ void selinst_lto_fold(void *, void *);
 /* A region the link dropped (decisions.cc writes them). */
 struct selinst_lto_drop {
 	const char *name, *symbol;
-	int depth;		/* the deepest depth the units call it at */
+	int depth;		/* the depth the link's call sites put it at */
 	int deepest;		/* the deepest it qualifies at */
-	bool marked;		/* its descriptor found and marked */
 };
 void selinst_write_link_decisions(const struct selinst_lto_drop *drops, size_t n,
 				  unsigned considered);
