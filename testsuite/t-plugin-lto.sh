@@ -251,6 +251,59 @@ for order in "fa.o fb.o" "fb.o fa.o"; do
 	expect_eq "-r $order: decision files of the link" "d-lto-link.yaml" "$(ls d-*.yaml | xargs)"
 done
 
+# Not dropped at the link: a function forced by the attribute, and one
+# whose hooks test the flag themselves (it calls setjmp): both called in
+# two loops from another unit, like fa.
+sed 's/^int scale_all/__attribute__((selinst_instrument)) int forced/' $T/programs/scale_all.c > forced.c
+cat > jumper.c <<'C'
+#include <setjmp.h>
+int jumper(const int *v, int n, int k)
+{
+	jmp_buf env;
+	volatile int s = 0;
+	if (setjmp(env))
+		return s;
+	for (int i = 0; i < n; i++) {
+		int x = v[i] * k;
+		if (x > 1000)
+			longjmp(env, 1);
+		else if (x % 2)
+			s += x;
+		else if (x % 3)
+			s -= x;
+		else if (x % 5)
+			s ^= x;
+		else if (x % 7)
+			s += 2 * x;
+		else
+			s += x / 2;
+	}
+	return s;
+}
+C
+cat > main5.c <<'C'
+#include <stdio.h>
+int forced(const int *v, int n, int k);
+int jumper(const int *v, int n, int k);
+int main(void)
+{
+	int v[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, t = 0;
+	for (int r = 0; r < 20; r++)
+		for (int k = 0; k < 10; k++)
+			t += forced(v, 8, k) + jumper(v, 8, k);
+	printf("%d\n", t);
+	return 0;
+}
+C
+gcc -O2 forced.c jumper.c main5.c -o plain5 && ./plain5 > plain5.txt || fail "plain build 5"
+for u in forced jumper main5; do
+	gcc -O2 -flto $SI_CFLAGS -c $u.c -o $u.o -fplugin-arg-selinst-decisions=$u.yaml || fail "compile $u.c"
+done
+expect_eq "jumper chosen by its unit" True "$(yget jumper.yaml "[f['instrument'] for f in d['functions'] if f['name'] == 'jumper'][0]")"
+gcc -O2 -flto $SI_CFLAGS forced.o jumper.o main5.o $SI_LIBS -o excl || fail "link excl"
+SELINST_OUTPUT=excl.prof ./excl > out.txt && cmp -s out.txt plain5.txt || fail "excl: output"
+expect_eq "forced and setjmp regions kept" "['forced', 'jumper', 'main']" "$(regions excl.prof)"
+
 # The paper's formula stays strict: nothing noted, nothing dropped.
 for u in lib mid main; do
 	gcc -O2 -flto $SI_CFLAGS -fplugin-arg-selinst-model=paper -c $u.c -o p-$u.o || fail "paper: $u.c"
