@@ -304,6 +304,48 @@ gcc -O2 -flto $SI_CFLAGS forced.o jumper.o main5.o $SI_LIBS -o excl || fail "lin
 SELINST_OUTPUT=excl.prof ./excl > out.txt && cmp -s out.txt plain5.txt || fail "excl: output"
 expect_eq "forced and setjmp regions kept" "['forced', 'jumper', 'main']" "$(regions excl.prof)"
 
+# A setjmp caller in another unit inlines an exported region's dispatch
+# (its hooks are in the copy, out of line); longjmp out of the copy
+# closes it: every call counted, the profile consistent.
+sed 's/^int scale_all(const int \*v, int n, int k)/extern void bail(int); int scale_all(const int *v, int n, int k)/; s/^\tint s = 0;/\tint s = 0; bail(k);/' \
+	$T/programs/scale_all.c > jw.c
+grep -q 'bail(k)' jw.c || fail "jw.c: $(head -5 jw.c)"
+cat > jmain.c <<'C'
+#include <setjmp.h>
+#include <stdio.h>
+int scale_all(const int *v, int n, int k);
+static jmp_buf env;
+void bail(int k)
+{
+	if (k == 7)
+		longjmp(env, 1);
+}
+int main(void)
+{
+	int v[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	volatile int t = 0, jumps = 0;
+	for (volatile int r = 0; r < 30; r++) {
+		if (setjmp(env)) {
+			jumps++;
+			continue;
+		}
+		for (int k = 0; k < 10; k++)
+			t += scale_all(v, 8, k);
+	}
+	printf("%d %d\n", t, jumps);
+	return 0;
+}
+C
+gcc -O2 jw.c jmain.c -o jplain && ./jplain > jplain.txt || fail "plain build (setjmp)"
+gcc -O2 -flto $SI_CFLAGS -c jw.c -o jw.o -fplugin-arg-selinst-decisions=jw.yaml || fail "compile jw.c"
+expect_eq "scale_all: hooks in a copy, inlinable" "copy None" \
+	"$(yget jw.yaml "' '.join(str(f.get(k)) for f in d['functions'] if f['name'] == 'scale_all' for k in ('off_copy', 'out_of_line'))")"
+gcc -O2 -flto $SI_CFLAGS -c jmain.c -o jmain.o || fail "compile jmain.c"
+gcc -O2 -flto jw.o jmain.o $SI_LIBS -o jumps || fail "link (setjmp)"
+SELINST_OUTPUT=jumps.prof ./jumps > out.txt && cmp -s out.txt jplain.txt || fail "setjmp: output"
+. "$T/rt/rt.sh"
+pcheck jumps.prof "consistent(); assert calls('scale_all') == 30 * 8, calls('scale_all')"
+
 # The paper's formula stays strict: nothing noted, nothing dropped.
 for u in lib mid main; do
 	gcc -O2 -flto $SI_CFLAGS -fplugin-arg-selinst-model=paper -c $u.c -o p-$u.o || fail "paper: $u.c"
