@@ -1005,19 +1005,12 @@ static const char *keep_out_of_line(const struct selinst_function *fn,
 	if (selinst_any_loop_chosen(fn) && selinst_opts.inline_bodies)
 		return "holds loop regions: inlined, their hooks slow the host's loops down";
 	/* At an -flto link another unit's landing function may inline it:
-	 * this unit cannot see those.  Not where the hooks go into copies
-	 * (not_copyable): the function keeps the dispatch and a hook-free
-	 * body, and its copies stay out of line.  Kept out of line, a chosen
-	 * exported function lost what LTO inlines across units, switched
-	 * off or dropped at the link too: yaml-cpp's parser ran +4.3%
-	 * instructions over the plain -flto build. */
-	if (flag_generate_lto && TREE_PUBLIC(fn->decl)) {
-		push_cfun(DECL_STRUCT_FUNCTION(fn->decl));
-		const char *no_copy = not_copyable(fn);
-		pop_cfun();
-		if (no_copy)
-			return "-flto: another unit's setjmp caller could inline it";
-	}
+	 * this unit cannot see those.  Where the hooks are in copies the
+	 * function itself could inline safely; measured, it cost more than
+	 * it gave: lz4 +0.26% -> +0.88%, Lua +0.52% -> +0.97% instructions
+	 * over the plain -flto builds, yaml-cpp no change. */
+	if (flag_generate_lto && TREE_PUBLIC(fn->decl))
+		return "-flto: another unit's setjmp caller could inline it";
 	return NULL;
 }
 

@@ -304,9 +304,9 @@ gcc -O2 -flto $SI_CFLAGS forced.o jumper.o main5.o $SI_LIBS -o excl || fail "lin
 SELINST_OUTPUT=excl.prof ./excl > out.txt && cmp -s out.txt plain5.txt || fail "excl: output"
 expect_eq "forced and setjmp regions kept" "['forced', 'jumper', 'main']" "$(regions excl.prof)"
 
-# A setjmp caller in another unit inlines an exported region's dispatch
-# (its hooks are in the copy, out of line); longjmp out of the copy
-# closes it: every call counted, the profile consistent.
+# A setjmp caller in another unit, and longjmp out of an exported region
+# (kept out of line under -flto: the caller is out of its unit's view):
+# every call counted, the profile consistent.
 sed 's/^int scale_all(const int \*v, int n, int k)/extern void bail(int); int scale_all(const int *v, int n, int k)/; s/^\tint s = 0;/\tint s = 0; bail(k);/' \
 	$T/programs/scale_all.c > jw.c
 grep -q 'bail(k)' jw.c || fail "jw.c: $(head -5 jw.c)"
@@ -338,7 +338,7 @@ int main(void)
 C
 gcc -O2 jw.c jmain.c -o jplain && ./jplain > jplain.txt || fail "plain build (setjmp)"
 gcc -O2 -flto $SI_CFLAGS -c jw.c -o jw.o -fplugin-arg-selinst-decisions=jw.yaml || fail "compile jw.c"
-expect_eq "scale_all: hooks in a copy, inlinable" "copy None" \
+expect_eq "scale_all: hooks in a copy, out of line" "copy -flto: another unit's setjmp caller could inline it" \
 	"$(yget jw.yaml "' '.join(str(f.get(k)) for f in d['functions'] if f['name'] == 'scale_all' for k in ('off_copy', 'out_of_line'))")"
 gcc -O2 -flto $SI_CFLAGS -c jmain.c -o jmain.o || fail "compile jmain.c"
 gcc -O2 -flto jw.o jmain.o $SI_LIBS -o jumps || fail "link (setjmp)"
