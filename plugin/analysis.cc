@@ -738,6 +738,8 @@ static void instrument_unit(std::vector<selinst_function> &fns)
 			selinst_instrument_function(fn, &fns[0], fns.size(), plain);
 		if (resync)
 			selinst_insert_resyncs();
+		if (loops)
+			selinst_lto_note_loops(fn);
 		selinst_finish_body();
 		pop_cfun();
 	}

@@ -854,6 +854,33 @@ int cm_deepest_qualifying_depth(const struct cm_constants *c, const struct cm_fu
 	return -1;
 }
 
+int cm_loop_deepest_qualifying_depth(const struct cm_constants *c, const mpz_t weight,
+				     const mpz_t callsite_score, unsigned long steady_sites,
+				     int depth, const mpz_t threshold)
+{
+	int limit = mpz_fits_sint_p(c->loop_base) ? (int) mpz_get_si(c->loop_base) : INT_MAX;
+	if (limit > CM_DEPTH_SEARCH_MAX)
+		limit = CM_DEPTH_SEARCH_MAX;
+	mpz_t s;
+	mpz_init(s);
+	int deepest = -1;
+	for (int d = (depth < 0 ? 0 : depth) + 1; d <= limit && deepest < 0; d++) {
+		/* As loops.cc decides: its own score, or pulled in where
+		 * loop_pulls_at allows. */
+		cm_loop_score(s, c, d);
+		mpz_add(s, s, weight);
+		int ok = mpz_cmp(s, threshold) >= 0;
+		if (!ok && loop_pulls_at(c, d, steady_sites)) {
+			mpz_add(s, s, callsite_score);
+			ok = mpz_cmp(s, threshold) >= 0;
+		}
+		if (!ok)
+			deepest = d - 1;
+	}
+	mpz_clear(s);
+	return deepest;
+}
+
 /* Whether FN, scored from its callees' final decisions, still reaches the
  * threshold at the depth it runs at below the nearest region. */
 static int still_qualifies_at_context(const struct cm_constants *c,

@@ -472,6 +472,13 @@ int cm_qualifies_at(const struct cm_constants *c, const struct cm_function *fn, 
 #define CM_DEPTH_SEARCH_MAX 1000
 int cm_deepest_qualifying_depth(const struct cm_constants *c, const struct cm_function *fn);
 
+/* The same for a loop chosen by its score at DEPTH (loops.cc): WEIGHT,
+ * CALLSITE_SCORE, STEADY_SITES and THRESHOLD as there; -1 when no depth
+ * drops it. */
+int cm_loop_deepest_qualifying_depth(const struct cm_constants *c, const mpz_t weight,
+				     const mpz_t callsite_score, unsigned long steady_sites,
+				     int depth, const mpz_t threshold);
+
 /* After cm_decide: the depth added to F's own call depths for calls to
  * other units' functions (sites-out): F's context depth when F is not a
  * region in the default model, else 0. */

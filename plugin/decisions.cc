@@ -449,6 +449,7 @@ static void emit_link(emitter *em, const void *arg)
 		const selinst_lto_drop *d = &l->drops[i];
 		begin_map(em);
 		scalar(em, "name");              str(em, d->name);
+		scalar(em, "kind");              scalar(em, d->loop ? "loop" : "function");
 		scalar(em, "symbol");            str(em, d->symbol);
 		scalar(em, "called_at_depth");   num_ul(em, d->depth);
 		scalar(em, "qualifies_down_to"); num_ul(em, d->deepest);

@@ -14,7 +14,9 @@
  *               linkage (depth, symbol) with the depth its calls pass on
  *               (what sites-out= writes), and, for each chosen function
  *               with external linkage, the deepest depth it still
- *               qualifies at and its descriptor;
+ *               qualifies at and its descriptor (and for its loop
+ *               regions, the deepest depth of the function at which each
+ *               still qualifies);
  *   WPA         (a pass after the inliner; lto1 without partitions too)
  *               the call graph of the notes, callers first by strongly
  *               connected components: each function runs at the deepest
@@ -22,14 +24,16 @@
  *               adding theirs, a cycle at the deepest call into it plus
  *               the deepest inside plus one (as the unit's model counts
  *               recursion); a chosen function that runs deeper than it
- *               qualifies at is dropped: its descriptor is marked;
+ *               qualifies at is dropped: its descriptor is marked (so
+ *               are its loops', each by its own depth);
  *   LTRANS      before each function's passes, every load of a marked
  *               descriptor's flag word becomes the constant "switched
  *               off": GCC then folds the tests away, and callers run the
  *               hook-free body as in the plain build.
  *
  * Only drops: a function the unit's model left out stays out (its body
- * has no hooks).  Not followed: a static function's context through its
+ * has no hooks; a loop forced by a rule or a profile stays).  Not
+ * followed: a static function's context through its
  * unit's public callers that other units call deeper (sites= rounds do
  * follow it).  Not for regions whose hooks test the flag themselves
  * (setjmp), under ThreadSanitizer (an atomic load), forced by attribute,
@@ -42,6 +46,7 @@
 /* Attribute names with a space: no source can spell them. */
 #define LTO_CALLS_ATTR "selinst lto calls"
 #define LTO_REGION_ATTR "selinst lto region"
+#define LTO_LOOPS_ATTR "selinst lto loops"
 #define LTO_DROPPED_ATTR "selinst lto dropped"
 
 /* ---- compiling: notes on the decls ------------------------------------ */
@@ -76,6 +81,41 @@ void selinst_lto_note_region(tree fn, const char *name, int deepest, tree descri
 					DECL_ATTRIBUTES(fn));
 }
 
+/* FN's loop regions chosen by their score, for a link that may find FN
+ * deeper: each loop's variable, name, and the deepest depth FN may run
+ * at with the loop still qualifying (its own deepest less its nest).
+ * The current function is FN, its hooks in. */
+void selinst_lto_note_loops(const struct selinst_function *fn)
+{
+	if (!flag_generate_lto || in_lto_p || !selinst_opts.model.refined
+	    || !TREE_PUBLIC(fn->decl) || fn->cm.recursive || MAIN_NAME_P(DECL_NAME(fn->decl))
+	    || (flag_sanitize & SANITIZE_THREAD) || cfun->calls_setjmp
+	    || cfun->has_nonlocal_label)
+		return;	/* as note_for_lto; loops there test no flag */
+	tree list = NULL_TREE;
+	for (unsigned i = 0; i < fn->nloops; i++) {
+		const struct selinst_loop *l = &fn->loops[i];
+		if (!l->instrument || !l->descriptor || strcmp(l->reason, "score >= loop-threshold"))
+			continue;	/* forced by a rule or a profile, or no hooks */
+		int deepest = cm_loop_deepest_qualifying_depth(&selinst_opts.model, l->weight,
+							       l->callsite_score,
+							       l->steady_call_sites, l->depth,
+							       selinst_opts.loop_threshold);
+		if (deepest < 0)
+			continue;
+		tree one = tree_cons(NULL_TREE,
+				     build_int_cst(integer_type_node, deepest - (l->nest - 1)),
+				     tree_cons(NULL_TREE, l->descriptor,
+					       build_tree_list(NULL_TREE,
+							       build_string(strlen(l->name) + 1,
+									    l->name))));
+		list = tree_cons(NULL_TREE, one, list);
+	}
+	if (list)
+		DECL_ATTRIBUTES(fn->decl) = tree_cons(get_identifier(LTO_LOOPS_ATTR), list,
+						      DECL_ATTRIBUTES(fn->decl));
+}
+
 /* ---- the link: whole-program depths ----------------------------------- */
 
 /* A call noted by a unit: its loop depth in the caller, the callee. */
@@ -93,6 +133,7 @@ struct lto_record {
 	tree descriptor;	/* a noted region's variable, or NULL_TREE */
 	int deepest;		/* the deepest depth the region qualifies at */
 	const char *name;	/* the region's name */
+	tree loops;		/* LTO_LOOPS_ATTR's list, or NULL_TREE */
 };
 
 /* A function as the call graph of the notes sees it: one node per public
@@ -146,7 +187,7 @@ static int int_arg(tree args)
 /* LTO_CALLS_ATTR's string: the function's own line ("+SYMBOL": external
  * linkage, "-SYMBOL": static), then "DEPTH SYMBOL" per call.  Split in
  * place (a copy, kept to the pass's end). */
-static void add_record(lto_graph *lg, tree calls, tree region)
+static void add_record(lto_graph *lg, tree calls, tree region, tree loops)
 {
 	char *text = xstrdup(TREE_STRING_POINTER(TREE_VALUE(TREE_CHAIN(TREE_VALUE(calls)))));
 	char *line = strtok(text, "\n");
@@ -165,6 +206,7 @@ static void add_record(lto_graph *lg, tree calls, tree region)
 			r.name = TREE_STRING_POINTER(TREE_VALUE(TREE_CHAIN(TREE_CHAIN(args))));
 		}
 	}
+	r.loops = loops ? TREE_VALUE(loops) : NULL_TREE;
 	unsigned from = r.is_public ? public_node(lg, r.symbol) : new_node(lg);
 	lg->records.safe_push(r);
 	lg->nodes[from].records.safe_push(lg->records.length() - 1);
@@ -192,8 +234,9 @@ static void collect(lto_graph *lg)
 			continue;
 		tree calls = lookup_attribute(LTO_CALLS_ATTR, DECL_ATTRIBUTES(decl));
 		if (calls)	/* every noted region has its calls noted */
-			add_record(lg, calls, lookup_attribute(LTO_REGION_ATTR,
-							      DECL_ATTRIBUTES(decl)));
+			add_record(lg, calls,
+				   lookup_attribute(LTO_REGION_ATTR, DECL_ATTRIBUTES(decl)),
+				   lookup_attribute(LTO_LOOPS_ATTR, DECL_ATTRIBUTES(decl)));
 	}
 }
 
@@ -267,8 +310,41 @@ static void decide_component(lto_graph *lg, unsigned c, int cap)
 	}
 }
 
-/* Marks the dropped regions' variables; their records for the decision
- * file in DROPS.  How many regions were noted. */
+static void mark(tree var)
+{
+	DECL_ATTRIBUTES(var) = tree_cons(get_identifier(LTO_DROPPED_ATTR), NULL_TREE,
+					 DECL_ATTRIBUTES(var));
+}
+
+/* Node N's loop regions (its records' LTO_LOOPS_ATTR) that run deeper
+ * than they qualify at: marked, listed in DROPS.  How many were noted. */
+static unsigned mark_loops(const lto_graph *lg, const lto_node &n, hash_set<tree> *seen,
+			   vec<selinst_lto_drop> *drops)
+{
+	unsigned noted = 0;
+	for (unsigned k = 0; k < n.records.length(); k++) {
+		const lto_record &r = lg->records[n.records[k]];
+		for (tree l = r.loops; l; l = TREE_CHAIN(l)) {
+			tree one = TREE_VALUE(l);
+			int deepest = int_arg(one);
+			tree var = TREE_VALUE(TREE_CHAIN(one));
+			if (TREE_CODE(var) != VAR_DECL || !varpool_node::get(var) || seen->add(var))
+				continue;
+			noted++;
+			if (n.depth <= deepest)
+				continue;
+			mark(var);
+			const char *name =
+				TREE_STRING_POINTER(TREE_VALUE(TREE_CHAIN(TREE_CHAIN(one))));
+			selinst_lto_drop d = { true, name, r.symbol, n.depth, deepest };
+			drops->safe_push(d);
+		}
+	}
+	return noted;
+}
+
+/* Marks the dropped regions' variables, functions' and loops'; their
+ * records for the decision file in DROPS.  How many regions were noted. */
 static unsigned mark_dropped(lto_graph *lg, vec<selinst_lto_drop> *drops)
 {
 	hash_set<tree> marked;
@@ -284,15 +360,14 @@ static unsigned mark_dropped(lto_graph *lg, vec<selinst_lto_drop> *drops)
 			considered++;
 			if (!n.dropped)
 				continue;
-			DECL_ATTRIBUTES(r.descriptor) = tree_cons(get_identifier(LTO_DROPPED_ATTR),
-								  NULL_TREE,
-								  DECL_ATTRIBUTES(r.descriptor));
+			mark(r.descriptor);
 			if (!listed) {
-				selinst_lto_drop d = { r.name, r.symbol, n.depth, r.deepest };
+				selinst_lto_drop d = { false, r.name, r.symbol, n.depth, r.deepest };
 				drops->safe_push(d);
 				listed = true;
 			}
 		}
+		considered += mark_loops(lg, n, &marked, drops);
 	}
 	return considered;
 }
@@ -315,9 +390,11 @@ static unsigned int lto_link_execute(void)
 	unsigned considered = mark_dropped(&lg, &drops);
 	if (selinst_opts.verbose)
 		for (unsigned i = 0; i < drops.length(); i++)
-			inform(UNKNOWN_LOCATION, "selinst: %<-flto%> link: %s dropped: the call "
-			       "sites of all units put it at depth %d, it qualifies down to %d",
-			       drops[i].name, drops[i].depth, drops[i].deepest);
+			inform(UNKNOWN_LOCATION, "selinst: %<-flto%> link: %s%s dropped: the call "
+			       "sites of all units put %s at depth %d, it qualifies down to %d",
+			       drops[i].loop ? "loop " : "", drops[i].name,
+			       drops[i].loop ? "its function" : "it", drops[i].depth,
+			       drops[i].deepest);
 	if (selinst_opts.decisions_path)
 		selinst_write_link_decisions(drops.address(), drops.length(), considered);
 	for (unsigned v = 0; v < lg.nodes.length(); v++) {

@@ -211,10 +211,12 @@ void selinst_sites_write(const char *path, const char *const *symbols,
  * of dropped regions' tests (PLUGIN_ALL_PASSES_START). */
 void selinst_lto_note_calls(tree fn, int passes, const char *lines);
 void selinst_lto_note_region(tree fn, const char *name, int deepest, tree descriptor);
+void selinst_lto_note_loops(const struct selinst_function *fn);
 opt_pass *selinst_make_lto_pass(void);
 void selinst_lto_fold(void *, void *);
 /* A region the link dropped (decisions.cc writes them). */
 struct selinst_lto_drop {
+	bool loop;		/* a loop region (else a function's) */
 	const char *name, *symbol;
 	int depth;		/* the depth the link's call sites put it at */
 	int deepest;		/* the deepest it qualifies at */

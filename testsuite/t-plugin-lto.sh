@@ -251,6 +251,48 @@ for order in "fa.o fb.o" "fb.o fa.o"; do
 	expect_eq "-r $order: decision files of the link" "d-lto-link.yaml" "$(ls d-*.yaml | xargs)"
 done
 
+# Loop regions: outer and its two loops, chosen at depth 0 by their unit,
+# run at depth 2 (main's two loops): all three dropped at the link; the
+# dispatch then runs the hook-free copy.
+cp $T/programs/lto_loops.c lib6.c
+cat > main6.c <<'C'
+#include <stdio.h>
+int outer(const int *v, int n);
+int ext_step(int x) { return x * 7 % 13; }
+int main(void)
+{
+	int v[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, t = 0;
+	for (int r = 0; r < 20; r++)
+		for (int k = 0; k < 10; k++) {
+			v[k % 8] += k;
+			t += outer(v, 8);
+		}
+	printf("%d\n", t);
+	return 0;
+}
+C
+gcc -O2 lib6.c main6.c -o plain6 && ./plain6 > plain6.txt || fail "plain build 6"
+for u in lib6 main6; do
+	gcc -O2 -flto $SI_CFLAGS -c $u.c -o $u.o || fail "compile $u.c"
+done
+allregions() { yget "$1" "sorted(r['name'] for r in d['regions'])"; }
+for v in no yes; do
+	link=; [ $v = yes ] && link="$SI_CFLAGS -fplugin-arg-selinst-decisions=loops.yaml"
+	gcc -O2 -flto $link lib6.o main6.o $SI_LIBS -o loops-$v || fail "link loops-$v"
+	SELINST_OUTPUT=loops-$v.prof ./loops-$v > out.txt && cmp -s out.txt plain6.txt \
+		|| fail "loops-$v: output"
+done
+expect_eq "loops: the units' regions" "['lib6.c:16', 'lib6.c:9', 'main', 'main6.c:7', 'outer']" \
+	"$(allregions loops-no.prof)"
+expect_eq "loops: after the link" "['main', 'main6.c:7']" "$(allregions loops-yes.prof)"
+expect_eq "loops: lto_link document" \
+	"[('lib6.c:16', 'loop', 2, 0), ('lib6.c:9', 'loop', 2, 0), ('outer', 'function', 2, 0)]" \
+	"$(python3 -c '
+import yaml
+for d in yaml.safe_load_all(open("loops.yaml")):
+    if d and "lto_link" in d:
+        print(sorted((x["name"], x["kind"], x["called_at_depth"], x["qualifies_down_to"]) for x in d["dropped"]))')"
+
 # Not dropped at the link: a function forced by the attribute, and one
 # whose hooks test the flag themselves (it calls setjmp): both called in
 # two loops from another unit, like fa.

@@ -830,6 +830,19 @@ static void test_deepest_depth(struct cm_constants *c)
 	 * (pull-depth); the formula alone pulls at every depth. */
 	CHECK(deepest(c, 300, 2, 2) == (c->refined ? 1 : -1), "two callees: %d",
 	      deepest(c, 300, 2, 2));
+	/* Loops: the same rule, pulled in at depth 1 by one steady callee. */
+	mpz_t w, cs;
+	mpz_inits(w, cs, NULL);
+	mpz_set_ui(w, 300);
+	CHECK(cm_loop_deepest_qualifying_depth(c, w, cs, 0, 0, c->threshold) == 0, "loop 300");
+	mpz_set_ui(w, 5000);
+	CHECK(cm_loop_deepest_qualifying_depth(c, w, cs, 0, 1, c->threshold) == 2, "loop 5000");
+	mpz_set_ui(w, 300);
+	cm_callsite_score(cs, c, 1);
+	CHECK(cm_loop_deepest_qualifying_depth(c, w, cs, 1, 0, c->threshold) == (c->refined ? 1 : -1),
+	      "loop 300, one steady callee: %d",
+	      cm_loop_deepest_qualifying_depth(c, w, cs, 1, 0, c->threshold));
+	mpz_clears(w, cs, NULL);
 	mpz_t saved;
 	mpz_init_set(saved, c->threshold);
 	mpz_set_ui(c->threshold, 0);
