@@ -92,9 +92,11 @@ static char *unit_path(const char *pattern, const char *given = NULL)
 bool selinst_decisions_file_check(const char *pattern)
 {
 	/* In lto1 (arguments are read before in_lto_p is set) the link's
-	 * document is the only one written. */
-	bool link = strcmp(lang_hooks.name, "GNU GIMPLE") == 0;
-	char *path = unit_path(pattern, link ? "lto-link" : NULL);
+	 * document is the only one written, named after its output, which
+	 * is known only then: a failure is reported there. */
+	if (strcmp(lang_hooks.name, "GNU GIMPLE") == 0)
+		return true;
+	char *path = unit_path(pattern);
 	FILE *f = fopen(path, "a");
 	if (!f) {
 		error("selinst: cannot write decision file %qs given by "
@@ -424,15 +426,17 @@ void selinst_write_decisions(const selinst_function *fns, size_t n)
 }
 
 /* The -flto link's document (lto.cc):
- *   lto_link: {regions_considered: N}
+ *   lto_link: {output: prog, regions_considered: N}
  *   dropped:
  *     - {name: f, symbol: f, called_at_depth: 3, qualifies_down_to: 1,
  *        reason: "..."}
- * Unit "lto-link" where the path is per unit. */
+ * Unit "lto-link-OUTPUT" where the path is per unit (one file a linked
+ * program or library). */
 struct link_drops {
 	const struct selinst_lto_drop *drops;
 	size_t n;
 	unsigned considered;
+	const char *output;
 };
 
 static void emit_link(emitter *em, const void *arg)
@@ -441,6 +445,7 @@ static void emit_link(emitter *em, const void *arg)
 	begin_document(em);
 	scalar(em, "lto_link");
 	begin_map(em, true);
+	scalar(em, "output");             str(em, l->output);
 	scalar(em, "regions_considered"); num_ul(em, l->considered);
 	end_map(em);
 	scalar(em, "dropped");
@@ -463,10 +468,12 @@ static void emit_link(emitter *em, const void *arg)
 }
 
 void selinst_write_link_decisions(const struct selinst_lto_drop *drops, size_t n,
-				  unsigned considered)
+				  unsigned considered, const char *output)
 {
-	link_drops l = { drops, n, considered };
-	write_document("lto-link", emit_link, &l);
+	link_drops l = { drops, n, considered, output };
+	char *unit = concat("lto-link-", output, NULL);
+	write_document(unit, emit_link, &l);
+	free(unit);
 }
 
 /* The paper's Table 1 layout, plus the decision. */

@@ -372,6 +372,20 @@ static unsigned mark_dropped(lto_graph *lg, vec<selinst_lto_drop> *drops)
 	return considered;
 }
 
+/* The link's output file name, from lto1's dump base ("prog.wpa", or
+ * "prog.lto.o-XXXX.lto.o" without partitions): "prog". */
+static char *link_output_name(void)
+{
+	static const char *const suffixes[] = { ".wpa", ".lto.o", ".ltrans" };
+	char *name = xstrdup(dump_base_name ? lbasename(dump_base_name) : "a.out");
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		char *p = strstr(name, suffixes[i]);
+		if (p && p != name)
+			*p = '\0';
+	}
+	return name;
+}
+
 static unsigned int lto_link_execute(void)
 {
 	lto_graph lg;
@@ -395,8 +409,11 @@ static unsigned int lto_link_execute(void)
 			       drops[i].loop ? "loop " : "", drops[i].name,
 			       drops[i].loop ? "its function" : "it", drops[i].depth,
 			       drops[i].deepest);
-	if (selinst_opts.decisions_path)
-		selinst_write_link_decisions(drops.address(), drops.length(), considered);
+	if (selinst_opts.decisions_path) {
+		char *output = link_output_name();
+		selinst_write_link_decisions(drops.address(), drops.length(), considered, output);
+		free(output);
+	}
 	for (unsigned v = 0; v < lg.nodes.length(); v++) {
 		lg.nodes[v].records.release();
 		lg.nodes[v].out.release();

@@ -222,7 +222,7 @@ struct selinst_lto_drop {
 	int deepest;		/* the deepest it qualifies at */
 };
 void selinst_write_link_decisions(const struct selinst_lto_drop *drops, size_t n,
-				  unsigned considered);
+				  unsigned considered, const char *output);
 
 /* config.cc: the selection file (config=FILE) */
 bool selinst_config_read(const char *path,

@@ -94,12 +94,12 @@ for part in balanced one none max; do
 		|| fail "$part: output"
 	expect_eq "$part: regions" "['main', 'setup']" "$(regions $part.prof)"
 	expect_eq "$part: lto_link document" \
-		"[('leaf_work', 2, 0), ('scale_all', 2, 0)] 3" \
+		"[('leaf_work', 2, 0), ('scale_all', 2, 0)] 3 link-$part" \
 		"$(python3 -c '
 import sys, yaml
 for d in yaml.safe_load_all(open("link.yaml")):
     if d and "lto_link" in d:
-        print(sorted((x["name"], x["called_at_depth"], x["qualifies_down_to"]) for x in d["dropped"]), d["lto_link"]["regions_considered"])')"
+        print(sorted((x["name"], x["called_at_depth"], x["qualifies_down_to"]) for x in d["dropped"]), d["lto_link"]["regions_considered"], d["lto_link"]["output"])')"
 done
 # A region the link keeps: its calls run below it.  twice runs at depth
 # 1 (main's loop) and qualifies there (its two chosen callees, called on
@@ -247,8 +247,9 @@ for order in "fa.o fb.o" "fb.o fa.o"; do
 		|| fail "link after -r $order"
 	SELINST_OUTPUT=inc.prof ./inc > out.txt && cmp -s out.txt plain4.txt || fail "-r $order: output"
 	expect_eq "-r $order: regions" "['fb', 'main']" "$(regions inc.prof)"
-	# decisions=%u at the link: its document alone, as d-lto-link.yaml
-	expect_eq "-r $order: decision files of the link" "d-lto-link.yaml" "$(ls d-*.yaml | xargs)"
+	# decisions=%u at the link: its document alone, named after the output
+	expect_eq "-r $order: decision files of the link" "d-lto-link-inc.yaml" "$(ls d-*.yaml | xargs)"
+	expect_eq "-r $order: output named" inc "$(yget d-lto-link-inc.yaml "d['lto_link']['output']")"
 done
 
 # Loop regions: outer and its two loops, chosen at depth 0 by their unit,
