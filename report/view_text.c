@@ -94,8 +94,8 @@ void view_compensated_note(FILE *out, const view *v)
 /* One region holding more than half of the exclusive time, with no
  * sampled detail under it: the time of its loops and callees that are no
  * region (not chosen, or switched off by the throttle) is in it, and the
- * profile cannot say where inside it goes (issue 10's half rule; SQLite's
- * byte-code engine at the default).  Say so, and what splits it. */
+ * profile cannot say where inside it goes (a run with sampling off).  Say
+ * so, and what splits it. */
 static void dominant_note(FILE *out, const view *v)
 {
 	const region *top = NULL;
@@ -116,7 +116,8 @@ static void dominant_note(FILE *out, const view *v)
 	}
 	fprintf(out, "note: %s holds %.0f%% of the exclusive time,\n"
 		"  with that of its loops and callees that are no region (not chosen, or\n"
-		"  switched off); SELINST_SAMPLE=1000 splits it by function and loop\n", top->name,
+		"  switched off); sampling (on unless SELINST_SAMPLE=off) splits it by\n"
+		"  function and loop\n", top->name,
 		100.0 * (double)top->excl / (double)v->total);
 }
 

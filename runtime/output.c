@@ -715,9 +715,10 @@ static int emit_thread(struct em *m, const struct si_snap *s, struct rtab *rt,
 	if (s->samples) {
 		/* Samples outside every region (the root's), then the counts. */
 		emit_samples(m, "root_samples", 0, &r0, rows + nrows);
-		kint(m, "samples", s->samples->total);
-		kint(m, "samples_in_runtime", s->samples->in_runtime);
-		kint(m, "samples_dropped", s->samples->dropped);
+		kint(m, "samples", __atomic_load_n(&s->samples->total, __ATOMIC_RELAXED));
+		kint(m, "samples_in_runtime",
+		     __atomic_load_n(&s->samples->in_runtime, __ATOMIC_RELAXED));
+		kint(m, "samples_dropped", __atomic_load_n(&s->samples->dropped, __ATOMIC_RELAXED));
 	}
 	map_end(m);
 	si_wfree(rows);

@@ -77,7 +77,8 @@ for l in sys.stdin:
 '
 }
 
-# with_samples PROFILE OUT SAMPLES IN_HOOKS: PROFILE again in OUT with its
+# with_samples PROFILE OUT SAMPLES IN_HOOKS: PROFILE (of a run with
+# SELINST_SAMPLE=off) again in OUT with its
 # thread 0 sampled (SELINST_SAMPLE): SAMPLES samples, IN_HOOKS of them
 # found a hook running.
 with_samples() {

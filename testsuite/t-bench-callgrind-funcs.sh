@@ -18,7 +18,7 @@ CF=$SELINST_ROOT/bench/callgrind_funcs.py
 cp "$T/programs/fbnodes.c" ctx.c
 gcc -O2 ctx.c -o plain || fail "build plain"
 si_cc -O2 -fplugin-arg-selinst-threshold=0 ctx.c -o ctx || fail "build"
-SELINST_OUTPUT=$PWD/ctx.prof valgrind --tool=callgrind --callgrind-out-file=cg.out ./ctx 1000 1000 \
+SELINST_SAMPLE=off SELINST_OUTPUT=$PWD/ctx.prof valgrind --tool=callgrind --callgrind-out-file=cg.out ./ctx 1000 1000 \
 	> /dev/null 2> vg.txt || fail "run: $(tail -3 vg.txt)"
 valgrind --tool=callgrind --callgrind-out-file=plain.out ./plain 1000 1000 > /dev/null 2> vg.txt ||
 	fail "run plain: $(tail -3 vg.txt)"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # OpenMP wait states with libgomp (runtime/omp.c, selinst-report --omp) on
-# programs/omp_waits.c with 4 threads: in the region whose master works
-# four times as long, the other threads' wait at the region's end shows
+# programs/omp_waits.c with 4 threads: in the region whose master sleeps
+# after its work, the other threads' wait at the region's end shows
 # as imbalance and the master's does not; in the contended critical
 # section the threads wait a quarter of the time or more on average
 # (synchronization), more than at the end; the waits are regions of
@@ -32,8 +32,8 @@ python3 - "$imb" "$sync" "$cimb" <<'PY' || fail "classes (SELINST_OMP=$1)"
 import ast, sys
 imb, sync, cimb = (dict(ast.literal_eval(a)) for a in sys.argv[1:])
 assert sorted(imb) == [0, 1, 2, 3] and sorted(sync) == [0, 1, 2, 3], (imb, sync)
-# The slow master waited for nobody; the others, for about 3/4 of the
-# region alone (6 units of 8), less when they share the cores with other
+# The slow master waited for nobody; the others, for most of the
+# region alone (the master's sleep, 4/5 of it), less when they share the cores with other
 # jobs (0.24 seen with three runs at once on 2 cores).
 others = [imb[t] for t in (1, 2, 3)]
 assert min(others) > 0.1, imb

@@ -18,7 +18,7 @@
 src=$T/programs/fbnodes.c
 fl=(-O2 -fplugin-arg-selinst-loops=off)
 si_cc "${fl[@]}" -fplugin-arg-selinst-threshold=0 "$src" -o t0 || fail "first build"
-SELINST_THROTTLE=off SELINST_OUTPUT=t0.prof ./t0 20000 3000000 >/dev/null || fail "run t0"
+SELINST_SAMPLE=off SELINST_THROTTLE=off SELINST_OUTPUT=t0.prof ./t0 20000 3000000 >/dev/null || fail "run t0"
 nodes_of() { # PROFILE REGION: its call-tree nodes
 	python3 -c 'import sys,yaml
 d=yaml.safe_load(open(sys.argv[1]))
@@ -62,7 +62,7 @@ expect_eq "predicted_kept_instructions (work at one node)" "$(predict t0.prof fb
 # Against callgrind: the feedback build's instructions over plain's.
 if command -v valgrind >/dev/null; then
 	gcc -O2 "$src" -o plain || fail "plain build"
-	ir() { SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null valgrind --tool=callgrind \
+	ir() { SELINST_SAMPLE=off SELINST_THROTTLE=off SELINST_OUTPUT=/dev/null valgrind --tool=callgrind \
 		--callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
 		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'; }
 	p=$(ir ./plain 20000 3000000) f=$(ir ./fb 20000 3000000)

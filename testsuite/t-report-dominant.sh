@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # One region holding more than half of the exclusive time with no sampled
-# detail under it (issue 10's half rule: SQLite's byte-code engine at the
-# default) gets a note in every text view that says so and what splits
-# it; with SELINST_SAMPLE the samples split it and the note goes; a
+# detail under it (a run with SELINST_SAMPLE=off) gets a note in every
+# text view that says so and what splits it; sampled (the default) the
+# samples split it and the note goes; a
 # profile whose largest region holds half or less has none.
 . "$(dirname "$0")/lib.sh"
 cat > dom.c <<'C'
@@ -25,14 +25,14 @@ int main(void) { printf("%g\n", engine(2000000)); return 0; }
 C
 si_cc -O2 dom.c -o dom -fplugin-arg-selinst-decisions=dom.yaml || fail "compile"
 grep -A30 'name: "leaf"' dom.yaml | grep -q 'instrument: false' || fail "leaf is a region: no test"
-SELINST_OUTPUT=dom.prof ./dom > /dev/null || fail "run"
+SELINST_SAMPLE=off SELINST_OUTPUT=dom.prof ./dom > /dev/null || fail "run"
 for view in "" --tree --threads --loops; do
 	"$REPORT" $view dom.prof > out.txt || fail "report $view"
 	grep -Eq '^note: .* holds (9[0-9]|100)% of the exclusive time,$' out.txt \
 		|| fail "report $view: no note on the dominant region: $(cat out.txt)"
 done
-grep -q 'switched off); SELINST_SAMPLE=1000 splits it by function and loop$' out.txt || fail "the note does not say what splits it"
-SELINST_SAMPLE=1000 SELINST_OUTPUT=smp.prof ./dom > /dev/null || fail "sampled run"
+grep -q 'switched off); sampling (on unless SELINST_SAMPLE=off) splits it by$' out.txt || fail "the note does not say what splits it"
+SELINST_OUTPUT=smp.prof ./dom > /dev/null || fail "sampled run (the default)"
 with_samples() { grep -c '~leaf' "$1"; }
 "$REPORT" smp.prof > smp.txt || fail "report of the sampled run"
 [ "$(with_samples smp.txt)" -ge 1 ] || skip "no sample named leaf (timer starved?)"

@@ -12,7 +12,7 @@ src=$T/programs/throttle.c
 flags=(-O2 -pthread -fplugin-arg-selinst-threshold=0 -fplugin-arg-selinst-loop-threshold=0)
 si_cc "${flags[@]}" "$src" -o thr || fail "compile"
 # tiny(): 301,000 calls of a few ns; costly(): 300 calls of >= 100 us.
-SELINST_THROTTLE=off SELINST_OUTPUT=thr.prof ./thr 150000 300 || fail "run"
+SELINST_SAMPLE=off SELINST_THROTTLE=off SELINST_OUTPUT=thr.prof ./thr 150000 300 || fail "run"
 grep -q "iterations:" thr.prof || fail "no loop iterations in the profile"
 
 # Thread 0 with 1000 samples, 400 in the hooks.

@@ -131,10 +131,14 @@ jget n.json 'len(d["regions"])' | grep -qx 0 || fail "--no-samples shows sampled
 SELINST_REPORT_LIBYAML=1 "$REPORT" --format=folded plain.prof >slow.txt || fail "libyaml path"
 cmp -s f.txt slow.txt || fail "the fast YAML path and libyaml differ"
 
-# Without SELINST_SAMPLE the preloaded runtime sets nothing up.
-LD_PRELOAD=$SELINST_BUILD/libselinst.so ./plain >/dev/null 2>err.txt || fail "run without sampling"
+# With SELINST_SAMPLE=off the preloaded runtime sets nothing up.
+SELINST_SAMPLE=off LD_PRELOAD=$SELINST_BUILD/libselinst.so ./plain >/dev/null 2>err.txt ||
+	fail "run without sampling"
 yget plain.prof '"sampling" in d or len(d["threads"])' | grep -qx 0 ||
-	fail "threads or sampling without SELINST_SAMPLE"
+	fail "threads or sampling with SELINST_SAMPLE=off"
+# Unset, it samples (the default rate).
+LD_PRELOAD=$SELINST_BUILD/libselinst.so ./plain >/dev/null 2>err.txt || fail "run with the default"
+expect_eq "sampled by default" 1000 "$(yget plain.prof 'd["sampling"]["hz"]')"
 
 # Built with the plugin, nothing selected, linked with the runtime.
 si_cc -O2 -pthread -fplugin-arg-selinst-threshold=1000000000000 plain.c -o sel ||

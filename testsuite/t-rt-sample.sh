@@ -82,10 +82,14 @@ __attribute__((no_instrument_function)) int main(int argc, char **argv)
 EOF
 si_cc -O2 -pthread -fplugin-arg-selinst-threshold=0 hot.c -o hot || fail "compile"
 
-# Default: off, no sampling keys.
-./hot || fail "run without sampling"
-yget hot.prof '"sampling" in d or any("samples" in t for t in d["threads"])' | grep -qx False ||
-	fail "sampling keys without SELINST_SAMPLE"
+# Default: on at 1000 Hz; SELINST_SAMPLE=off (or 0): no sampling keys.
+./hot || fail "run with the default"
+expect_eq "the default rate" 1000 "$(yget hot.prof 'd["sampling"]["hz"]')"
+for off in off 0; do
+	SELINST_SAMPLE=$off ./hot || fail "run with SELINST_SAMPLE=$off"
+	yget hot.prof '"sampling" in d or any("samples" in t for t in d["threads"])' | grep -qx False ||
+		fail "sampling keys with SELINST_SAMPLE=$off"
+done
 
 rm -f ./*.prof	# a profile from another process would be kept beside the new one
 SELINST_SAMPLE=1000 ./hot 1 2>err.txt || fail "run with SELINST_SAMPLE=1000: $(cat err.txt)"

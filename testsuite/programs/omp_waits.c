@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* OpenMP waits: a parallel region whose master (OpenMP thread 0, the
- * profile's thread 0) works four times as long as the others (imbalance
- * at the region's end on the others), a
+ * profile's thread 0) works as long as the others and then sleeps about
+ * four times that (imbalance at the region's end on the others; a sleep,
+ * not more work, so that the others wait for it however loaded the
+ * machine is: with work, a starved light thread finished with the
+ * master), a
  * dynamic loop with one slow chunk, and a critical section every thread
  * enters often (synchronization).  Argument: units of work. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static volatile double sink;
 
@@ -21,7 +25,14 @@ static void work(long units)
 static void imbalanced(long units)
 {
 #pragma omp parallel
-	work(omp_get_thread_num() == 0 ? 4 * units : units);
+	{
+		work(units);
+		if (omp_get_thread_num() == 0) {
+			struct timespec ts = { 0, units * 12500000L };
+			while (nanosleep(&ts, &ts) != 0)
+				;
+		}
+	}
 }
 
 static void dynamic_loop(long units)
